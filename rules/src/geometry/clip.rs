@@ -1,0 +1,163 @@
+//! Clipping targets against convex regions: how much of a unit lies in an arc, and which of its
+//! parts in the arc is nearest the shooter. Bases and wedges are convex, so parry's convex
+//! polygon intersection answers both questions without a general polygon clipper.
+
+use parry2d_f64::math::Isometry;
+use parry2d_f64::query::PointQuery;
+use parry2d_f64::shape::ConvexPolygon;
+use parry2d_f64::transformation::convex_polygons_intersection_points;
+
+use super::{OrientedRect, TablePoint, Wedge};
+use crate::units::Inches;
+
+/// Where a shooter may place its shot: a wedge, or everywhere (skirmishers, squares).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConvexRegion {
+    /// The whole table.
+    Everywhere,
+    /// A quarter or a fire cone.
+    Wedge(Wedge),
+}
+
+/// The area of a simple polygon, by the shoelace formula.
+fn polygon_area(points: &[TablePoint]) -> f64 {
+    let n = points.len();
+    let twice: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (points[i], points[(i + 1) % n]);
+            a.x * b.y - a.y * b.x
+        })
+        .sum();
+    twice.abs() / 2.0
+}
+
+/// How far the clipping polygon must reach to cover `bases` as seen from the region's apex.
+fn extent_for(wedge: &Wedge, bases: &[OrientedRect]) -> Inches {
+    let farthest = bases
+        .iter()
+        .flat_map(|b| b.corners())
+        .flat_map(|c| wedge.apexes().map(|apex| nalgebra::distance(&c, &apex)))
+        .fold(0.0, f64::max);
+    Inches(farthest + 1.0)
+}
+
+/// The parts of each base inside the wedge, as convex polygons.
+fn parts_inside(wedge: &Wedge, bases: &[OrientedRect]) -> Vec<Vec<TablePoint>> {
+    let region = wedge.polygon(extent_for(wedge, bases));
+    bases
+        .iter()
+        .map(|base| {
+            let mut part = Vec::new();
+            convex_polygons_intersection_points(&base.corners(), &region, &mut part);
+            part
+        })
+        .filter(|part| part.len() >= 3)
+        .collect()
+}
+
+/// The fraction (0 to 1) of the bases' total area that lies inside the region: the digest's
+/// "less than half in the arc" test (A7) sums the base areas, as for skirmishers.
+pub fn fraction_inside(region: &ConvexRegion, bases: &[OrientedRect]) -> f64 {
+    let total: f64 = bases.iter().map(OrientedRect::area).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    match region {
+        ConvexRegion::Everywhere => 1.0,
+        ConvexRegion::Wedge(wedge) => {
+            let inside: f64 = parts_inside(wedge, bases)
+                .iter()
+                .map(|p| polygon_area(p))
+                .sum();
+            (inside / total).clamp(0.0, 1.0)
+        }
+    }
+}
+
+/// The point of the bases inside the region that is nearest `from`, with its distance; `None`
+/// when no part of any base (of non-zero area) lies inside the region.
+pub fn closest_part_inside(
+    from: &TablePoint,
+    region: &ConvexRegion,
+    bases: &[OrientedRect],
+) -> Option<(TablePoint, Inches)> {
+    let candidates: Vec<(TablePoint, Inches)> = match region {
+        ConvexRegion::Everywhere => bases.iter().map(|b| b.closest_point(from)).collect(),
+        ConvexRegion::Wedge(wedge) => parts_inside(wedge, bases)
+            .into_iter()
+            .filter(|part| polygon_area(part) > 1e-9)
+            .filter_map(ConvexPolygon::from_convex_polyline)
+            .map(|shape| {
+                let projected = shape.project_point(&Isometry::identity(), from, true);
+                (
+                    projected.point,
+                    Inches(nalgebra::distance(&projected.point, from)),
+                )
+            })
+            .collect(),
+    };
+    candidates
+        .into_iter()
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::TableVector;
+    use crate::units::Degrees;
+
+    fn base(x: f64, y: f64) -> OrientedRect {
+        OrientedRect::from_center(
+            TablePoint::new(x, y),
+            Degrees(0.0),
+            Inches(2.0),
+            Inches(2.0),
+        )
+    }
+
+    #[test]
+    fn half_a_base_on_the_edge_of_a_cone_is_half_inside() {
+        // Cone opening along +x from the origin; its lower ray is the line y = -x.
+        let cone = ConvexRegion::Wedge(Wedge::cone(
+            TablePoint::origin(),
+            TableVector::new(1.0, 1.0),
+            Degrees(45.0),
+        ));
+        // A base centred on the ray y = 0 (the cone spans 0°..90°).
+        let fraction = fraction_inside(&cone, &[base(10.0, 0.0)]);
+        assert!((fraction - 0.5).abs() < 1e-9, "fraction {fraction}");
+    }
+
+    #[test]
+    fn the_nearest_part_in_the_arc_is_not_the_nearest_part() {
+        let cone = ConvexRegion::Wedge(Wedge::cone(
+            TablePoint::origin(),
+            TableVector::new(0.0, 1.0),
+            Degrees(45.0),
+        ));
+        // A long base lying along x from x=5 to x=25 at y = 10: its nearest point overall is
+        // (5, 10) but the cone only reaches x <= 10 at that height.
+        let long = OrientedRect::from_center(
+            TablePoint::new(15.0, 10.0),
+            Degrees(90.0),
+            Inches(20.0),
+            Inches(1.0),
+        );
+        let (point, gap) =
+            closest_part_inside(&TablePoint::origin(), &cone, &[long]).expect("in arc");
+        assert!(point.x <= 10.0 + 1e-9 && point.x >= 5.0 - 1e-9);
+        assert!(gap.0 >= long.closest_point(&TablePoint::origin()).1.0);
+    }
+
+    #[test]
+    fn a_base_outside_the_arc_has_no_part_in_it() {
+        let cone = ConvexRegion::Wedge(Wedge::cone(
+            TablePoint::origin(),
+            TableVector::new(0.0, 1.0),
+            Degrees(45.0),
+        ));
+        assert!(closest_part_inside(&TablePoint::origin(), &cone, &[base(10.0, -5.0)]).is_none());
+        assert_eq!(fraction_inside(&cone, &[base(10.0, -5.0)]), 0.0);
+    }
+}

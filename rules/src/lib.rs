@@ -1,0 +1,29 @@
+//! # Vedette rules
+//!
+//! The pure rules core of Vedette: table geometry, the scene model, rulesets as profiles, and
+//! the measurements and rulings that players and umpires ask for. No camera, no image, no UI:
+//! everything here is in table inches and can be used on its own, from a scene file.
+//!
+//! Decisions, and why:
+//! - **Quarters come from the footprint's oriented rectangle** with 45° corner rays (Black
+//!   Powder digest §2.3, A1). A unit given as stands uses their bounding rectangle in its facing;
+//!   distances are still measured to the stands themselves (A4).
+//! - **Nothing borderline is decided silently.** Wherever a number is within the profile's
+//!   tolerance of a threshold (0.5" or 3° by default), the answer carries that margin so the
+//!   caller can say "borderline — players decide".
+//! - **Rulesets are data.** A [`profile::Profile`] is read from TOML; the engine asks it for
+//!   ranges, moves, arcs and quarter schemes and never branches on the ruleset's name.
+//! - **Geometry queries come from parry2d** (distances, projections, convex clipping) on
+//!   nalgebra points, and polygon validation from geo.
+
+pub mod geometry;
+pub mod measure;
+pub mod profile;
+pub mod quarter;
+pub mod scene;
+pub mod units;
+
+pub use profile::{Profile, RulesetId};
+pub use quarter::Quarter;
+pub use scene::Scene;
+pub use units::{Degrees, Inches};

@@ -1,0 +1,323 @@
+//! The basic measurements behind `vedette measure`: for every unit, where it is and how far it
+//! moves and shoots; for every ordered pair of enemies, how far apart they are, where the first
+//! stands relative to the second, how much of the second lies in the first's fire arc, and
+//! whether it is in range. Nothing within the profile's tolerance of a threshold is decided
+//! silently: such cases are listed as [`Borderline`].
+
+use serde::Serialize;
+
+use crate::geometry::{ConvexRegion, TablePoint, Wedge, closest_part_inside, fraction_inside};
+use crate::profile::{ArcShape, Profile, RulesetId, Tolerance};
+use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
+use crate::scene::{Formation, Scene, Unit, UnitKind};
+use crate::units::{Degrees, Inches};
+
+/// Everything `vedette measure` reports for a scene.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurements {
+    /// The ruleset the numbers follow.
+    pub ruleset: RulesetId,
+    /// One summary per unit, in scene order.
+    pub units: Vec<UnitSummary>,
+    /// One entry per ordered pair of units on different sides.
+    pub pairs: Vec<PairMeasurement>,
+}
+
+/// A unit's position and reach.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnitSummary {
+    /// Unit id.
+    pub id: String,
+    /// Unit name.
+    pub name: String,
+    /// Its side.
+    pub side: String,
+    /// Infantry, cavalry, artillery.
+    pub kind: UnitKind,
+    /// Its formation.
+    pub formation: Formation,
+    /// The leader point (front-edge midpoint), table inches.
+    pub leader: [f64; 2],
+    /// Facing, degrees counter-clockwise from +x.
+    pub facing: Degrees,
+    /// Width of the quarter frame.
+    pub frontage: Inches,
+    /// Depth of the quarter frame.
+    pub depth: Inches,
+    /// One move.
+    pub move_allowance: Inches,
+    /// Weapon id, if any.
+    pub weapon: Option<String>,
+    /// Maximum range of the weapon, if it shoots.
+    pub weapon_range: Option<Inches>,
+    /// Whether the formation may shoot (march columns and limbered guns may not).
+    pub can_shoot: bool,
+    /// The closest enemy, base edge to base edge.
+    pub nearest_enemy: Option<NearestEnemy>,
+}
+
+/// The closest enemy unit.
+#[derive(Clone, Debug, Serialize)]
+pub struct NearestEnemy {
+    /// Its id.
+    pub id: String,
+    /// Base edge to base edge.
+    pub edge_distance: Inches,
+}
+
+/// How one unit (`from`) stands relative to an enemy (`to`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PairMeasurement {
+    /// The measuring unit.
+    pub from: String,
+    /// The unit measured to.
+    pub to: String,
+    /// Closest base edge to base edge; 0 when touching (digest A4).
+    pub edge_distance: Inches,
+    /// From `from`'s leader point to the closest point of `to`.
+    pub range: Inches,
+    /// From `from`'s leader point to the closest point of `to` inside `from`'s fire arc
+    /// (digest A5); absent when no part of `to` is in the arc.
+    pub range_in_arc: Option<Inches>,
+    /// The quarter of `to` in which `from`'s leader stands, as the rules see it (skirmishers
+    /// have only a front, squares four fronts).
+    pub target_quarter: Quarter,
+    /// The geometric side of `to` the leader stands on (differs from `target_quarter` only for
+    /// skirmishers and squares).
+    pub target_face: Quarter,
+    /// Fraction of `to`'s base area inside `from`'s fire arc (digest A7).
+    pub arc_fraction: f64,
+    /// `from`'s weapon range, if it has one.
+    pub weapon_range: Option<Inches>,
+    /// Whether some part of `to` in the arc is within the weapon's range (and not inside its
+    /// minimum range).
+    pub in_range: bool,
+    /// The answers above that are too close to call.
+    pub borderline: Vec<Borderline>,
+}
+
+/// Which measurement is too close to call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BorderlineKind {
+    /// The leader is within tolerance of a quarter boundary ray.
+    Quarter,
+    /// The range in the arc is within tolerance of the weapon's maximum or minimum range.
+    Range,
+}
+
+/// A measurement within tolerance of its threshold: "borderline — players decide".
+#[derive(Clone, Debug, Serialize)]
+pub struct Borderline {
+    /// What is borderline.
+    pub kind: BorderlineKind,
+    /// How far from the threshold (inches).
+    pub margin: Inches,
+    /// In plain English.
+    pub explanation: String,
+}
+
+/// Measure a scene with its ruleset's built-in profile.
+pub fn measure(scene: &Scene) -> Measurements {
+    measure_with(scene, Profile::builtin(scene.ruleset))
+}
+
+/// Measure a scene with a given profile (e.g. one with a distance scale).
+pub fn measure_with(scene: &Scene, profile: &Profile) -> Measurements {
+    let units = scene
+        .units
+        .iter()
+        .map(|u| summarize(scene, u, profile))
+        .collect();
+    let pairs = scene
+        .units
+        .iter()
+        .flat_map(|from| {
+            scene
+                .units
+                .iter()
+                .filter(move |to| to.side != from.side)
+                .map(move |to| measure_pair(from, to, profile))
+        })
+        .collect();
+    Measurements {
+        ruleset: profile.id(),
+        units,
+        pairs,
+    }
+}
+
+fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
+    unit.weapon
+        .as_deref()
+        .and_then(|w| profile.weapon(w))
+        .and_then(|w| w.range())
+}
+
+fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSummary {
+    let frame = unit.footprint.frame();
+    let leader = unit.footprint.leader();
+    let weapon = unit.weapon.as_deref().and_then(|w| profile.weapon(w));
+    let nearest_enemy = scene
+        .units
+        .iter()
+        .filter(|other| other.side != unit.side)
+        .map(|other| (other, unit.footprint.gap_to(&other.footprint)))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+        .map(|(other, gap)| NearestEnemy {
+            id: other.id.clone(),
+            edge_distance: gap.rounded(),
+        });
+    UnitSummary {
+        id: unit.id.clone(),
+        name: unit.name.clone(),
+        side: unit.side.clone(),
+        kind: unit.kind,
+        formation: unit.formation,
+        leader: [round(leader.x), round(leader.y)],
+        facing: Degrees(round(frame.facing().0)),
+        frontage: frame.width().rounded(),
+        depth: frame.depth().rounded(),
+        move_allowance: profile
+            .move_allowance(unit.kind, unit.formation, weapon.as_ref())
+            .rounded(),
+        weapon: unit.weapon.clone(),
+        weapon_range: weapon.as_ref().and_then(|w| w.range()).map(Inches::rounded),
+        can_shoot: weapon.as_ref().is_some_and(|w| w.range().is_some())
+            && profile.formation_shoots(unit.formation),
+        nearest_enemy,
+    }
+}
+
+fn round(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+/// Where a unit may shoot, on the table (digest §6.3, A13).
+pub fn fire_arc(unit: &Unit, profile: &Profile) -> ConvexRegion {
+    let frame = unit.footprint.frame();
+    match profile.arc_shape(unit.formation) {
+        ArcShape::AllRound => ConvexRegion::Everywhere,
+        ArcShape::FrontQuarter => ConvexRegion::Wedge(Quarter::Front.region(frame)),
+        ArcShape::Cone => ConvexRegion::Wedge(Wedge::cone(
+            frame.front_center(),
+            frame.forward(),
+            profile.cone_half_angle(),
+        )),
+    }
+}
+
+fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+    let tolerance = profile.tolerance();
+    let leader = from.footprint.leader();
+    let arc = fire_arc(from, profile);
+    let (_, range) = to.footprint.closest_point(&leader);
+    let range_in_arc = closest_part_inside(&leader, &arc, to.footprint.stands()).map(|(_, d)| d);
+    let reading = classify(to.footprint.frame(), &leader);
+    let scheme = profile.quarter_scheme(to.formation);
+    let weapon = from.weapon.as_deref().and_then(|w| profile.weapon(w));
+    let max_range = weapon_range(from, profile);
+    let minimum = weapon
+        .as_ref()
+        .and_then(|w| w.minimum())
+        .unwrap_or(Inches::ZERO);
+    let in_range = match (max_range, range_in_arc) {
+        (Some(max), Some(r)) => r <= max && r >= minimum,
+        _ => false,
+    };
+
+    let mut borderline = Vec::new();
+    if let Some(b) = quarter_borderline(from, to, &reading, scheme, tolerance) {
+        borderline.push(b);
+    }
+    if let (Some(max), Some(r)) = (max_range, range_in_arc) {
+        borderline.extend(range_borderline(from, to, r, max, minimum, tolerance));
+    }
+
+    PairMeasurement {
+        from: from.id.clone(),
+        to: to.id.clone(),
+        edge_distance: from.footprint.gap_to(&to.footprint).rounded(),
+        range: range.rounded(),
+        range_in_arc: range_in_arc.map(Inches::rounded),
+        target_quarter: scheme.rule_quarter(reading.face),
+        target_face: reading.face,
+        // Adding +0.0 turns a rounded -0.0 into 0.0.
+        arc_fraction: (fraction_inside(&arc, to.footprint.stands()) * 1000.0).round() / 1000.0
+            + 0.0,
+        weapon_range: max_range.map(Inches::rounded),
+        in_range,
+        borderline,
+    }
+}
+
+fn quarter_borderline(
+    from: &Unit,
+    to: &Unit,
+    reading: &QuarterReading,
+    scheme: QuarterScheme,
+    tolerance: Tolerance,
+) -> Option<Borderline> {
+    if scheme == QuarterScheme::AllFront {
+        return None;
+    }
+    if reading.inside_footprint {
+        return Some(Borderline {
+            kind: BorderlineKind::Quarter,
+            margin: reading.margin.distance.abs().rounded(),
+            explanation: format!(
+                "{}'s leader is inside {}'s footprint (the bases overlap); nearest is its {}: borderline — players decide",
+                from.name,
+                to.name,
+                reading.face.describe()
+            ),
+        });
+    }
+    let margin = reading.margin;
+    let close = margin.distance <= tolerance.distance || margin.angle <= tolerance.angle;
+    close.then(|| Borderline {
+        kind: BorderlineKind::Quarter,
+        margin: margin.distance.rounded(),
+        explanation: format!(
+            "{}'s leader is {} and {:.1}° from the corner ray bounding {}'s {}: borderline — players decide",
+            from.name,
+            margin.distance.rounded(),
+            margin.angle.0,
+            to.name,
+            reading.face.describe()
+        ),
+    })
+}
+
+fn range_borderline(
+    from: &Unit,
+    to: &Unit,
+    range: Inches,
+    max: Inches,
+    minimum: Inches,
+    tolerance: Tolerance,
+) -> Vec<Borderline> {
+    let limits = [("maximum", max), ("minimum", minimum)];
+    limits
+        .into_iter()
+        .filter(|(_, limit)| *limit > Inches::ZERO)
+        .filter(|(_, limit)| (range - *limit).abs() <= tolerance.distance)
+        .map(|(which, limit)| Borderline {
+            kind: BorderlineKind::Range,
+            margin: (range - limit).abs().rounded(),
+            explanation: format!(
+                "{} is {} from {}'s leader, within {} of its {which} range of {}: borderline — players decide",
+                to.name,
+                range.rounded(),
+                from.name,
+                tolerance.distance,
+                limit
+            ),
+        })
+        .collect()
+}
+
+/// The leader point of a unit (convenience for callers that draw).
+pub fn leader(unit: &Unit) -> TablePoint {
+    unit.footprint.leader()
+}

@@ -1,0 +1,399 @@
+//! Rulesets as profiles: the numbers and choices that make the one engine play a given ruleset.
+//!
+//! A profile is data (a TOML file in `rules/profiles/`, compiled in) read into [`Profile`]. The
+//! engine asks the profile questions — how far does this weapon reach, how does this formation
+//! divide the ground, how far may this unit move — and never matches on the ruleset itself.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::quarter::QuarterScheme;
+use crate::scene::{Formation, UnitKind};
+use crate::units::{Degrees, Inches};
+
+/// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RulesetId {
+    /// Black Powder (Warlord Games), the reference ruleset.
+    BlackPowder,
+}
+
+impl RulesetId {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RulesetId::BlackPowder => "black-powder",
+        }
+    }
+}
+
+/// When two numbers are too close to call (digest §15, global recommendations).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tolerance {
+    /// Distances within this of a threshold are borderline.
+    pub distance: Inches,
+    /// Angles within this of a threshold are borderline.
+    pub angle: Degrees,
+}
+
+/// Where a formation may shoot (digest §6.3, A13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArcShape {
+    /// The front quarter, widening from the front edge.
+    FrontQuarter,
+    /// A cone either side of the barrel, from the barrel tip.
+    Cone,
+    /// All round (skirmishers, squares and buildings: each face into its own quarter).
+    AllRound,
+}
+
+/// A weapon's reach (digest §6.2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Weapon {
+    /// The id used in scenes and rosters, e.g. `smoothbore-musket`.
+    pub id: String,
+    /// The book's name.
+    pub name: String,
+    /// Maximum range; `None` for hand-to-hand weapons.
+    #[serde(default)]
+    range: Option<Inches>,
+    /// Targets closer than this cannot be engaged (howitzers, mortars, rockets).
+    #[serde(default)]
+    minimum: Option<Inches>,
+    /// Limbered move of horse artillery.
+    #[serde(default)]
+    limbered_move: Option<Inches>,
+    /// Other names players write for it.
+    #[serde(default)]
+    aliases: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct KindRules {
+    #[serde(rename = "move")]
+    move_allowance: Inches,
+    default_formation: Formation,
+    formations: Vec<Formation>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FormationRules {
+    #[serde(default)]
+    quarters: Option<QuarterScheme>,
+    #[serde(default)]
+    arc: Option<ArcShape>,
+    #[serde(default)]
+    shoots: Option<bool>,
+    #[serde(default, rename = "move")]
+    move_allowance: Option<Inches>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Distances {
+    proximity: Inches,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Arcs {
+    cone_half_angle: Degrees,
+}
+
+/// A ruleset's numbers and choices. Every length it hands out is already multiplied by the
+/// profile's distance scale.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Profile {
+    id: RulesetId,
+    name: String,
+    distance_scale: f64,
+    tolerance: Tolerance,
+    kinds: BTreeMap<UnitKind, KindRules>,
+    #[serde(default)]
+    formations: BTreeMap<Formation, FormationRules>,
+    distances: Distances,
+    arcs: Arcs,
+    weapons: Vec<Weapon>,
+}
+
+/// Lower-case, with spaces and underscores as hyphens: "Smoothbore Muskets" → "smoothbore-muskets".
+fn normalize_name(name: &str) -> String {
+    name.trim()
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+impl Weapon {
+    /// Maximum range, if the weapon shoots.
+    pub fn range(&self) -> Option<Inches> {
+        self.range
+    }
+
+    /// Minimum range, for weapons with a dead zone.
+    pub fn minimum(&self) -> Option<Inches> {
+        self.minimum
+    }
+
+    fn answers_to(&self, normalized: &str) -> bool {
+        let plural = format!("{}s", self.id);
+        self.id == normalized
+            || plural == normalized
+            || self.aliases.iter().any(|a| a == normalized)
+    }
+
+    fn scaled(&self, scale: f64) -> Weapon {
+        Weapon {
+            range: self.range.map(|r| r * scale),
+            minimum: self.minimum.map(|r| r * scale),
+            limbered_move: self.limbered_move.map(|r| r * scale),
+            ..self.clone()
+        }
+    }
+}
+
+impl Profile {
+    /// The built-in profile of a ruleset.
+    pub fn builtin(id: RulesetId) -> &'static Profile {
+        static BLACK_POWDER: OnceLock<Profile> = OnceLock::new();
+        match id {
+            RulesetId::BlackPowder => BLACK_POWDER.get_or_init(|| {
+                Profile::from_toml(include_str!("../profiles/black-powder.toml"))
+                    .expect("the built-in Black Powder profile parses (tested)")
+            }),
+        }
+    }
+
+    /// A profile from its TOML text.
+    pub fn from_toml(text: &str) -> Result<Profile, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    /// The same profile with every length multiplied by `scale` (0.5 for 15 mm figures).
+    pub fn with_distance_scale(&self, scale: f64) -> Profile {
+        Profile {
+            distance_scale: scale,
+            ..self.clone()
+        }
+    }
+
+    /// Which ruleset this is.
+    pub fn id(&self) -> RulesetId {
+        self.id
+    }
+
+    /// The ruleset's name, for people.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn scale(&self, length: Inches) -> Inches {
+        length * self.distance_scale
+    }
+
+    /// The borderline tolerance, scaled.
+    pub fn tolerance(&self) -> Tolerance {
+        Tolerance {
+            distance: self.scale(self.tolerance.distance),
+            angle: self.tolerance.angle,
+        }
+    }
+
+    /// The distance at which enemies restrict movement and give initiative.
+    pub fn proximity(&self) -> Inches {
+        self.scale(self.distances.proximity)
+    }
+
+    /// The half-angle of an artillery fire cone.
+    pub fn cone_half_angle(&self) -> Degrees {
+        self.arcs.cone_half_angle
+    }
+
+    /// The weapon a scene or roster names, however the player spelled it.
+    pub fn weapon(&self, name: &str) -> Option<Weapon> {
+        let wanted = normalize_name(name);
+        self.weapons
+            .iter()
+            .find(|w| w.answers_to(&wanted))
+            .map(|w| w.scaled(self.distance_scale))
+    }
+
+    /// The ids of every weapon, for error messages.
+    pub fn weapon_ids(&self) -> impl Iterator<Item = &str> {
+        self.weapons.iter().map(|w| w.id.as_str())
+    }
+
+    /// The formations a kind of unit may adopt.
+    pub fn formations_of(&self, kind: UnitKind) -> &[Formation] {
+        self.kinds
+            .get(&kind)
+            .map(|k| k.formations.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The formation a unit takes when the scene does not say.
+    pub fn default_formation(&self, kind: UnitKind) -> Formation {
+        self.kinds
+            .get(&kind)
+            .map(|k| k.default_formation)
+            .unwrap_or(Formation::Line)
+    }
+
+    fn formation_rules(&self, formation: Formation) -> FormationRules {
+        self.formations.get(&formation).cloned().unwrap_or_default()
+    }
+
+    /// How the formation divides the ground around it.
+    pub fn quarter_scheme(&self, formation: Formation) -> QuarterScheme {
+        self.formation_rules(formation)
+            .quarters
+            .unwrap_or(QuarterScheme::FrontFlanksRear)
+    }
+
+    /// Where the formation may shoot.
+    pub fn arc_shape(&self, formation: Formation) -> ArcShape {
+        self.formation_rules(formation)
+            .arc
+            .unwrap_or(ArcShape::FrontQuarter)
+    }
+
+    /// Whether the formation may shoot at all.
+    pub fn formation_shoots(&self, formation: Formation) -> bool {
+        self.formation_rules(formation).shoots.unwrap_or(true)
+    }
+
+    /// How far one move takes the unit.
+    pub fn move_allowance(
+        &self,
+        kind: UnitKind,
+        formation: Formation,
+        weapon: Option<&Weapon>,
+    ) -> Inches {
+        let kind_move = self
+            .kinds
+            .get(&kind)
+            .map(|k| k.move_allowance)
+            .unwrap_or(Inches::ZERO);
+        let limbered_move = match formation {
+            Formation::Limbered => weapon.and_then(|w| w.limbered_move),
+            _ => None,
+        };
+        self.formation_rules(formation)
+            .move_allowance
+            .map(|m| self.scale(m))
+            .or(limbered_move)
+            .unwrap_or_else(|| self.scale(kind_move))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bp() -> &'static Profile {
+        Profile::builtin(RulesetId::BlackPowder)
+    }
+
+    #[test]
+    fn the_builtin_profile_parses() {
+        assert_eq!(bp().name(), "Black Powder");
+        assert_eq!(bp().tolerance().distance, Inches(0.5));
+    }
+
+    #[test]
+    fn weapons_are_found_however_players_spell_them() {
+        assert_eq!(
+            bp().weapon("Smoothbore Muskets").and_then(|w| w.range()),
+            Some(Inches(18.0))
+        );
+        assert_eq!(
+            bp().weapon("smoothbore_musket").and_then(|w| w.range()),
+            Some(Inches(18.0))
+        );
+        assert_eq!(
+            bp().weapon("Gatling Gun").and_then(|w| w.range()),
+            Some(Inches(36.0))
+        );
+        assert_eq!(bp().weapon("lances").and_then(|w| w.range()), None);
+        assert!(bp().weapon("laser").is_none());
+    }
+
+    #[test]
+    fn howitzers_have_a_minimum_range() {
+        let howitzer = bp().weapon("field-howitzer").expect("known");
+        assert_eq!(howitzer.minimum(), Some(Inches(6.0)));
+    }
+
+    #[test]
+    fn moves_follow_the_moving_units_table() {
+        let p = bp();
+        assert_eq!(
+            p.move_allowance(UnitKind::Infantry, Formation::Line, None),
+            Inches(12.0)
+        );
+        assert_eq!(
+            p.move_allowance(UnitKind::Cavalry, Formation::Line, None),
+            Inches(18.0)
+        );
+        assert_eq!(
+            p.move_allowance(UnitKind::Infantry, Formation::Square, None),
+            Inches(6.0)
+        );
+        let horse_guns = p.weapon("rifled-horse-artillery");
+        assert_eq!(
+            p.move_allowance(
+                UnitKind::Artillery,
+                Formation::Limbered,
+                horse_guns.as_ref()
+            ),
+            Inches(18.0)
+        );
+        assert_eq!(
+            p.move_allowance(UnitKind::Artillery, Formation::Deployed, None),
+            Inches(6.0)
+        );
+    }
+
+    #[test]
+    fn the_distance_scale_shrinks_every_length() {
+        let small = bp().with_distance_scale(0.5);
+        assert_eq!(
+            small.weapon("smoothbore-musket").and_then(|w| w.range()),
+            Some(Inches(9.0))
+        );
+        assert_eq!(
+            small.move_allowance(UnitKind::Infantry, Formation::Line, None),
+            Inches(6.0)
+        );
+        assert_eq!(small.tolerance().distance, Inches(0.25));
+        assert_eq!(small.proximity(), Inches(6.0));
+    }
+
+    #[test]
+    fn skirmishers_are_all_front_and_squares_four_fronts() {
+        assert_eq!(
+            bp().quarter_scheme(Formation::Skirmish),
+            QuarterScheme::AllFront
+        );
+        assert_eq!(
+            bp().quarter_scheme(Formation::Square),
+            QuarterScheme::FourFronts
+        );
+        assert_eq!(
+            bp().quarter_scheme(Formation::Line),
+            QuarterScheme::FrontFlanksRear
+        );
+        assert_eq!(bp().arc_shape(Formation::Deployed), ArcShape::Cone);
+        assert!(!bp().formation_shoots(Formation::MarchColumn));
+    }
+}

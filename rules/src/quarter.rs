@@ -1,0 +1,303 @@
+//! Front, flank and rear quarters (digest §2.3, A1, A2).
+//!
+//! The quarters come from 45° rays leaving the corners of the unit's footprint rectangle. A point
+//! is classified with the digest's closed-form test in the footprint's own frame, so a point
+//! exactly on a ray goes to the front or rear (A1); how close it came to a ray is kept as a
+//! [`RayMargin`] so that callers can report borderline cases instead of deciding them silently.
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{LocalPoint, OrientedRect, TablePoint, TableVector, Wedge, angle_between};
+use crate::units::{Degrees, Inches};
+
+/// One of the four quarters around a unit, named from the unit's own point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Quarter {
+    /// Ahead of the front edge, between the two front corner rays.
+    #[serde(rename = "front")]
+    Front,
+    /// The unit's own left, between its front-left and rear-left corner rays.
+    #[serde(rename = "left")]
+    LeftFlank,
+    /// The unit's own right.
+    #[serde(rename = "right")]
+    RightFlank,
+    /// Behind the rear edge, between the two rear corner rays.
+    #[serde(rename = "rear")]
+    Rear,
+}
+
+impl Quarter {
+    /// All four, front first.
+    pub const ALL: [Quarter; 4] = [
+        Quarter::Front,
+        Quarter::LeftFlank,
+        Quarter::RightFlank,
+        Quarter::Rear,
+    ];
+
+    /// The word a player uses: "front", "left flank", "right flank", "rear".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Quarter::Front => "front",
+            Quarter::LeftFlank => "left flank",
+            Quarter::RightFlank => "right flank",
+            Quarter::Rear => "rear",
+        }
+    }
+
+    /// The short name used in JSON: front, left, right, rear.
+    pub fn short(self) -> &'static str {
+        match self {
+            Quarter::Front => "front",
+            Quarter::LeftFlank => "left",
+            Quarter::RightFlank => "right",
+            Quarter::Rear => "rear",
+        }
+    }
+
+    /// The quarter as a wedge on the table (each quarter is bounded by one footprint edge and
+    /// the two corner rays leaving its ends).
+    pub fn region(self, frame: &OrientedRect) -> Wedge {
+        let forward = frame.forward();
+        let right = frame.right();
+        let diagonal = |f: f64, r: f64| -> TableVector { forward * f + right * r };
+        let [front_right, front_left, rear_left, rear_right] = frame.corners();
+        match self {
+            Quarter::Front => Wedge::new(
+                front_left,
+                diagonal(1.0, -1.0),
+                front_right,
+                diagonal(1.0, 1.0),
+            ),
+            Quarter::Rear => Wedge::new(
+                rear_right,
+                diagonal(-1.0, 1.0),
+                rear_left,
+                diagonal(-1.0, -1.0),
+            ),
+            Quarter::LeftFlank => Wedge::new(
+                rear_left,
+                diagonal(-1.0, -1.0),
+                front_left,
+                diagonal(1.0, -1.0),
+            ),
+            Quarter::RightFlank => Wedge::new(
+                front_right,
+                diagonal(1.0, 1.0),
+                rear_right,
+                diagonal(-1.0, 1.0),
+            ),
+        }
+    }
+}
+
+/// How a formation divides the ground around it (digest §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuarterScheme {
+    /// Front, two flanks and rear: lines, columns, warbands, limbered or deployed guns.
+    FrontFlanksRear,
+    /// Everything around is front: skirmishers.
+    AllFront,
+    /// Each of the four faces is a front: squares and units in buildings.
+    FourFronts,
+}
+
+impl QuarterScheme {
+    /// The quarter a rule sees when the point lies in geometric quarter `face`.
+    pub fn rule_quarter(self, face: Quarter) -> Quarter {
+        match self {
+            QuarterScheme::FrontFlanksRear => face,
+            QuarterScheme::AllFront | QuarterScheme::FourFronts => Quarter::Front,
+        }
+    }
+}
+
+/// How far a point lies from the nearest corner ray: small margins are borderline.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RayMargin {
+    /// Perpendicular distance to the ray (to its corner, if the point is behind the corner).
+    pub distance: Inches,
+    /// Angle between the ray and the line from its corner to the point.
+    pub angle: Degrees,
+}
+
+/// Where a point lies around a footprint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuarterReading {
+    /// The geometric quarter (for squares this is the face, for skirmishers the side).
+    pub face: Quarter,
+    /// The point lies inside the footprint itself (overlapping bases): `face` is then the
+    /// nearest edge, and the reading is always borderline.
+    pub inside_footprint: bool,
+    /// Distance to the nearest quarter boundary ray.
+    pub margin: RayMargin,
+}
+
+/// The margin from a point, given relative to a corner as (`outward`, `along`), to the 45° ray
+/// that leaves that corner along (1, 1).
+fn margin_to_ray(outward: f64, along: f64) -> RayMargin {
+    let offset = TableVector::new(outward, along);
+    let ray = TableVector::new(1.0, 1.0);
+    let distance = if outward + along >= 0.0 {
+        (along - outward).abs() / std::f64::consts::SQRT_2
+    } else {
+        offset.norm()
+    };
+    let angle = if offset.norm() > 0.0 {
+        angle_between(offset, ray)
+    } else {
+        Degrees(0.0)
+    };
+    RayMargin {
+        distance: Inches(distance),
+        angle,
+    }
+}
+
+/// Classify a point around a footprint rectangle (digest §2.3).
+pub fn classify(frame: &OrientedRect, point: &TablePoint) -> QuarterReading {
+    let LocalPoint { across, ahead } = frame.to_local(point);
+    let (x, y) = (across.0, ahead.0);
+    let half = frame.width().0 / 2.0;
+    let depth = frame.depth().0;
+    let beyond_side = x.abs() - half;
+    let dx = beyond_side.max(0.0);
+    let behind_rear = -depth - y;
+
+    let front_ray = margin_to_ray(beyond_side, y);
+    let rear_ray = margin_to_ray(beyond_side, behind_rear);
+    let margin = if front_ray.distance <= rear_ray.distance {
+        front_ray
+    } else {
+        rear_ray
+    };
+    let flank = if x < 0.0 {
+        Quarter::LeftFlank
+    } else {
+        Quarter::RightFlank
+    };
+
+    // A point on a ray goes to the front or rear (A1); allow for rounding in the local frame.
+    const ON_THE_RAY: f64 = 1e-9;
+    if y >= -ON_THE_RAY && y >= dx - ON_THE_RAY {
+        return QuarterReading {
+            face: Quarter::Front,
+            inside_footprint: false,
+            margin,
+        };
+    }
+    if behind_rear >= -ON_THE_RAY && behind_rear >= dx - ON_THE_RAY {
+        return QuarterReading {
+            face: Quarter::Rear,
+            inside_footprint: false,
+            margin,
+        };
+    }
+    if beyond_side > 0.0 || y >= 0.0 || behind_rear >= 0.0 {
+        return QuarterReading {
+            face: flank,
+            inside_footprint: false,
+            margin,
+        };
+    }
+    // Inside the footprint: the nearest edge decides.
+    let edges = [
+        (Quarter::Front, -y),
+        (Quarter::Rear, y + depth),
+        (flank, half - x.abs()),
+    ];
+    let (face, depth_inside) = edges
+        .into_iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((Quarter::Front, 0.0));
+    QuarterReading {
+        face,
+        inside_footprint: true,
+        margin: RayMargin {
+            distance: Inches(-depth_inside),
+            angle: Degrees(0.0),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 9.4" x 1.6" line at the origin facing +y (its right is +x).
+    fn line() -> OrientedRect {
+        OrientedRect::new(
+            TablePoint::new(0.0, 0.0),
+            Degrees(90.0),
+            Inches(9.4),
+            Inches(1.6),
+        )
+    }
+
+    fn face_of(x: f64, y: f64) -> Quarter {
+        classify(&line(), &TablePoint::new(x, y)).face
+    }
+
+    #[test]
+    fn the_four_quarters_of_a_line() {
+        assert_eq!(face_of(0.0, 10.0), Quarter::Front);
+        assert_eq!(face_of(-10.0, 0.0), Quarter::LeftFlank);
+        assert_eq!(face_of(10.0, -0.8), Quarter::RightFlank);
+        assert_eq!(face_of(0.0, -5.0), Quarter::Rear);
+        // The front widens with distance: 10" ahead, it reaches 4.7 + 10 to either side.
+        assert_eq!(face_of(14.6, 10.0), Quarter::Front);
+        assert_eq!(face_of(14.8, 10.0), Quarter::RightFlank);
+    }
+
+    #[test]
+    fn a_point_exactly_on_a_ray_is_front_or_rear_and_has_no_margin() {
+        let on_front_ray = classify(&line(), &TablePoint::new(-4.7 - 3.0, 3.0));
+        assert_eq!(on_front_ray.face, Quarter::Front);
+        assert!(on_front_ray.margin.distance.0 < 1e-9);
+        let on_rear_ray = classify(&line(), &TablePoint::new(4.7 + 2.0, -1.6 - 2.0));
+        assert_eq!(on_rear_ray.face, Quarter::Rear);
+        assert!(on_rear_ray.margin.angle.0 < 1e-6);
+    }
+
+    #[test]
+    fn the_margin_is_the_distance_to_the_nearest_ray() {
+        let reading = classify(&line(), &TablePoint::new(0.0, 10.0));
+        // From (0, 10) to the ray leaving (4.7, 0) at 45°: |10 - (-4.7)| / sqrt 2.
+        assert!((reading.margin.distance.0 - 14.7 / 2f64.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_point_inside_overlapping_bases_takes_the_nearest_edge() {
+        let reading = classify(&line(), &TablePoint::new(4.5, -0.8));
+        assert!(reading.inside_footprint);
+        assert_eq!(reading.face, Quarter::RightFlank);
+    }
+
+    #[test]
+    fn quarter_regions_agree_with_the_classification() {
+        let frame = OrientedRect::new(
+            TablePoint::new(5.0, 3.0),
+            Degrees(33.0),
+            Inches(6.0),
+            Inches(2.0),
+        );
+        for i in 0..40 {
+            for j in 0..40 {
+                let p = TablePoint::new(-15.0 + i as f64 * 0.77, -15.0 + j as f64 * 0.81);
+                let reading = classify(&frame, &p);
+                if reading.inside_footprint || reading.margin.distance.0 < 1e-6 {
+                    continue;
+                }
+                for q in Quarter::ALL {
+                    assert_eq!(
+                        q.region(&frame).contains(&p),
+                        q == reading.face,
+                        "{p} {q:?}"
+                    );
+                }
+            }
+        }
+    }
+}

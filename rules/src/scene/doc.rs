@@ -1,0 +1,177 @@
+//! The scene document as written in JSON or TOML: plain fields, every one checked by
+//! validation before it becomes a [`Scene`](super::Scene).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Formation, Scene, TerrainKind, TerrainShape, Unit, UnitKind};
+use crate::profile::RulesetId;
+
+/// The whole document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDoc {
+    /// e.g. `"black-powder"`.
+    pub ruleset: RulesetId,
+    /// The table size.
+    pub table: TableDoc,
+    /// Terrain pieces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainDoc>,
+    /// Units.
+    #[serde(default)]
+    pub units: Vec<UnitDoc>,
+}
+
+/// `"table": { "width": 72, "depth": 48 }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableDoc {
+    /// Inches along x.
+    pub width: f64,
+    /// Inches along y.
+    pub depth: f64,
+}
+
+/// A terrain piece: an area `polygon`, or for linear features a `line`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainDoc {
+    /// Unique id.
+    pub id: String,
+    /// wood, rough, very-rough, extremely-rough, obstacle, building, hill, impassable, river, road, decorative.
+    pub kind: TerrainKind,
+    /// Corners of an area, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub polygon: Option<Vec<[f64; 2]>>,
+    /// Points along a linear feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<[f64; 2]>>,
+    /// Height level of a hill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+}
+
+/// A unit: either `front_center` + `facing` + `width` + `depth`, or `stands`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitDoc {
+    /// Unique id.
+    pub id: String,
+    /// Display name; the id if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The side (army) it fights for.
+    pub side: String,
+    /// infantry, cavalry or artillery.
+    pub kind: UnitKind,
+    /// line, attack-column, march-column, skirmish, mixed, warband, square, building, deployed, limbered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<Formation>,
+    /// Midpoint of the front edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front_center: Option<[f64; 2]>,
+    /// Degrees counter-clockwise from +x.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+    /// Frontage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    /// Depth behind the front edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
+    /// Weapon id or name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
+    /// Brigade id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+    /// The unit's stands, instead of one rectangle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stands: Option<Vec<StandDoc>>,
+}
+
+/// One stand: an oriented rectangle given by its centre.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StandDoc {
+    /// Centre of the stand.
+    pub center: [f64; 2],
+    /// Degrees counter-clockwise from +x.
+    pub facing: f64,
+    /// Frontage.
+    pub width: f64,
+    /// Depth.
+    pub depth: f64,
+}
+
+fn xy(p: &crate::geometry::TablePoint) -> [f64; 2] {
+    [p.x, p.y]
+}
+
+impl From<&Unit> for UnitDoc {
+    fn from(unit: &Unit) -> UnitDoc {
+        let footprint = &unit.footprint;
+        let frame = footprint.frame();
+        let mut doc = UnitDoc {
+            id: unit.id.clone(),
+            name: (unit.name != unit.id).then(|| unit.name.clone()),
+            side: unit.side.clone(),
+            kind: unit.kind,
+            formation: Some(unit.formation),
+            facing: Some(frame.facing().0),
+            weapon: unit.weapon.clone(),
+            brigade: unit.brigade.clone(),
+            front_center: None,
+            width: None,
+            depth: None,
+            stands: None,
+        };
+        if footprint.is_from_stands() {
+            let stands = footprint.stands().iter().map(|s| StandDoc {
+                center: xy(&s.center()),
+                facing: s.facing().0,
+                width: s.width().0,
+                depth: s.depth().0,
+            });
+            doc.stands = Some(stands.collect());
+        } else {
+            doc.front_center = Some(xy(&frame.front_center()));
+            doc.width = Some(frame.width().0);
+            doc.depth = Some(frame.depth().0);
+        }
+        doc
+    }
+}
+
+impl From<&Scene> for SceneDoc {
+    fn from(scene: &Scene) -> SceneDoc {
+        let terrain = scene.terrain.iter().map(|t| {
+            let (polygon, line) = match &t.shape {
+                TerrainShape::Area(points) => (Some(points.iter().map(xy).collect()), None),
+                TerrainShape::Line(points) => (None, Some(points.iter().map(xy).collect())),
+            };
+            TerrainDoc {
+                id: t.id.clone(),
+                kind: t.kind,
+                polygon,
+                line,
+                height: t.height,
+            }
+        });
+        SceneDoc {
+            ruleset: scene.ruleset,
+            table: TableDoc {
+                width: scene.table.width.0,
+                depth: scene.table.depth.0,
+            },
+            terrain: terrain.collect(),
+            units: scene.units.iter().map(UnitDoc::from).collect(),
+        }
+    }
+}
+
+impl Serialize for Scene {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SceneDoc::from(self).serialize(serializer)
+    }
+}

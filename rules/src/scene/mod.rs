@@ -1,0 +1,309 @@
+//! The scene: one state of the table — its size, its terrain and the units on it.
+//!
+//! A scene is what the camera produces and what the rulings consume, and a format players can
+//! write by hand (JSON or TOML). The conventions, also in the README:
+//! - lengths are table inches; the origin is a table corner, `x` runs along the table's width
+//!   and `y` along its depth (the plan view draws `y` upwards);
+//! - `facing` is in degrees counter-clockwise from +x, the direction the unit's front faces;
+//! - `front_center` is the midpoint of the unit's front edge, the Black Powder leader point;
+//! - the footprint is the `width` × `depth` rectangle behind the front edge;
+//! - left and right are the unit's own, as it faces its front.
+//!
+//! A unit may instead be given as `stands`; its footprint for quarters is then the oriented
+//! bounding rectangle of its stands in the unit's facing, while distances are measured to the
+//! stands themselves.
+
+mod doc;
+mod error;
+mod load;
+mod validate;
+
+pub use doc::{SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
+pub use error::{Problem, SceneError, Subject};
+pub use load::Format;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::{OrientedRect, TablePoint, TableVector, facing_of, heading};
+use crate::profile::RulesetId;
+use crate::units::{Degrees, Inches};
+
+/// One state of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// The ruleset whose rulings apply.
+    pub ruleset: RulesetId,
+    /// The playing area.
+    pub table: Table,
+    /// Woods, hills, buildings, obstacles …
+    pub terrain: Vec<Terrain>,
+    /// The units on the table.
+    pub units: Vec<Unit>,
+}
+
+/// The playing area: a rectangle from the origin corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Table {
+    /// Along x.
+    pub width: Inches,
+    /// Along y.
+    pub depth: Inches,
+}
+
+/// The broad type of a unit (the stat line's Type column, digest §1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnitKind {
+    /// Foot.
+    Infantry,
+    /// Horse.
+    Cavalry,
+    /// Guns, howitzers, machine guns, rockets.
+    Artillery,
+}
+
+/// How a unit is drawn up (digest §2.2). Which kinds may use which is the profile's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Formation {
+    /// Two ranks (cavalry one or two).
+    Line,
+    /// Three to six ranks, at least as wide as deep.
+    AttackColumn,
+    /// Deeper than wide; its front is the narrow end.
+    MarchColumn,
+    /// Open order: everything around it is front.
+    Skirmish,
+    /// A line or column with a skirmish screen; quarters from the main body.
+    Mixed,
+    /// An irregular dense mass.
+    Warband,
+    /// Four fronts.
+    Square,
+    /// Occupying a building: four faces, each a front.
+    Building,
+    /// A gun unlimbered, crew around it.
+    Deployed,
+    /// A gun hooked to its team.
+    Limbered,
+}
+
+impl Formation {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::AttackColumn => "attack-column",
+            Formation::MarchColumn => "march-column",
+            Formation::Skirmish => "skirmish",
+            Formation::Mixed => "mixed",
+            Formation::Warband => "warband",
+            Formation::Square => "square",
+            Formation::Building => "building",
+            Formation::Deployed => "deployed",
+            Formation::Limbered => "limbered",
+        }
+    }
+}
+
+impl UnitKind {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "infantry",
+            UnitKind::Cavalry => "cavalry",
+            UnitKind::Artillery => "artillery",
+        }
+    }
+}
+
+/// A unit on the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// Unique in the scene, e.g. `45th-foot`.
+    pub id: String,
+    /// For people, e.g. "45th Foot".
+    pub name: String,
+    /// Which army it fights for; units of different sides are enemies.
+    pub side: String,
+    /// Infantry, cavalry or artillery.
+    pub kind: UnitKind,
+    /// How it is drawn up.
+    pub formation: Formation,
+    /// The weapon id in the scene's ruleset (e.g. `smoothbore-musket`).
+    pub weapon: Option<String>,
+    /// The brigade it belongs to, if the scene says.
+    pub brigade: Option<String>,
+    /// Where it stands.
+    pub footprint: Footprint,
+}
+
+/// Where a unit stands: its bases, and the rectangle its quarters are drawn from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Footprint {
+    frame: OrientedRect,
+    stands: Vec<OrientedRect>,
+    from_stands: bool,
+}
+
+impl Footprint {
+    /// A unit given as one rectangle (a movement tray, or a unit described by its frontage).
+    pub fn block(frame: OrientedRect) -> Footprint {
+        Footprint {
+            frame,
+            stands: vec![frame],
+            from_stands: false,
+        }
+    }
+
+    /// A unit given as stands. Its facing is `facing` if given, else the mean of its stands';
+    /// its frame is the stands' bounding rectangle in that facing (digest A1). `stands` must not
+    /// be empty.
+    pub fn from_stands(stands: Vec<OrientedRect>, facing: Option<Degrees>) -> Footprint {
+        let facing = facing.unwrap_or_else(|| mean_facing(&stands));
+        let forward = heading(facing);
+        let right = TableVector::new(forward.y, -forward.x);
+        let corners: Vec<TablePoint> = stands.iter().flat_map(|s| s.corners()).collect();
+        let along = |axis: TableVector| corners.iter().map(move |c| c.coords.dot(&axis));
+        let (min_across, max_across) = min_max(along(right));
+        let (min_ahead, max_ahead) = min_max(along(forward));
+        let front_center =
+            TablePoint::from(right * ((min_across + max_across) / 2.0) + forward * max_ahead);
+        let frame = OrientedRect::new(
+            front_center,
+            facing,
+            Inches(max_across - min_across),
+            Inches(max_ahead - min_ahead),
+        );
+        Footprint {
+            frame,
+            stands,
+            from_stands: true,
+        }
+    }
+
+    /// The rectangle the quarters are drawn from; its front-edge midpoint is the leader.
+    pub fn frame(&self) -> &OrientedRect {
+        &self.frame
+    }
+
+    /// The bases distances are measured to.
+    pub fn stands(&self) -> &[OrientedRect] {
+        &self.stands
+    }
+
+    /// Whether the scene gave this unit as stands (rather than one rectangle).
+    pub fn is_from_stands(&self) -> bool {
+        self.from_stands
+    }
+
+    /// The leader point: the midpoint of the front edge (digest A3).
+    pub fn leader(&self) -> TablePoint {
+        self.frame.front_center()
+    }
+
+    /// The facing of the unit.
+    pub fn facing(&self) -> Degrees {
+        self.frame.facing()
+    }
+
+    /// The closest base-edge-to-base-edge gap to another footprint (digest A4): 0 if touching.
+    pub fn gap_to(&self, other: &Footprint) -> Inches {
+        self.stands
+            .iter()
+            .flat_map(|a| other.stands.iter().map(move |b| a.gap_to(b)))
+            .fold(Inches(f64::INFINITY), Inches::min)
+    }
+
+    /// The closest point of the bases to `point`, and its distance.
+    pub fn closest_point(&self, point: &TablePoint) -> (TablePoint, Inches) {
+        self.stands
+            .iter()
+            .map(|s| s.closest_point(point))
+            .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+            .unwrap_or((self.frame.front_center(), Inches(f64::INFINITY)))
+    }
+}
+
+fn min_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    })
+}
+
+/// The circular mean of the stands' facings (the first stand's if they cancel out).
+fn mean_facing(stands: &[OrientedRect]) -> Degrees {
+    let sum: TableVector = stands.iter().map(|s| s.forward()).sum();
+    if sum.norm() > 1e-9 {
+        facing_of(sum)
+    } else {
+        stands.first().map(|s| s.facing()).unwrap_or_default()
+    }
+}
+
+/// What a piece of terrain is (digest §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerrainKind {
+    /// Woods: blocks sight through it, half pace.
+    Wood,
+    /// Rough ground: half pace.
+    Rough,
+    /// Very rough ground: a third pace.
+    VeryRough,
+    /// Extremely rough ground: a quarter pace.
+    ExtremelyRough,
+    /// A linear obstacle (hedge, wall, stream, ditch …): 6" to cross.
+    Obstacle,
+    /// A building block.
+    Building,
+    /// A hill, with a height level.
+    Hill,
+    /// Cliffs, open water, ravines.
+    Impassable,
+    /// A river: impassable except at bridges and fords.
+    River,
+    /// A road or track.
+    Road,
+    /// No effect on play.
+    Decorative,
+}
+
+impl TerrainKind {
+    /// Linear features may be given as a line rather than an area.
+    pub fn may_be_linear(self) -> bool {
+        matches!(
+            self,
+            TerrainKind::Obstacle | TerrainKind::Road | TerrainKind::River
+        )
+    }
+}
+
+/// The outline of a piece of terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TerrainShape {
+    /// An area, as a simple polygon.
+    Area(Vec<TablePoint>),
+    /// A linear feature, as a polyline.
+    Line(Vec<TablePoint>),
+}
+
+/// A piece of terrain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terrain {
+    /// Unique in the scene, e.g. `wood-1`.
+    pub id: String,
+    /// What it is.
+    pub kind: TerrainKind,
+    /// Where it is.
+    pub shape: TerrainShape,
+    /// Height level for hills (digest A10); 1 when a hill does not say.
+    pub height: Option<u32>,
+}
+
+impl Scene {
+    /// The unit with this id.
+    pub fn unit(&self, id: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.id == id)
+    }
+}

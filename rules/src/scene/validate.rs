@@ -1,0 +1,399 @@
+//! From a parsed document to a scene, checking everything a document can get wrong and
+//! collecting every problem (not only the first) so a player fixes them in one pass.
+
+use std::collections::HashMap;
+
+use super::doc::{SceneDoc, StandDoc, TerrainDoc, UnitDoc};
+use super::{Footprint, Problem, Scene, Subject, Table, Terrain, TerrainShape, Unit};
+use crate::geometry::{OrientedRect, TablePoint};
+use crate::profile::Profile;
+use crate::units::{Degrees, Inches};
+
+/// No table is larger than this (about 250 m); bigger numbers are typos, and would overflow
+/// the geometry.
+const LARGEST: f64 = 10_000.0;
+
+/// Collects problems about one subject.
+struct Checker<'a> {
+    subject: Subject,
+    problems: &'a mut Vec<Problem>,
+}
+
+impl Checker<'_> {
+    fn report(&mut self, field: &str, message: impl Into<String>) {
+        self.problems
+            .push(Problem::new(self.subject.clone(), Some(field), message));
+    }
+
+    fn finite(&mut self, field: &str, value: f64) -> Option<f64> {
+        if !value.is_finite() {
+            self.report(field, format!("must be a finite number, got {value}"));
+            None
+        } else if value.abs() > LARGEST {
+            self.report(
+                field,
+                format!("{value} is out of bounds (at most {LARGEST} either way)"),
+            );
+            None
+        } else {
+            Some(value)
+        }
+    }
+
+    fn positive(&mut self, field: &str, value: f64) -> Option<Inches> {
+        let value = self.finite(field, value)?;
+        if value > 0.0 {
+            Some(Inches(value))
+        } else {
+            self.report(field, format!("must be greater than 0, got {value}"));
+            None
+        }
+    }
+
+    fn point(&mut self, field: &str, [x, y]: [f64; 2]) -> Option<TablePoint> {
+        if x.is_finite() && y.is_finite() && x.abs() <= LARGEST && y.abs() <= LARGEST {
+            Some(TablePoint::new(x, y))
+        } else {
+            self.report(
+                field,
+                format!("must be two finite numbers within ±{LARGEST}, got [{x}, {y}]"),
+            );
+            None
+        }
+    }
+
+    fn required<T: Copy>(&mut self, field: &str, value: Option<T>) -> Option<T> {
+        if value.is_none() {
+            self.report(
+                field,
+                "is missing (give front_center, facing, width and depth, or stands)",
+            );
+        }
+        value
+    }
+}
+
+/// Turn a parsed document into a scene, or list everything wrong with it.
+pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
+    let profile = Profile::builtin(doc.ruleset);
+    let mut problems = Vec::new();
+    let table = check_table(&doc, &mut problems);
+    let terrain: Vec<Option<Terrain>> = doc
+        .terrain
+        .iter()
+        .enumerate()
+        .map(|(index, t)| check_terrain(index, t, &mut problems))
+        .collect();
+    let units: Vec<Option<Unit>> = doc
+        .units
+        .iter()
+        .enumerate()
+        .map(|(index, u)| check_unit(index, u, profile, &mut problems))
+        .collect();
+    check_unique_ids(&doc, &mut problems);
+
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Scene {
+        ruleset: doc.ruleset,
+        table: table.ok_or_else(Vec::new)?,
+        terrain: terrain.into_iter().flatten().collect(),
+        units: units.into_iter().flatten().collect(),
+    })
+}
+
+fn check_table(doc: &SceneDoc, problems: &mut Vec<Problem>) -> Option<Table> {
+    let mut check = Checker {
+        subject: Subject::Table,
+        problems,
+    };
+    let width = check.positive("width", doc.table.width);
+    let depth = check.positive("depth", doc.table.depth);
+    Some(Table {
+        width: width?,
+        depth: depth?,
+    })
+}
+
+fn check_unique_ids(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+    let mut seen: HashMap<&str, String> = HashMap::new();
+    let ids = doc
+        .terrain
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                t.id.as_str(),
+                format!("terrain[{i}]"),
+                Subject::Terrain {
+                    index: i,
+                    id: Some(t.id.clone()),
+                },
+            )
+        })
+        .chain(doc.units.iter().enumerate().map(|(i, u)| {
+            (
+                u.id.as_str(),
+                format!("units[{i}]"),
+                Subject::Unit {
+                    index: i,
+                    id: Some(u.id.clone()),
+                },
+            )
+        }));
+    for (id, place, subject) in ids {
+        if id.is_empty() {
+            continue; // reported by the subject's own check
+        }
+        match seen.get(id) {
+            Some(first) => problems.push(Problem::new(
+                subject,
+                Some("id"),
+                format!("duplicate id '{id}': already used by {first}"),
+            )),
+            None => {
+                seen.insert(id, place);
+            }
+        }
+    }
+}
+
+fn check_terrain(index: usize, doc: &TerrainDoc, problems: &mut Vec<Problem>) -> Option<Terrain> {
+    let subject = Subject::Terrain {
+        index,
+        id: Some(doc.id.clone()),
+    };
+    let mut check = Checker { subject, problems };
+    if doc.id.trim().is_empty() {
+        check.report("id", "must not be empty");
+    }
+    let shape = match (&doc.polygon, &doc.line) {
+        (Some(polygon), None) => check_polygon(&mut check, polygon).map(TerrainShape::Area),
+        (None, Some(line)) if doc.kind.may_be_linear() => {
+            check_line(&mut check, line).map(TerrainShape::Line)
+        }
+        (None, Some(_)) => {
+            check.report(
+                "line",
+                "only obstacles, roads and rivers may be lines; give a polygon",
+            );
+            None
+        }
+        (Some(_), Some(_)) => {
+            check.report("polygon", "give either a polygon or a line, not both");
+            None
+        }
+        (None, None) => {
+            check.report("polygon", "is missing");
+            None
+        }
+    };
+    if doc.height.is_some() && doc.kind != super::TerrainKind::Hill {
+        check.report("height", "only hills have a height level");
+    }
+    Some(Terrain {
+        id: doc.id.clone(),
+        kind: doc.kind,
+        shape: shape?,
+        height: doc.height,
+    })
+}
+
+fn points(check: &mut Checker, field: &str, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+    let points: Vec<Option<TablePoint>> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, p)| check.point(&format!("{field}[{i}]"), *p))
+        .collect();
+    points.into_iter().collect()
+}
+
+fn check_polygon(check: &mut Checker, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+    if raw.len() < 3 {
+        check.report(
+            "polygon",
+            format!("needs at least 3 points, got {}", raw.len()),
+        );
+        return None;
+    }
+    let polygon = points(check, "polygon", raw)?;
+    let geo_polygon = geo::Polygon::new(
+        geo::LineString::from(polygon.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()),
+        vec![],
+    );
+    use geo::{Area, Validation};
+    if geo_polygon.unsigned_area() < 1e-6 {
+        check.report(
+            "polygon",
+            "has no area (its points are on one line or repeated)",
+        );
+        return None;
+    }
+    if let Err(invalid) = geo_polygon.check_validation() {
+        check.report("polygon", format!("is not a simple polygon: {invalid}"));
+        return None;
+    }
+    Some(polygon)
+}
+
+fn check_line(check: &mut Checker, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+    if raw.len() < 2 {
+        check.report(
+            "line",
+            format!("needs at least 2 points, got {}", raw.len()),
+        );
+        return None;
+    }
+    points(check, "line", raw)
+}
+
+fn check_unit(
+    index: usize,
+    doc: &UnitDoc,
+    profile: &Profile,
+    problems: &mut Vec<Problem>,
+) -> Option<Unit> {
+    let subject = Subject::Unit {
+        index,
+        id: Some(doc.id.clone()),
+    };
+    let mut check = Checker { subject, problems };
+    if doc.id.trim().is_empty() {
+        check.report("id", "must not be empty");
+    }
+    if doc.side.trim().is_empty() {
+        check.report("side", "must not be empty");
+    }
+    let formation = doc
+        .formation
+        .unwrap_or_else(|| profile.default_formation(doc.kind));
+    if !profile.formations_of(doc.kind).contains(&formation) {
+        let allowed: Vec<&str> = profile
+            .formations_of(doc.kind)
+            .iter()
+            .map(|f| f.as_str())
+            .collect();
+        check.report(
+            "formation",
+            format!(
+                "{} cannot be in {} formation in {} (allowed: {})",
+                doc.kind.as_str(),
+                formation.as_str(),
+                profile.name(),
+                allowed.join(", ")
+            ),
+        );
+    }
+    let weapon = doc
+        .weapon
+        .as_deref()
+        .and_then(|name| check_weapon(&mut check, profile, name));
+    let footprint = check_footprint(&mut check, doc, index);
+    Some(Unit {
+        id: doc.id.clone(),
+        name: doc.name.clone().unwrap_or_else(|| doc.id.clone()),
+        side: doc.side.clone(),
+        kind: doc.kind,
+        formation,
+        weapon,
+        brigade: doc.brigade.clone(),
+        footprint: footprint?,
+    })
+}
+
+fn check_weapon(check: &mut Checker, profile: &Profile, name: &str) -> Option<String> {
+    if let Some(weapon) = profile.weapon(name) {
+        return Some(weapon.id);
+    }
+    let first_word = name.trim().to_lowercase();
+    let first_word = first_word.split([' ', '-', '_']).next().unwrap_or("");
+    let similar: Vec<&str> = profile
+        .weapon_ids()
+        .filter(|id| !first_word.is_empty() && id.contains(first_word))
+        .collect();
+    let known: Vec<&str> = if similar.is_empty() {
+        profile.weapon_ids().collect()
+    } else {
+        similar
+    };
+    check.report(
+        "weapon",
+        format!(
+            "unknown weapon '{name}' in {}; did you mean one of: {}",
+            profile.name(),
+            known.join(", ")
+        ),
+    );
+    None
+}
+
+fn check_footprint(check: &mut Checker, doc: &UnitDoc, index: usize) -> Option<Footprint> {
+    let facing = doc
+        .facing
+        .and_then(|f| check.finite("facing", f))
+        .map(Degrees);
+    if let Some(stands) = &doc.stands {
+        if doc.front_center.is_some() || doc.width.is_some() || doc.depth.is_some() {
+            check.report(
+                "stands",
+                "give either stands or front_center/width/depth, not both",
+            );
+            return None;
+        }
+        return check_stands(check, stands, facing, index, &doc.id);
+    }
+    let front_center = check.required("front_center", doc.front_center);
+    let facing_given = check.required("facing", doc.facing);
+    let width = check.required("width", doc.width);
+    let depth = check.required("depth", doc.depth);
+    let front_center = check.point("front_center", front_center?);
+    let width = check.positive("width", width?);
+    let depth = check.positive("depth", depth?);
+    facing_given?;
+    Some(Footprint::block(OrientedRect::new(
+        front_center?,
+        facing?,
+        width?,
+        depth?,
+    )))
+}
+
+fn check_stands(
+    check: &mut Checker,
+    stands: &[StandDoc],
+    facing: Option<Degrees>,
+    unit: usize,
+    unit_id: &str,
+) -> Option<Footprint> {
+    if stands.is_empty() {
+        check.report("stands", "must list at least one stand");
+        return None;
+    }
+    let rects: Vec<Option<OrientedRect>> = stands
+        .iter()
+        .enumerate()
+        .map(|(index, stand)| {
+            let mut stand_check = Checker {
+                subject: Subject::Stand {
+                    unit,
+                    unit_id: Some(unit_id.to_owned()),
+                    index,
+                },
+                problems: check.problems,
+            };
+            let center = stand_check.point("center", stand.center);
+            let facing = stand_check.finite("facing", stand.facing);
+            let width = stand_check.positive("width", stand.width);
+            let depth = stand_check.positive("depth", stand.depth);
+            Some(OrientedRect::from_center(
+                center?,
+                Degrees(facing?),
+                width?,
+                depth?,
+            ))
+        })
+        .collect();
+    let rects: Option<Vec<OrientedRect>> = rects.into_iter().collect();
+    Some(Footprint::from_stands(rects?, facing))
+}

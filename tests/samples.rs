@@ -1,0 +1,85 @@
+//! Every sample scene loads and measures, end to end through the command line.
+
+use serde_json::Value;
+use vedette_tests::{sample_scenes, vedette};
+
+#[test]
+fn there_are_sample_scenes_in_json_and_toml() {
+    let scenes = sample_scenes();
+    assert!(
+        scenes
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "json"))
+    );
+    assert!(
+        scenes
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "toml"))
+    );
+}
+
+#[test]
+fn every_sample_measures_as_text_and_json() {
+    for scene in sample_scenes() {
+        let path = scene.to_str().expect("utf-8 path");
+        let text = vedette(&["measure", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(text.contains("Black Powder"), "{path}: {text}");
+        let json = vedette(&["measure", "--json", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let report: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let pairs = report["pairs"].as_array().expect("pairs");
+        assert!(!pairs.is_empty(), "{path}");
+        for pair in pairs {
+            for field in [
+                "from",
+                "to",
+                "edge_distance",
+                "range",
+                "target_quarter",
+                "arc_fraction",
+                "in_range",
+            ] {
+                assert!(
+                    pair.get(field).is_some(),
+                    "{path}: pair without {field}: {pair}"
+                );
+            }
+            let quarter = pair["target_quarter"].as_str().expect("quarter");
+            assert!(["front", "left", "right", "rear"].contains(&quarter));
+            let fraction = pair["arc_fraction"].as_f64().expect("fraction");
+            assert!((0.0..=1.0).contains(&fraction));
+            assert!(
+                pair["edge_distance"].as_f64().expect("edge")
+                    <= pair["range"].as_f64().expect("range") + 0.011,
+                "{path}: the leader is on the unit, so the range is never shorter than the edge distance: {pair}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_two_lines_sample_gives_the_numbers_a_tape_would() {
+    let root = vedette_tests::workspace_root();
+    let path = root.join("samples/scenes/two-lines.json");
+    let json = vedette(&["measure", "--json", path.to_str().expect("utf-8")]).expect("measures");
+    let report: Value = serde_json::from_str(&json).expect("json");
+    let pair = report["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["from"] == "45th-foot" && p["to"] == "3e-ligne")
+        .expect("pair");
+    // Front edges at y = 12 and y = 20; the 3e Ligne's front spans x 26.3..35.7 ahead of the leader.
+    assert_eq!(pair["edge_distance"], 8.0);
+    assert_eq!(pair["range"], 8.0);
+    assert_eq!(pair["target_quarter"], "front");
+    assert_eq!(pair["arc_fraction"], 1.0);
+    assert_eq!(pair["in_range"], true);
+}
+
+#[test]
+fn the_flank_ray_sample_is_reported_as_borderline() {
+    let root = vedette_tests::workspace_root();
+    let path = root.join("samples/scenes/flank-ray.toml");
+    let text = vedette(&["measure", path.to_str().expect("utf-8")]).expect("measures");
+    assert!(text.contains("borderline — players decide"), "{text}");
+}

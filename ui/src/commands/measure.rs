@@ -1,0 +1,135 @@
+//! `vedette measure SCENE [--json]`.
+
+use std::io::Write;
+use std::path::Path;
+
+use rules::Scene;
+use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure};
+
+/// Load the scene, measure it, and print the report.
+pub fn run(scene_path: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let scene = Scene::load(scene_path)?;
+    tracing::info!(
+        units = scene.units.len(),
+        terrain = scene.terrain.len(),
+        "loaded {}",
+        scene_path.display()
+    );
+    let measurements = measure(&scene);
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &measurements)?;
+        writeln!(out)?;
+    } else {
+        write_report(&scene, scene_path, &measurements, out)?;
+    }
+    Ok(())
+}
+
+fn write_report(
+    scene: &Scene,
+    path: &Path,
+    m: &Measurements,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let profile = rules::Profile::builtin(scene.ruleset);
+    writeln!(
+        out,
+        "{} — {} — table {}×{}, {} units, {} terrain pieces",
+        profile.name(),
+        path.display(),
+        scene.table.width,
+        scene.table.depth,
+        scene.units.len(),
+        scene.terrain.len()
+    )?;
+    writeln!(out, "\nUnits")?;
+    for unit in &m.units {
+        write_unit(unit, out)?;
+    }
+    if m.pairs.is_empty() {
+        writeln!(out, "\nNo enemy units face each other.")?;
+        return Ok(());
+    }
+    writeln!(out, "\nEnemy pairs (from the first unit's point of view)")?;
+    writeln!(
+        out,
+        "  {:<34} {:>8} {:>8} {:>9}  {:<12} {:>6}  in range",
+        "from → to", "edge", "range", "in arc", "in quarter", "arc"
+    )?;
+    for pair in &m.pairs {
+        write_pair(pair, out)?;
+    }
+    Ok(())
+}
+
+fn write_unit(unit: &UnitSummary, out: &mut dyn Write) -> std::io::Result<()> {
+    let weapon = match (&unit.weapon, unit.weapon_range) {
+        (Some(w), Some(r)) => format!("{w} {r}"),
+        (Some(w), None) => format!("{w} (hand-to-hand)"),
+        _ => "no weapon".to_owned(),
+    };
+    let nearest = unit
+        .nearest_enemy
+        .as_ref()
+        .map(|n| format!("nearest enemy {} at {}", n.id, n.edge_distance))
+        .unwrap_or_else(|| "no enemy".to_owned());
+    writeln!(
+        out,
+        "  {} ({}), {}: {} {}, leader ({:.2}, {:.2}) facing {}, {}×{}, move {}, {}{}; {}",
+        unit.name,
+        unit.id,
+        unit.side,
+        unit.kind.as_str(),
+        unit.formation.as_str(),
+        unit.leader[0],
+        unit.leader[1],
+        unit.facing,
+        unit.frontage,
+        unit.depth,
+        unit.move_allowance,
+        weapon,
+        if unit.can_shoot || unit.weapon_range.is_none() {
+            ""
+        } else {
+            " (cannot shoot in this formation)"
+        },
+        nearest
+    )
+}
+
+fn write_pair(pair: &PairMeasurement, out: &mut dyn Write) -> std::io::Result<()> {
+    let in_arc = pair
+        .range_in_arc
+        .map(|r| r.to_string())
+        .unwrap_or_else(|| "—".to_owned());
+    let verdict = match (pair.weapon_range, pair.in_range) {
+        (None, _) => "no ranged weapon".to_owned(),
+        (Some(max), true) => format!("yes (max {max})"),
+        (Some(max), false) if pair.range_in_arc.is_none() => format!("no: not in arc (max {max})"),
+        (Some(max), false) => format!("no (max {max})"),
+    };
+    let quarter = if pair.target_quarter == pair.target_face {
+        pair.target_quarter.describe().to_owned()
+    } else {
+        format!(
+            "{} ({})",
+            pair.target_quarter.describe(),
+            pair.target_face.describe()
+        )
+    };
+    writeln!(
+        out,
+        "  {:<34} {:>8} {:>8} {:>9}  {:<12} {:>5.0}%  {}",
+        format!("{} → {}", pair.from, pair.to),
+        pair.edge_distance.to_string(),
+        pair.range.to_string(),
+        in_arc,
+        quarter,
+        pair.arc_fraction * 100.0,
+        verdict
+    )?;
+    for b in &pair.borderline {
+        writeln!(out, "      ! {}", b.explanation)?;
+    }
+    Ok(())
+}

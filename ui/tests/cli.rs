@@ -1,0 +1,74 @@
+//! The real `vedette` binary: exit codes and messages as a shell user sees them.
+
+use std::process::{Command, Output};
+
+fn vedette(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the vedette binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn measure_prints_a_report_and_exits_zero() {
+    let output = vedette(&["measure", "samples/scenes/two-lines.json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("45th-foot → 3e-ligne"), "{text}");
+}
+
+#[test]
+fn a_malformed_scene_exits_non_zero_with_the_problem_named() {
+    let dir = std::env::temp_dir().join(format!("vedette-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("typo.json");
+    std::fs::write(
+        &path,
+        r#"{"ruleset": "black-powder", "table": {"width": 72, "depth": 48},
+  "units": [{"id": "45th", "side": "red", "kind": "infantry", "front_center": [1, 1],
+             "facing": "north", "width": 9.4, "depth": 1.6}]}"#,
+    )
+    .expect("write");
+    let output = vedette(&["measure", path.to_str().expect("utf-8")]);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(message.starts_with("vedette: error: "), "{message}");
+    assert!(
+        message.contains("typo.json: line 3: unit '45th' (units[0]), `facing`: invalid type"),
+        "{message}"
+    );
+    assert!(!message.contains("panicked"), "{message}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_missing_scene_file_is_named() {
+    let output = vedette(&["measure", "samples/scenes/nowhere.json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("samples/scenes/nowhere.json: cannot read the scene"));
+}
+
+#[test]
+fn json_output_is_valid_json() {
+    let output = vedette(&["measure", "--json", "samples/scenes/flank-ray.toml"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(report["ruleset"], "black-powder");
+}
+
+#[test]
+fn logs_stay_quiet_by_default_and_speak_with_v() {
+    let quiet = vedette(&["measure", "samples/scenes/two-lines.json"]);
+    assert!(stderr(&quiet).is_empty(), "{}", stderr(&quiet));
+    let verbose = vedette(&["-v", "measure", "samples/scenes/two-lines.json"]);
+    assert!(
+        stderr(&verbose).contains("loaded samples/scenes/two-lines.json"),
+        "{}",
+        stderr(&verbose)
+    );
+}
