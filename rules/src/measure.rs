@@ -189,6 +189,15 @@ fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSummary {
     }
 }
 
+/// "45th Foot's", "2e Hussards'".
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 fn round(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
@@ -266,9 +275,9 @@ fn quarter_borderline(
             kind: BorderlineKind::Quarter,
             margin: reading.margin.distance.abs().rounded(),
             explanation: format!(
-                "{}'s leader is inside {}'s footprint (the bases overlap); nearest is its {}: borderline — players decide",
-                from.name,
-                to.name,
+                "{} leader is inside {} footprint (the bases overlap); nearest is its {}: borderline — players decide",
+                possessive(&from.name),
+                possessive(&to.name),
                 reading.face.describe()
             ),
         });
@@ -279,11 +288,11 @@ fn quarter_borderline(
         kind: BorderlineKind::Quarter,
         margin: margin.distance.rounded(),
         explanation: format!(
-            "{}'s leader is {} and {:.1}° from the corner ray bounding {}'s {}: borderline — players decide",
-            from.name,
+            "{} leader is {} and {:.1}° from the corner ray bounding {} {}: borderline — players decide",
+            possessive(&from.name),
             margin.distance.rounded(),
             margin.angle.0,
-            to.name,
+            possessive(&to.name),
             reading.face.describe()
         ),
     })
@@ -306,10 +315,10 @@ fn range_borderline(
             kind: BorderlineKind::Range,
             margin: (range - limit).abs().rounded(),
             explanation: format!(
-                "{} is {} from {}'s leader, within {} of its {which} range of {}: borderline — players decide",
+                "{} is {} from {} leader, within {} of its {which} range of {}: borderline — players decide",
                 to.name,
                 range.rounded(),
-                from.name,
+                possessive(&from.name),
                 tolerance.distance,
                 limit
             ),

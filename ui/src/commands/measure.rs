@@ -53,7 +53,7 @@ fn write_report(
     writeln!(out, "\nEnemy pairs (from the first unit's point of view)")?;
     writeln!(
         out,
-        "  {:<34} {:>8} {:>8} {:>9}  {:<12} {:>6}  in range",
+        "  {:<34} {:>8} {:>8} {:>9}  {:<24} {:>5}  in range",
         "from → to", "edge", "range", "in arc", "in quarter", "arc"
     )?;
     for pair in &m.pairs {
@@ -119,7 +119,7 @@ fn write_pair(pair: &PairMeasurement, out: &mut dyn Write) -> std::io::Result<()
     };
     writeln!(
         out,
-        "  {:<34} {:>8} {:>8} {:>9}  {:<12} {:>5.0}%  {}",
+        "  {:<34} {:>8} {:>8} {:>9}  {:<24} {:>4.0}%  {}",
         format!("{} → {}", pair.from, pair.to),
         pair.edge_distance.to_string(),
         pair.range.to_string(),
