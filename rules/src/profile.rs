@@ -124,12 +124,17 @@ pub struct Profile {
     weapons: Vec<Weapon>,
 }
 
-/// Lower-case, with spaces and underscores as hyphens: "Smoothbore Muskets" → "smoothbore-muskets".
+/// Lower-case, with spaces and underscores as hyphens, the book's "SB" spelled out and any
+/// note in brackets dropped: "SB Muskets", "Rifled Muskets (24\")" → "smoothbore-muskets",
+/// "rifled-muskets".
 fn normalize_name(name: &str) -> String {
-    name.trim()
+    let without_note = name.split('(').next().unwrap_or("");
+    without_note
+        .trim()
         .to_lowercase()
         .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
         .filter(|part| !part.is_empty())
+        .map(|part| if part == "sb" { "smoothbore" } else { part })
         .collect::<Vec<_>>()
         .join("-")
 }

@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Formation, Scene, TerrainKind, TerrainShape, Unit, UnitKind};
+use super::{
+    Commander, Formation, ScenarioInfo, Scene, Side, StatLine, TerrainKind, TerrainShape, Unit,
+    UnitKind, UnitSize,
+};
 use crate::profile::RulesetId;
 
 /// The whole document.
@@ -14,12 +17,45 @@ pub struct SceneDoc {
     pub ruleset: RulesetId,
     /// The table size.
     pub table: TableDoc,
+    /// What game this is, if it comes from a scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<ScenarioInfo>,
+    /// The armies: staff rating and home edge. Optional; when given, every side used must be listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Side>,
     /// Terrain pieces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<TerrainDoc>,
     /// Units.
     #[serde(default)]
     pub units: Vec<UnitDoc>,
+    /// Commanders: brigade commanders and the commander-in-chief.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commanders: Vec<CommanderDoc>,
+}
+
+/// A commander: a figure on its own base, measured from its head (the tag centre).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderDoc {
+    /// Unique id.
+    pub id: String,
+    /// Display name; the id if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The side he commands for.
+    pub side: String,
+    /// The brigade he commands; absent for the commander-in-chief.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+    /// Where his head is.
+    pub position: [f64; 2],
+    /// On horseback (the default) or on foot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mounted: Option<bool>,
+    /// His staff rating, if it differs from the side's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staff_rating: Option<u8>,
 }
 
 /// `"table": { "width": 72, "depth": 48 }`.
@@ -88,6 +124,21 @@ pub struct UnitDoc {
     /// The unit's stands, instead of one rectangle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stands: Option<Vec<StandDoc>>,
+    /// standard (default), large, small or tiny.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<UnitSize>,
+    /// The stat line as printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<StatLine>,
+    /// In hand-to-hand combat. When absent, a unit touching an enemy is engaged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engaged: Option<bool>,
+    /// Disordered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disordered: Option<bool>,
+    /// Shaken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shaken: Option<bool>,
 }
 
 /// One stand: an oriented rectangle given by its centre.
@@ -125,6 +176,11 @@ impl From<&Unit> for UnitDoc {
             width: None,
             depth: None,
             stands: None,
+            size: (unit.size != UnitSize::Standard).then_some(unit.size),
+            stats: unit.stats.clone(),
+            engaged: unit.state.engaged,
+            disordered: unit.state.disordered.then_some(true),
+            shaken: unit.state.shaken.then_some(true),
         };
         if footprint.is_from_stands() {
             let stands = footprint.stands().iter().map(|s| StandDoc {
@@ -164,8 +220,11 @@ impl From<&Scene> for SceneDoc {
                 width: scene.table.width.0,
                 depth: scene.table.depth.0,
             },
+            scenario: scene.scenario.clone(),
+            sides: scene.sides.clone(),
             terrain: terrain.collect(),
             units: scene.units.iter().map(UnitDoc::from).collect(),
+            commanders: scene.commanders.iter().map(CommanderDoc::from).collect(),
         }
     }
 }
@@ -173,5 +232,19 @@ impl From<&Scene> for SceneDoc {
 impl Serialize for Scene {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         SceneDoc::from(self).serialize(serializer)
+    }
+}
+
+impl From<&Commander> for CommanderDoc {
+    fn from(c: &Commander) -> CommanderDoc {
+        CommanderDoc {
+            id: c.id.clone(),
+            name: (c.name != c.id).then(|| c.name.clone()),
+            side: c.side.clone(),
+            brigade: c.brigade.clone(),
+            position: xy(&c.position),
+            mounted: (!c.mounted).then_some(false),
+            staff_rating: c.staff_rating,
+        }
     }
 }

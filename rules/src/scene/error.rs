@@ -26,6 +26,20 @@ pub enum Subject {
         /// Position of the stand in the unit's `stands` list.
         index: usize,
     },
+    /// `commanders[index]`, with its id when it has one.
+    Commander {
+        /// Position in the `commanders` list.
+        index: usize,
+        /// The commander's id, if readable.
+        id: Option<String>,
+    },
+    /// `sides[index]`.
+    Side {
+        /// Position in the `sides` list.
+        index: usize,
+        /// The side's id, if readable.
+        id: Option<String>,
+    },
     /// `terrain[index]`, with its id when it has one.
     Terrain {
         /// Position in the `terrain` list.
@@ -55,6 +69,8 @@ impl fmt::Display for Subject {
             Subject::Table => write!(f, "table"),
             Subject::Unit { index, id } => named(f, "unit", id, "units", *index),
             Subject::Terrain { index, id } => named(f, "terrain", id, "terrain", *index),
+            Subject::Commander { index, id } => named(f, "commander", id, "commanders", *index),
+            Subject::Side { index, id } => named(f, "side", id, "sides", *index),
             Subject::Stand {
                 unit,
                 unit_id,

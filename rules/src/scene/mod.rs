@@ -18,7 +18,7 @@ mod error;
 mod load;
 mod validate;
 
-pub use doc::{SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
+pub use doc::{CommanderDoc, SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
 pub use error::{Problem, SceneError, Subject};
 pub use load::Format;
 
@@ -39,6 +39,151 @@ pub struct Scene {
     pub terrain: Vec<Terrain>,
     /// The units on the table.
     pub units: Vec<Unit>,
+    /// The commanders on the table.
+    pub commanders: Vec<Commander>,
+    /// The armies, when the scene lists them.
+    pub sides: Vec<Side>,
+    /// The scenario this scene comes from, if any.
+    pub scenario: Option<ScenarioInfo>,
+}
+
+/// Where a scene comes from: a scenario's name, its source and notes for the players.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioInfo {
+    /// e.g. "The Battle of Freeman's Farm".
+    pub name: String,
+    /// e.g. "Black Powder, The Games and how they were played".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Deployment, objectives, special rules, in prose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// A table edge, by compass: south is `y = 0`, north `y = depth`, west `x = 0`, east `x = width`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TableEdge {
+    /// y = 0.
+    South,
+    /// y = depth.
+    North,
+    /// x = 0.
+    West,
+    /// x = width.
+    East,
+}
+
+/// An army.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Side {
+    /// The id units and commanders use in their `side`.
+    pub id: String,
+    /// For people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The army's staff rating (5–10; usually 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staff_rating: Option<u8>,
+    /// The edge the army's own lines are towards (for squares and retreats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home_edge: Option<TableEdge>,
+}
+
+/// A commander: measured from his head, ignored for sight, targets and the 12" rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Commander {
+    /// Unique id.
+    pub id: String,
+    /// For people.
+    pub name: String,
+    /// His side.
+    pub side: String,
+    /// The brigade he commands; `None` for the commander-in-chief.
+    pub brigade: Option<String>,
+    /// His head (the tag centre).
+    pub position: TablePoint,
+    /// On horseback (48" move) or on foot (36").
+    pub mounted: bool,
+    /// His own staff rating, if given.
+    pub staff_rating: Option<u8>,
+}
+
+/// Unit size (digest §1.3): only non-stat rules use it, since printed stat lines already
+/// include the size modifiers (A34).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnitSize {
+    /// The usual size.
+    #[default]
+    Standard,
+    /// Large.
+    Large,
+    /// Small.
+    Small,
+    /// Tiny: always skirmishers.
+    Tiny,
+}
+
+/// A stat line as the book prints it (digest §1.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatLine {
+    /// "Regular Infantry", "Irregular Cavalry", "Artillery" …
+    #[serde(rename = "type")]
+    pub unit_type: String,
+    /// "Smoothbore Muskets", "Rifled Muskets (24\")" …
+    pub armament: String,
+    /// Combat dice.
+    pub hand_to_hand: u32,
+    /// Shooting dice: "3", "3-2-1" for artillery, "-" for none, "Special" for machine guns.
+    #[serde(deserialize_with = "text_or_number")]
+    pub shooting: String,
+    /// Save: "4+", or "0" for none.
+    #[serde(deserialize_with = "text_or_number")]
+    pub morale: String,
+    /// Casualties before shaken.
+    pub stamina: u32,
+    /// Special rules: "Crack", "First Fire", "Heavy Cavalry +1" …
+    #[serde(default)]
+    pub special: Vec<String>,
+}
+
+impl StatLine {
+    /// Whether the unit has a special rule (case-insensitive, "Heavy Cavalry" matches "Heavy Cavalry +1").
+    pub fn has_special(&self, rule: &str) -> bool {
+        let rule = rule.to_lowercase();
+        self.special
+            .iter()
+            .any(|s| s.to_lowercase().starts_with(&rule))
+    }
+}
+
+/// Stat values are printed as numbers or text ("3", "3-2-1", "4+"): accept either.
+fn text_or_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum TextOrNumber {
+        Text(String),
+        Number(u32),
+    }
+    Ok(match TextOrNumber::deserialize(deserializer)? {
+        TextOrNumber::Text(text) => text,
+        TextOrNumber::Number(n) => n.to_string(),
+    })
+}
+
+/// What is happening to a unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitState {
+    /// In hand-to-hand combat; `None` means "engaged if touching an enemy".
+    pub engaged: Option<bool>,
+    /// Disordered.
+    pub disordered: bool,
+    /// Shaken.
+    pub shaken: bool,
 }
 
 /// The playing area: a rectangle from the origin corner.
@@ -136,6 +281,12 @@ pub struct Unit {
     pub brigade: Option<String>,
     /// Where it stands.
     pub footprint: Footprint,
+    /// Its size.
+    pub size: UnitSize,
+    /// Its stat line, if the scene gives one.
+    pub stats: Option<StatLine>,
+    /// Engaged, disordered, shaken.
+    pub state: UnitState,
 }
 
 /// Where a unit stands: its bases, and the rectangle its quarters are drawn from.
@@ -305,5 +456,15 @@ impl Scene {
     /// The unit with this id.
     pub fn unit(&self, id: &str) -> Option<&Unit> {
         self.units.iter().find(|u| u.id == id)
+    }
+
+    /// The commander with this id.
+    pub fn commander(&self, id: &str) -> Option<&Commander> {
+        self.commanders.iter().find(|c| c.id == id)
+    }
+
+    /// The side with this id, if the scene lists sides.
+    pub fn side(&self, id: &str) -> Option<&Side> {
+        self.sides.iter().find(|s| s.id == id)
     }
 }

@@ -3,8 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::doc::{SceneDoc, StandDoc, TerrainDoc, UnitDoc};
-use super::{Footprint, Problem, Scene, Subject, Table, Terrain, TerrainShape, Unit};
+use super::doc::{CommanderDoc, SceneDoc, StandDoc, TerrainDoc, UnitDoc};
+use super::{
+    Commander, Footprint, Problem, Scene, StatLine, Subject, Table, Terrain, TerrainShape, Unit,
+    UnitState,
+};
 use crate::geometry::{OrientedRect, TablePoint};
 use crate::profile::Profile;
 use crate::units::{Degrees, Inches};
@@ -90,7 +93,14 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         .enumerate()
         .map(|(index, u)| check_unit(index, u, profile, &mut problems))
         .collect();
+    let commanders: Vec<Option<Commander>> = doc
+        .commanders
+        .iter()
+        .enumerate()
+        .map(|(index, c)| check_commander(index, c, &mut problems))
+        .collect();
     check_unique_ids(&doc, &mut problems);
+    check_sides(&doc, &mut problems);
 
     if !problems.is_empty() {
         return Err(problems);
@@ -100,7 +110,136 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         table: table.ok_or_else(Vec::new)?,
         terrain: terrain.into_iter().flatten().collect(),
         units: units.into_iter().flatten().collect(),
+        commanders: commanders.into_iter().flatten().collect(),
+        sides: doc.sides,
+        scenario: doc.scenario,
     })
+}
+
+/// Staff ratings run from 5 (Fool) to 10 (Military Genius) (digest §1.4).
+fn check_staff_rating(check: &mut Checker, rating: Option<u8>) {
+    if let Some(rating) = rating
+        && !(5..=10).contains(&rating)
+    {
+        check.report(
+            "staff_rating",
+            format!("must be between 5 and 10, got {rating}"),
+        );
+    }
+}
+
+fn check_sides(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+    for (index, side) in doc.sides.iter().enumerate() {
+        let mut check = Checker {
+            subject: Subject::Side {
+                index,
+                id: Some(side.id.clone()),
+            },
+            problems,
+        };
+        check_staff_rating(&mut check, side.staff_rating);
+    }
+    if doc.sides.is_empty() {
+        return;
+    }
+    let known: Vec<&str> = doc.sides.iter().map(|s| s.id.as_str()).collect();
+    let users = doc
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            (
+                Subject::Unit {
+                    index: i,
+                    id: Some(u.id.clone()),
+                },
+                &u.side,
+            )
+        })
+        .chain(doc.commanders.iter().enumerate().map(|(i, c)| {
+            (
+                Subject::Commander {
+                    index: i,
+                    id: Some(c.id.clone()),
+                },
+                &c.side,
+            )
+        }));
+    for (subject, side) in users {
+        if !known.contains(&side.as_str()) {
+            problems.push(Problem::new(
+                subject,
+                Some("side"),
+                format!(
+                    "side '{side}' is not in the scene's sides ({})",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+fn check_commander(
+    index: usize,
+    doc: &CommanderDoc,
+    problems: &mut Vec<Problem>,
+) -> Option<Commander> {
+    let mut check = Checker {
+        subject: Subject::Commander {
+            index,
+            id: Some(doc.id.clone()),
+        },
+        problems,
+    };
+    if doc.id.trim().is_empty() {
+        check.report("id", "must not be empty");
+    }
+    if doc.side.trim().is_empty() {
+        check.report("side", "must not be empty");
+    }
+    check_staff_rating(&mut check, doc.staff_rating);
+    let position = check.point("position", doc.position)?;
+    Some(Commander {
+        id: doc.id.clone(),
+        name: doc.name.clone().unwrap_or_else(|| doc.id.clone()),
+        side: doc.side.clone(),
+        brigade: doc.brigade.clone(),
+        position,
+        mounted: doc.mounted.unwrap_or(true),
+        staff_rating: doc.staff_rating,
+    })
+}
+
+/// Shooting is "3", "3-2-1", "-" or "Special"; morale "4+" or "0" (digest §1.1).
+fn check_stats(check: &mut Checker, stats: &StatLine) {
+    let shooting = stats.shooting.trim();
+    let numbers = |text: &str| {
+        text.split('-')
+            .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    let shooting_ok = shooting == "-"
+        || shooting == "–"
+        || shooting.eq_ignore_ascii_case("special")
+        || (numbers(shooting) && [1, 3].contains(&shooting.split('-').count()));
+    if !shooting_ok {
+        check.report(
+            "stats.shooting",
+            format!(
+                "must be a number, three numbers like 3-2-1, '-' or 'Special', got '{shooting}'"
+            ),
+        );
+    }
+    let morale = stats.morale.trim();
+    let morale_ok = morale == "0"
+        || (morale.len() == 2
+            && morale.ends_with('+')
+            && ('2'..='6').contains(&morale.chars().next().unwrap_or('x')));
+    if !morale_ok {
+        check.report(
+            "stats.morale",
+            format!("must be 2+ to 6+, or 0 for no save, got '{morale}'"),
+        );
+    }
 }
 
 fn check_table(doc: &SceneDoc, problems: &mut Vec<Problem>) -> Option<Table> {
@@ -118,30 +257,29 @@ fn check_table(doc: &SceneDoc, problems: &mut Vec<Problem>) -> Option<Table> {
 
 fn check_unique_ids(doc: &SceneDoc, problems: &mut Vec<Problem>) {
     let mut seen: HashMap<&str, String> = HashMap::new();
-    let ids = doc
-        .terrain
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            (
-                t.id.as_str(),
-                format!("terrain[{i}]"),
-                Subject::Terrain {
-                    index: i,
-                    id: Some(t.id.clone()),
-                },
-            )
-        })
-        .chain(doc.units.iter().enumerate().map(|(i, u)| {
-            (
-                u.id.as_str(),
-                format!("units[{i}]"),
-                Subject::Unit {
-                    index: i,
-                    id: Some(u.id.clone()),
-                },
-            )
-        }));
+    let named = |list: &str, i: usize| format!("{list}[{i}]");
+    let terrain = doc.terrain.iter().enumerate().map(|(i, t)| {
+        let subject = Subject::Terrain {
+            index: i,
+            id: Some(t.id.clone()),
+        };
+        (t.id.as_str(), named("terrain", i), subject)
+    });
+    let units = doc.units.iter().enumerate().map(|(i, u)| {
+        let subject = Subject::Unit {
+            index: i,
+            id: Some(u.id.clone()),
+        };
+        (u.id.as_str(), named("units", i), subject)
+    });
+    let commanders = doc.commanders.iter().enumerate().map(|(i, c)| {
+        let subject = Subject::Commander {
+            index: i,
+            id: Some(c.id.clone()),
+        };
+        (c.id.as_str(), named("commanders", i), subject)
+    });
+    let ids = terrain.chain(units).chain(commanders);
     for (id, place, subject) in ids {
         if id.is_empty() {
             continue; // reported by the subject's own check
@@ -285,10 +423,14 @@ fn check_unit(
             ),
         );
     }
-    let weapon = doc
-        .weapon
-        .as_deref()
-        .and_then(|name| check_weapon(&mut check, profile, name));
+    if let Some(stats) = &doc.stats {
+        check_stats(&mut check, stats);
+    }
+    let weapon = match (&doc.weapon, &doc.stats) {
+        (Some(name), _) => check_weapon(&mut check, profile, name, "weapon"),
+        (None, Some(stats)) => check_weapon(&mut check, profile, &stats.armament, "stats.armament"),
+        (None, None) => None,
+    };
     let footprint = check_footprint(&mut check, doc, index);
     Some(Unit {
         id: doc.id.clone(),
@@ -299,10 +441,17 @@ fn check_unit(
         weapon,
         brigade: doc.brigade.clone(),
         footprint: footprint?,
+        size: doc.size.unwrap_or_default(),
+        stats: doc.stats.clone(),
+        state: UnitState {
+            engaged: doc.engaged,
+            disordered: doc.disordered.unwrap_or(false),
+            shaken: doc.shaken.unwrap_or(false),
+        },
     })
 }
 
-fn check_weapon(check: &mut Checker, profile: &Profile, name: &str) -> Option<String> {
+fn check_weapon(check: &mut Checker, profile: &Profile, name: &str, field: &str) -> Option<String> {
     if let Some(weapon) = profile.weapon(name) {
         return Some(weapon.id);
     }
@@ -317,10 +466,15 @@ fn check_weapon(check: &mut Checker, profile: &Profile, name: &str) -> Option<St
     } else {
         similar
     };
+    let hint = if field == "weapon" {
+        ""
+    } else {
+        " (or give the unit a `weapon`)"
+    };
     check.report(
-        "weapon",
+        field,
         format!(
-            "unknown weapon '{name}' in {}; did you mean one of: {}",
+            "unknown weapon '{name}' in {}; did you mean one of: {}{hint}",
             profile.name(),
             known.join(", ")
         ),
