@@ -16,12 +16,22 @@
 //! - **Geometry queries come from parry2d** (distances, projections, convex clipping) on
 //!   nalgebra points, and polygon validation from geo.
 
+pub mod charge;
+pub mod command;
 pub mod geometry;
 pub mod measure;
+pub mod movement;
 pub mod profile;
 pub mod quarter;
+pub mod ruling;
+pub mod rulings;
 pub mod scene;
+pub mod shooting;
+pub mod situation;
+pub mod support;
+pub mod terrain;
 pub mod units;
+pub mod visibility;
 
 pub use profile::{Profile, RulesetId};
 pub use quarter::Quarter;

@@ -6,10 +6,11 @@
 
 use serde::Serialize;
 
-use crate::geometry::{ConvexRegion, TablePoint, Wedge, closest_part_inside, fraction_inside};
-use crate::profile::{ArcShape, Profile, RulesetId, Tolerance};
+use crate::geometry::{TablePoint, closest_part_inside, fraction_inside};
+use crate::profile::{Profile, RulesetId, Tolerance};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
+use crate::shooting::fire_arc;
 use crate::units::{Degrees, Inches};
 
 /// Everything `vedette measure` reports for a scene.
@@ -154,7 +155,7 @@ fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
         .and_then(|w| w.range())
 }
 
-fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSummary {
+pub(crate) fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSummary {
     let frame = unit.footprint.frame();
     let leader = unit.footprint.leader();
     let weapon = unit.weapon.as_deref().and_then(|w| profile.weapon(w));
@@ -202,21 +203,7 @@ fn round(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
 
-/// Where a unit may shoot, on the table (digest §6.3, A13).
-pub fn fire_arc(unit: &Unit, profile: &Profile) -> ConvexRegion {
-    let frame = unit.footprint.frame();
-    match profile.arc_shape(unit.formation) {
-        ArcShape::AllRound => ConvexRegion::Everywhere,
-        ArcShape::FrontQuarter => ConvexRegion::Wedge(Quarter::Front.region(frame)),
-        ArcShape::Cone => ConvexRegion::Wedge(Wedge::cone(
-            frame.front_center(),
-            frame.forward(),
-            profile.cone_half_angle(),
-        )),
-    }
-}
-
-fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+pub(crate) fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let tolerance = profile.tolerance();
     let leader = from.footprint.leader();
     let arc = fire_arc(from, profile);

@@ -95,10 +95,111 @@ struct FormationRules {
     move_allowance: Option<Inches>,
 }
 
+/// The distances a profile measures against, unscaled as written in the profile.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct Distances {
-    proximity: Inches,
+pub struct Distances {
+    /// Enemy within this: proximity movement rule, initiative, command penalty (A17).
+    pub proximity: Inches,
+    /// Bases this close are touching.
+    pub contact: Inches,
+    /// Supporters within this of the engaged unit (A27).
+    pub support: Inches,
+    /// Brigade-mates within this of each other form a group (A16).
+    pub brigade_cohesion: Inches,
+    /// One command penalty step (A15).
+    pub command_step: Inches,
+    /// Close range (A14).
+    pub close_range: Inches,
+    /// The narrowest gap infantry and cavalry shoot through (A11).
+    pub gap: Inches,
+    /// The narrowest gap cannon shoot through.
+    pub cannon_gap: Inches,
+    /// The cost of crossing an obstacle.
+    pub obstacle: Inches,
+    /// The cost of entering a building.
+    pub building_entry: Inches,
+    /// How deep inside a wood a unit still sees and is seen (A9).
+    pub wood_edge: Inches,
+    /// How close behind an obstacle a unit counts as in cover (A31).
+    pub cover_behind: Inches,
+    /// Where cavalry halt before a steady square.
+    pub cavalry_square_halt: Inches,
+    /// A commander's move on foot.
+    pub commander_on_foot: Inches,
+    /// A commander's move on horseback.
+    pub commander_mounted: Inches,
+}
+
+/// What a kind of terrain does to sight (digest A9, A10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SightRule {
+    /// No effect.
+    #[default]
+    Clear,
+    /// Blocks a sight line that runs through more of it than the wood edge allowance.
+    Wood,
+    /// Blocks any sight line through it (buildings).
+    Solid,
+    /// Blocks a sight line crossing it unless an end is on it or higher (hills).
+    Height,
+}
+
+/// Who may enter a kind of terrain (digest §4.5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entry {
+    /// Anyone.
+    #[default]
+    Anyone,
+    /// Only infantry in skirmish order (others by road only).
+    SkirmishingInfantry,
+    /// Only infantry.
+    Infantry,
+    /// Nobody.
+    Nobody,
+}
+
+/// How a kind of terrain affects the rules.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TerrainRules {
+    /// Each inch moved inside costs this many inches.
+    #[serde(default = "one")]
+    pub cost: f64,
+    /// Skirmishers move through it at no penalty.
+    #[serde(default)]
+    pub skirmishers_free: bool,
+    /// What it does to sight.
+    #[serde(default)]
+    pub sight: SightRule,
+    /// Units in it (or close behind a linear one) are in cover.
+    #[serde(default)]
+    pub cover: bool,
+    /// Who may enter.
+    #[serde(default)]
+    pub entry: Entry,
+    /// A linear obstacle: crossing costs the profile's obstacle distance.
+    #[serde(default)]
+    pub crossing: bool,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Default for TerrainRules {
+    fn default() -> Self {
+        TerrainRules {
+            cost: 1.0,
+            skirmishers_free: false,
+            sight: SightRule::Clear,
+            cover: false,
+            entry: Entry::Anyone,
+            crossing: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -120,6 +221,8 @@ pub struct Profile {
     #[serde(default)]
     formations: BTreeMap<Formation, FormationRules>,
     distances: Distances,
+    #[serde(default)]
+    terrain: BTreeMap<crate::scene::TerrainKind, TerrainRules>,
     arcs: Arcs,
     weapons: Vec<Weapon>,
 }
@@ -217,6 +320,34 @@ impl Profile {
     /// The distance at which enemies restrict movement and give initiative.
     pub fn proximity(&self) -> Inches {
         self.scale(self.distances.proximity)
+    }
+
+    /// Every distance the rules measure against, scaled.
+    pub fn distances(&self) -> Distances {
+        let d = &self.distances;
+        let s = |length: Inches| self.scale(length);
+        Distances {
+            proximity: s(d.proximity),
+            contact: s(d.contact),
+            support: s(d.support),
+            brigade_cohesion: s(d.brigade_cohesion),
+            command_step: s(d.command_step),
+            close_range: s(d.close_range),
+            gap: s(d.gap),
+            cannon_gap: s(d.cannon_gap),
+            obstacle: s(d.obstacle),
+            building_entry: s(d.building_entry),
+            wood_edge: s(d.wood_edge),
+            cover_behind: s(d.cover_behind),
+            cavalry_square_halt: s(d.cavalry_square_halt),
+            commander_on_foot: s(d.commander_on_foot),
+            commander_mounted: s(d.commander_mounted),
+        }
+    }
+
+    /// How a kind of terrain affects the rules (decorative and unlisted kinds: not at all).
+    pub fn terrain_rules(&self, kind: crate::scene::TerrainKind) -> TerrainRules {
+        self.terrain.get(&kind).copied().unwrap_or_default()
     }
 
     /// The half-angle of an artillery fire cone.

@@ -35,12 +35,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print every ruling for a scene, grouped by unit: who each unit must or may shoot and
+    /// why, who it can charge and on which face, its supports, its command distance and the
+    /// 12" rule, brigade cohesion and contacts. Borderline cases are marked for the players.
+    Rulings {
+        /// The scene file (JSON or TOML).
+        scene: PathBuf,
+        /// Only the rulings about this unit (its id).
+        #[arg(long)]
+        unit: Option<String>,
+        /// Print JSON: the fields of `measure` plus shooting, visibility and charges.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two scenes of the same units (before and after a move) and check each unit's
+    /// move against its allowance, with terrain, and the 12" rule's front-or-rear constraint.
+    CheckMove {
+        /// The scene before the move.
+        before: PathBuf,
+        /// The scene after the move.
+        after: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Run a parsed command line, writing its report to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match &cli.command {
         Some(Command::Measure { scene, json }) => commands::measure::run(scene, *json, out),
+        Some(Command::Rulings { scene, unit, json }) => {
+            commands::rulings::run(scene, unit.as_deref(), *json, out)
+        }
+        Some(Command::CheckMove {
+            before,
+            after,
+            json,
+        }) => commands::check_move::run(before, after, *json, out),
         None => {
             writeln!(
                 out,

@@ -49,6 +49,11 @@ impl Wedge {
         [self.left_apex, self.right_apex]
     }
 
+    /// The unit directions of the left and right rays.
+    pub fn rays(&self) -> [TableVector; 2] {
+        [self.left_ray, self.right_ray]
+    }
+
     /// The direction the wedge opens towards (the bisector of its rays).
     pub fn axis(&self) -> TableVector {
         (self.left_ray + self.right_ray).normalize()

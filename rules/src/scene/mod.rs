@@ -393,7 +393,7 @@ fn mean_facing(stands: &[OrientedRect]) -> Degrees {
 }
 
 /// What a piece of terrain is (digest §4.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TerrainKind {
     /// Woods: blocks sight through it, half pace.

@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
+pub mod check_move;
 pub mod measure;
+pub mod rulings;

@@ -1,0 +1,327 @@
+//! Charges (digest §7.1–§7.4, A20–A23, A26): who may charge whom, whether the leader reaches,
+//! which face is hit, whether the target may give closing fire, whether there is room on the
+//! face, where the charger would stand — and whether two units seen on the table are in contact.
+
+mod contact;
+mod face;
+
+pub use contact::contact_rulings;
+pub use face::Face;
+
+use serde::Serialize;
+
+use crate::geometry::{OrientedRect, TablePoint, facing_of};
+use crate::quarter::{Quarter, QuarterScheme, classify};
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Formation, Unit, UnitKind};
+use crate::situation::Situation;
+use crate::units::Inches;
+use crate::visibility::line_of_sight;
+
+const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
+const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)", "A21");
+const FORBIDDEN: RuleRef = RuleRef::book("Troops Forbidden from Charging (§7.1)");
+
+/// A charge from one unit at one enemy (the `charge` object of a pair in `vedette rulings`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChargeAssessment {
+    /// Whether the charge can be made and reaches.
+    pub reachable: bool,
+    /// The face it would hit (A21).
+    pub face: Quarter,
+    /// The move it costs: leader to the closest point, with terrain (A20).
+    pub cost: Inches,
+    /// The charger's move.
+    pub allowance: Inches,
+    /// The target may answer with closing fire (A26).
+    pub closing_fire: bool,
+    /// Within tolerance of the allowance, or of a quarter ray: players decide.
+    pub borderline: bool,
+    /// The charger's leader is within tolerance of a ray of the target's quarters (A21).
+    pub face_borderline: bool,
+    /// Why it cannot be made, if it cannot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Where the charger would stand in contact (A22).
+    #[serde(skip)]
+    pub placement: Option<OrientedRect>,
+}
+
+/// Why `charger` may not charge `target` at all (digest §7.1), if it may not.
+fn forbidden(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    face: Quarter,
+) -> Option<String> {
+    let unit = &situation.scene.units[charger];
+    let enemy = &situation.scene.units[target];
+    let target_engaged_front = situation.engaged_faces(target).contains(&Quarter::Front);
+    match () {
+        _ if situation.units[charger].engaged => {
+            Some("it is engaged in hand-to-hand combat".into())
+        }
+        _ if unit.state.shaken => Some("shaken units cannot charge".into()),
+        _ if unit.formation == Formation::MarchColumn => Some("march columns cannot charge".into()),
+        _ if unit.kind == UnitKind::Artillery => Some("artillery cannot charge".into()),
+        _ if unit.formation == Formation::Square => Some("squares cannot charge".into()),
+        _ if unit.formation == Formation::Skirmish
+            && matches!(
+                enemy.formation,
+                Formation::Line
+                    | Formation::AttackColumn
+                    | Formation::Warband
+                    | Formation::Mixed
+                    | Formation::Square
+            )
+            && !(target_engaged_front
+                && matches!(
+                    face,
+                    Quarter::LeftFlank | Quarter::RightFlank | Quarter::Rear
+                )) =>
+        {
+            Some(format!(
+                "skirmishers cannot charge a {} unless it is already engaged to its front and they hit its flank or rear",
+                enemy.formation.as_str()
+            ))
+        }
+        _ if unit.kind == UnitKind::Cavalry
+            && enemy.formation == Formation::Square
+            && !enemy.state.disordered
+            && !enemy.state.shaken =>
+        {
+            Some(format!(
+                "cavalry cannot charge a steady square: it halts {} away",
+                situation.profile.distances().cavalry_square_halt
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The quarter on the other side of the ray nearest to `point` (for "roll a D6" prompts).
+fn neighbouring_quarter(frame: &OrientedRect, point: &TablePoint, face: Quarter) -> Quarter {
+    let local = frame.to_local(point);
+    match face {
+        Quarter::Front | Quarter::Rear if local.across.0 < 0.0 => Quarter::LeftFlank,
+        Quarter::Front | Quarter::Rear => Quarter::RightFlank,
+        _ if local.ahead.0 > -frame.depth().0 / 2.0 => Quarter::Front,
+        _ => Quarter::Rear,
+    }
+}
+
+/// Whether the target may answer with closing fire (A26): charged to its front (any face for
+/// squares and buildings), able to shoot, not already fighting.
+fn may_give_closing_fire(situation: &Situation, target: usize, face: Quarter) -> bool {
+    let view = &situation.units[target];
+    let unit = view.unit;
+    let profile = situation.profile;
+    let shoots = unit
+        .weapon
+        .as_deref()
+        .and_then(|w| profile.weapon(w))
+        .is_some_and(|w| w.range().is_some());
+    let front = face == Quarter::Front
+        || profile.quarter_scheme(unit.formation) == QuarterScheme::FourFronts;
+    shoots && front && profile.formation_shoots(unit.formation) && !view.engaged
+}
+
+/// The longest stretch of `face` not already covered by the charger's friends, as (from, to).
+fn free_stretch(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    face: &Face,
+) -> (Inches, Inches, bool) {
+    let reach = situation.profile.distances().contact + situation.profile.tolerance().distance;
+    let mut covered: Vec<(Inches, Inches)> = situation
+        .friends_of(charger)
+        .filter(|f| situation.in_contact_with(f.index).any(|e| e == target))
+        .filter_map(|f| face.covered_by(f.unit.footprint.stands(), reach))
+        .collect();
+    let occupied = !covered.is_empty();
+    covered.sort_by(|a, b| a.0.0.total_cmp(&b.0.0));
+    let mut best = (Inches::ZERO, Inches::ZERO);
+    let mut cursor = Inches::ZERO;
+    for (from, to) in covered
+        .iter()
+        .copied()
+        .chain(std::iter::once((face.length(), face.length())))
+    {
+        if from - cursor > best.1 - best.0 {
+            best = (cursor, from);
+        }
+        cursor = cursor.max(to);
+    }
+    (best.0, best.1, occupied)
+}
+
+/// Where the charger would stand (A22): front edge flush on the face, as much frontage in touch
+/// as the free stretch allows, as little sideways as possible from where its leader is.
+fn placement(charger: &Unit, face: &Face, free: (Inches, Inches)) -> OrientedRect {
+    let width = charger.footprint.frame().width();
+    let room = free.1 - free.0;
+    let leader_at = face.position_of(&charger.footprint.leader());
+    let centre = if width >= room {
+        (free.0 + free.1) / 2.0
+    } else {
+        let lowest = free.0 + width / 2.0;
+        let highest = free.1 - width / 2.0;
+        leader_at.max(lowest).min(highest)
+    };
+    let facing = facing_of(-face.outward());
+    OrientedRect::new(
+        face.point_at(centre),
+        facing,
+        width,
+        charger.footprint.frame().depth(),
+    )
+}
+
+/// Assess a charge by `charger` at `target` (indices in the scene).
+pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> ChargeAssessment {
+    let profile = situation.profile;
+    let tolerance = profile.tolerance();
+    let unit = &situation.scene.units[charger];
+    let enemy = &situation.scene.units[target];
+    let leader = unit.footprint.leader();
+    let reading = classify(enemy.footprint.frame(), &leader);
+    let face = profile
+        .quarter_scheme(enemy.formation)
+        .rule_quarter(reading.face);
+    let face_borderline = profile.quarter_scheme(enemy.formation) != QuarterScheme::AllFront
+        && (reading.inside_footprint
+            || reading.margin.distance <= tolerance.distance
+            || reading.margin.angle <= tolerance.angle);
+    let allowance = profile.move_allowance(unit.kind, unit.formation, None);
+    let (closest, _) = enemy.footprint.closest_point(&leader);
+    let path = situation
+        .terrain
+        .move_cost(unit, &leader, &closest, profile);
+    let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
+    let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
+    let mut reason = forbidden(situation, charger, target, face);
+    if reason.is_none() && line_of_sight(situation, charger, &leader, target, &closest).is_some() {
+        let seen = crate::visibility::sight(
+            situation,
+            charger,
+            &leader,
+            target,
+            &crate::geometry::ConvexRegion::Everywhere,
+        );
+        if seen.visible_fraction <= 0.0 {
+            reason = Some("its leader cannot see the target".into());
+        }
+    }
+    if reason.is_none()
+        && let Some(terrain) = &path.forbidden_by
+    {
+        reason = Some(format!("it may not enter {terrain}"));
+    }
+    if reason.is_none() && occupied {
+        let face_length = geometric_face.length();
+        let width = unit.footprint.frame().width();
+        let room = to - from;
+        if room < face_length / 2.0 || room.min(width) < width / 2.0 {
+            reason = Some(format!(
+                "friends already fight that face and only {} of its {} is free (A23 needs half the face and half the charger's frontage)",
+                room.rounded(),
+                face_length.rounded()
+            ));
+        }
+    }
+    let reaches = path.cost <= allowance;
+    let reach_borderline = (path.cost - allowance).abs() <= tolerance.distance;
+    let allowed = reason.is_none();
+    ChargeAssessment {
+        reachable: allowed && reaches,
+        face,
+        cost: path.cost,
+        allowance,
+        closing_fire: may_give_closing_fire(situation, target, face),
+        borderline: allowed && (face_borderline || reach_borderline),
+        face_borderline: allowed && face_borderline,
+        reason,
+        placement: Some(placement(unit, &geometric_face, (from, to))),
+    }
+}
+
+/// The ruling for a charge assessment, in plain English with its shapes.
+pub fn charge_ruling(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    charge: &ChargeAssessment,
+) -> Ruling {
+    let unit = &situation.scene.units[charger];
+    let enemy = &situation.scene.units[target];
+    let leader = unit.footprint.leader();
+    let (closest, _) = enemy.footprint.closest_point(&leader);
+    let face_name = charge.face.describe();
+    let mut explanation = match (&charge.reason, charge.reachable) {
+        (Some(reason), _) => format!("{} cannot charge {}: {reason}.", unit.name, enemy.name),
+        (None, true) => format!(
+            "{} can charge {} in its {face_name}: the charge costs {} of its {} move.",
+            unit.name,
+            enemy.name,
+            charge.cost.rounded(),
+            charge.allowance
+        ),
+        (None, false) => format!(
+            "{} cannot reach {}: the charge costs {}, more than its {} move.",
+            unit.name,
+            enemy.name,
+            charge.cost.rounded(),
+            charge.allowance
+        ),
+    };
+    let in_play = charge.reachable || charge.borderline;
+    if in_play && charge.closing_fire {
+        explanation.push_str(&format!(" {} may answer with closing fire.", enemy.name));
+    }
+    if charge.face_borderline {
+        let reading = classify(enemy.footprint.frame(), &leader);
+        let other = neighbouring_quarter(enemy.footprint.frame(), &leader, reading.face);
+        explanation.push_str(&format!(
+            " Which face is borderline — players decide (the book: roll a D6, 1–3 {}, 4–6 {}).",
+            charge.face.describe(),
+            other.describe()
+        ));
+    } else if charge.borderline {
+        explanation.push_str(" Within tolerance of the move: borderline — players decide.");
+    }
+    let mut shapes = vec![Shape::segment(
+        ShapeRole::Measure,
+        &leader,
+        &closest,
+        charge.cost.rounded().to_string(),
+    )];
+    if charge.reachable
+        && let Some(place) = &charge.placement
+    {
+        shapes.push(Shape::polygon(ShapeRole::Placement, &place.corners()));
+    }
+    Ruling {
+        topic: Topic::Charge,
+        unit: unit.id.clone(),
+        other: Some(enemy.id.clone()),
+        verdict: match (charge.borderline, charge.reachable) {
+            (true, _) if charge.reason.is_none() => Verdict::Borderline,
+            (_, true) => Verdict::Yes,
+            _ => Verdict::No,
+        },
+        rule: if charge.reason.is_some() {
+            FORBIDDEN
+        } else if charge.face_borderline {
+            WHICH_FACE
+        } else {
+            MEASURING
+        },
+        figures: vec![
+            Figure::inches("charge cost", charge.cost),
+            Figure::inches("move", charge.allowance),
+        ],
+        explanation,
+        shapes,
+    }
+}

@@ -1,0 +1,125 @@
+//! Brigade cohesion (digest §5.3, A16): a brigade order needs its units to form one group, each
+//! within 6" of another (a chain is fine).
+
+use std::collections::BTreeMap;
+
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const COHESION: RuleRef = RuleRef::read_as("Brigade Orders (§5.3)", "A16");
+
+/// One ruling per brigade of two or more units: together, or which units are cut off.
+pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
+    let mut brigades: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for (index, unit) in situation.scene.units.iter().enumerate() {
+        if let Some(brigade) = &unit.brigade {
+            brigades
+                .entry((unit.side.as_str(), brigade.as_str()))
+                .or_default()
+                .push(index);
+        }
+    }
+    brigades
+        .into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .map(|((_, brigade), members)| brigade_ruling(situation, brigade, &members))
+        .collect()
+}
+
+fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ruling {
+    let reach = situation.profile.distances().brigade_cohesion;
+    let tolerance = situation.profile.tolerance().distance;
+    let units = &situation.scene.units;
+    let gap = |a: usize, b: usize| units[a].footprint.gap_to(&units[b].footprint);
+    // Grow the group from the first unit; what is left is cut off.
+    let mut group = vec![members[0]];
+    let mut grown = true;
+    while grown {
+        grown = false;
+        for &m in members {
+            if !group.contains(&m) && group.iter().any(|&g| gap(g, m) <= reach) {
+                group.push(m);
+                grown = true;
+            }
+        }
+    }
+    let mut outside: Vec<usize> = members
+        .iter()
+        .copied()
+        .filter(|m| !group.contains(m))
+        .collect();
+    if outside.len() > group.len() {
+        std::mem::swap(&mut group, &mut outside);
+    }
+    let nearest = |m: usize| {
+        group
+            .iter()
+            .map(|&g| (g, gap(m, g)))
+            .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+            .unwrap_or((m, Inches(f64::INFINITY)))
+    };
+    let cut: Vec<(usize, usize, Inches)> = outside
+        .iter()
+        .map(|&m| {
+            let (g, d) = nearest(m);
+            (m, g, d)
+        })
+        .collect();
+    let borderline = cut.iter().any(|(_, _, d)| *d - reach <= tolerance);
+    let explanation = if cut.is_empty() {
+        format!(
+            "Brigade {brigade}: all {} units are within {reach} of one another as a group: it may take a brigade order.",
+            members.len()
+        )
+    } else {
+        let parts: Vec<String> = cut
+            .iter()
+            .map(|(m, g, d)| {
+                format!(
+                    "{} is {} from {}",
+                    units[*m].name,
+                    d.rounded(),
+                    units[*g].name
+                )
+            })
+            .collect();
+        let mut text = format!(
+            "Brigade {brigade} is not one group: {} (more than {reach}).",
+            parts.join("; ")
+        );
+        if borderline {
+            text.push_str(" Borderline — players decide.");
+        }
+        text
+    };
+    Ruling {
+        topic: Topic::Command,
+        unit: units[members[0]].id.clone(),
+        other: cut.first().map(|(m, _, _)| units[*m].id.clone()),
+        verdict: if borderline {
+            Verdict::Borderline
+        } else if cut.is_empty() {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        },
+        rule: COHESION,
+        figures: cut
+            .iter()
+            .map(|(_, _, d)| Figure::inches("gap", *d))
+            .collect(),
+        explanation,
+        shapes: cut
+            .iter()
+            .map(|(m, g, d)| {
+                Shape::segment(
+                    ShapeRole::Measure,
+                    &units[*m].footprint.leader(),
+                    &units[*g].footprint.leader(),
+                    d.rounded().to_string(),
+                )
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,140 @@
+//! The command distance penalty (digest §5.2, A15): −1 for each full 12" from the commander's
+//! head to the closest point of the unit, once beyond 12".
+
+use serde::Serialize;
+
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Commander, Scene, Unit};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const COMMAND_DISTANCE: RuleRef = RuleRef::read_as("Command Modifiers (§5.2)", "A15");
+
+/// A unit's distance from its commander and the penalty it costs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CommandDistance {
+    /// The commander.
+    pub commander: String,
+    /// His head to the closest point of the unit.
+    pub distance: Inches,
+    /// The penalty to the order (0, −1, −2 …).
+    pub penalty: i64,
+    /// Within tolerance of a step.
+    pub borderline: bool,
+}
+
+/// The commander who orders `unit`: its brigade's commander, else its side's commander-in-chief.
+pub fn commander_of<'s>(scene: &'s Scene, unit: &Unit) -> Option<&'s Commander> {
+    let same_side = || scene.commanders.iter().filter(|c| c.side == unit.side);
+    unit.brigade
+        .as_ref()
+        .and_then(|brigade| same_side().find(|c| c.brigade.as_ref() == Some(brigade)))
+        .or_else(|| same_side().find(|c| c.brigade.is_none()))
+}
+
+/// The penalty for a distance: 0 up to one step, then −1 per full step (19" → −1, 38" → −3,
+/// 48" → −4 with 12" steps).
+fn penalty(distance: Inches, step: Inches) -> i64 {
+    if distance <= step {
+        0
+    } else {
+        -((distance.0 / step.0).floor() as i64)
+    }
+}
+
+/// The command distance of `index` and its ruling, when the scene has a commander for it.
+pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandDistance, Ruling)> {
+    let unit = &situation.scene.units[index];
+    let commander = commander_of(situation.scene, unit)?;
+    let step = situation.profile.distances().command_step;
+    let tolerance = situation.profile.tolerance().distance;
+    let (closest, distance) = unit.footprint.closest_point(&commander.position);
+    let marauders = unit
+        .stats
+        .as_ref()
+        .is_some_and(|s| s.has_special("Marauders"));
+    let penalty = if marauders {
+        0
+    } else {
+        penalty(distance, step)
+    };
+    // A step boundary within tolerance: 12", 24", 36" …
+    let nearest_step = (distance.0 / step.0).round() * step.0;
+    let borderline =
+        !marauders && nearest_step >= step.0 && (distance.0 - nearest_step).abs() <= tolerance.0;
+    let mut explanation = match (marauders, penalty) {
+        (true, _) => format!(
+            "{} is {} from {}: Marauders ignore the distance penalty.",
+            unit.name,
+            distance.rounded(),
+            commander.name
+        ),
+        (false, 0) => format!(
+            "{} is {} from {}: no distance penalty.",
+            unit.name,
+            distance.rounded(),
+            commander.name
+        ),
+        (false, p) => format!(
+            "{} is {} from {}: {p} to its order for distance.",
+            unit.name,
+            distance.rounded(),
+            commander.name
+        ),
+    };
+    if borderline {
+        explanation.push_str(&format!(
+            " Within {tolerance} of a {step} step: borderline — players decide."
+        ));
+    }
+    let ruling = Ruling {
+        topic: Topic::Command,
+        unit: unit.id.clone(),
+        other: Some(commander.id.clone()),
+        verdict: if borderline {
+            Verdict::Borderline
+        } else if penalty == 0 {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        },
+        rule: COMMAND_DISTANCE,
+        figures: vec![
+            Figure::inches("distance", distance),
+            Figure::count("penalty", penalty),
+        ],
+        explanation,
+        shapes: vec![Shape::segment(
+            ShapeRole::Measure,
+            &commander.position,
+            &closest,
+            distance.rounded().to_string(),
+        )],
+    };
+    let status = CommandDistance {
+        commander: commander.id.clone(),
+        distance: distance.rounded(),
+        penalty,
+        borderline,
+    };
+    Some((status, ruling))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_books_examples() {
+        let step = Inches(12.0);
+        assert_eq!(penalty(Inches(12.0), step), 0);
+        assert_eq!(penalty(Inches(19.0), step), -1);
+        assert_eq!(penalty(Inches(38.0), step), -3);
+        assert_eq!(penalty(Inches(48.0), step), -4);
+        assert_eq!(
+            penalty(Inches(24.0), step),
+            -2,
+            "the jump at exactly 24\" (A15)"
+        );
+    }
+}

@@ -1,0 +1,10 @@
+//! Command (digest §5): the 12" rule and initiative, the command distance penalty, and
+//! brigade cohesion.
+
+mod cohesion;
+mod distance;
+mod proximity;
+
+pub use cohesion::cohesion_rulings;
+pub use distance::{CommandDistance, command_distance, commander_of};
+pub use proximity::{EnemyWithin, enemy_within};

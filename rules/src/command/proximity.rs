@@ -1,0 +1,128 @@
+//! Enemy within 12" (digest §4.2, §5.4, A17): a unit so close to the enemy gets an initiative
+//! move and must move straight forward or back.
+
+use serde::Serialize;
+
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::situation::{Situation, aabb_gap};
+use crate::units::Inches;
+
+const PROXIMITY: RuleRef =
+    RuleRef::read_as("Proximity of Enemy (§4.2) and Initiative (§5.4)", "A17");
+
+/// The closest enemy and whether it is within the proximity distance.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EnemyWithin {
+    /// The closest enemy unit.
+    pub id: String,
+    /// Base edge to base edge.
+    pub gap: Inches,
+    /// Within the proximity distance (12").
+    pub within: bool,
+    /// Within tolerance of it.
+    pub borderline: bool,
+}
+
+/// The closest enemy of `index` (any type or state; commanders are not units), and the ruling.
+pub fn enemy_within(situation: &Situation, index: usize) -> Option<(EnemyWithin, Ruling)> {
+    let profile = situation.profile;
+    let proximity = profile.proximity();
+    let tolerance = profile.tolerance().distance;
+    let view = &situation.units[index];
+    let unit = view.unit;
+    // Only enemies whose boxes are near enough can be nearest within the distance that matters.
+    let (enemy, gap) = situation
+        .enemies_of(index)
+        .filter(|e| aabb_gap(&view.aabb, &e.aabb) <= proximity + tolerance)
+        .map(|e| (e, unit.footprint.gap_to(&e.unit.footprint)))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let within = gap <= proximity;
+    let borderline = (gap - proximity).abs() <= tolerance;
+    let explanation = match (within, unit.state.disordered) {
+        (true, false) => format!(
+            "{} is {} from {}, within {proximity}: it may make an initiative move, and must move straight forward or back.",
+            unit.name,
+            gap.rounded(),
+            enemy.unit.name
+        ),
+        (true, true) => format!(
+            "{} is {} from {}, within {proximity}: it must move straight forward or back; disordered, it has no initiative move.",
+            unit.name,
+            gap.rounded(),
+            enemy.unit.name
+        ),
+        (false, _) => format!(
+            "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",
+            unit.name,
+            gap.rounded(),
+            enemy.unit.name
+        ),
+    };
+    let (from, to) = nearest_points(situation, index, enemy.index);
+    let ruling = Ruling {
+        topic: Topic::Proximity,
+        unit: unit.id.clone(),
+        other: Some(enemy.unit.id.clone()),
+        verdict: if borderline {
+            Verdict::Borderline
+        } else if within {
+            Verdict::Yes
+        } else {
+            Verdict::No
+        },
+        rule: PROXIMITY,
+        figures: vec![
+            Figure::inches("gap", gap),
+            Figure::inches("proximity", proximity),
+        ],
+        explanation: if borderline {
+            format!("{explanation} Borderline — players decide.")
+        } else {
+            explanation
+        },
+        shapes: vec![Shape::segment(
+            ShapeRole::Measure,
+            &from,
+            &to,
+            gap.rounded().to_string(),
+        )],
+    };
+    Some((
+        EnemyWithin {
+            id: enemy.unit.id.clone(),
+            gap: gap.rounded(),
+            within,
+            borderline,
+        },
+        ruling,
+    ))
+}
+
+/// A pair of points, one on each unit, as close as any (for drawing the gap).
+fn nearest_points(
+    situation: &Situation,
+    a: usize,
+    b: usize,
+) -> (crate::geometry::TablePoint, crate::geometry::TablePoint) {
+    let (ua, ub) = (&situation.scene.units[a], &situation.scene.units[b]);
+    let candidates = ua
+        .footprint
+        .stands()
+        .iter()
+        .flat_map(|s| s.corners())
+        .map(|c| (c, ub.footprint.closest_point(&c)))
+        .chain(
+            ub.footprint
+                .stands()
+                .iter()
+                .flat_map(|s| s.corners())
+                .map(|c| {
+                    let (p, d) = ua.footprint.closest_point(&c);
+                    (p, (c, d))
+                }),
+        );
+    candidates
+        .min_by(|x, y| x.1.1.0.total_cmp(&y.1.1.0))
+        .map(|(p, (q, _))| (p, q))
+        .unwrap_or((ua.footprint.leader(), ub.footprint.leader()))
+}

@@ -1,0 +1,260 @@
+//! Moves checked between two scenes of the same units (digest §4, A18, A19): how far each
+//! stand went, what that cost through terrain, how many moves that is, and whether a unit near
+//! the enemy kept to its front or rear quarter.
+
+use serde::Serialize;
+
+use crate::geometry::{OrientedRect, TablePoint};
+use crate::profile::Profile;
+use crate::quarter::{Quarter, classify};
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Scene, Unit};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const ALLOWANCE: RuleRef = RuleRef::read_as("Moving Units (§4.1)", "A19");
+const PROXIMITY: RuleRef = RuleRef::read_as("Proximity of Enemy (§4.2)", "A18");
+const MOVES_PER_ORDER: f64 = 3.0;
+
+/// One unit's move.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveCheck {
+    /// The unit.
+    pub unit: String,
+    /// The furthest any stand went, in a straight line.
+    pub distance: Inches,
+    /// What that costs with terrain.
+    pub cost: Inches,
+    /// One move.
+    pub allowance: Inches,
+    /// Moves needed (1–3 per order); more than 3 cannot be one turn's move.
+    pub moves: u32,
+    /// An enemy was within 12" at the start and the unit left its front and rear quarters.
+    pub proximity_breach: bool,
+    /// The rulings.
+    pub rulings: Vec<Ruling>,
+}
+
+/// Units in `before` that are absent from `after`, and the other way round.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Roll {
+    /// Seen before, not after.
+    pub missing: Vec<String>,
+    /// Seen after, not before.
+    pub new: Vec<String>,
+}
+
+/// Pair each stand before with the same stand after (by order), or the footprints' centres.
+fn displacements(before: &Unit, after: &Unit) -> Vec<(TablePoint, TablePoint)> {
+    let (a, b) = (before.footprint.stands(), after.footprint.stands());
+    if a.len() == b.len() {
+        a.iter()
+            .zip(b)
+            .map(|(s, t)| (s.center(), t.center()))
+            .collect()
+    } else {
+        vec![(
+            before.footprint.frame().center(),
+            after.footprint.frame().center(),
+        )]
+    }
+}
+
+/// Whether every corner of `after` lies in `start`'s footprint or the given quarter of it.
+fn stays_in(start: &OrientedRect, quarter: Quarter, after: &[OrientedRect]) -> bool {
+    after.iter().flat_map(|s| s.corners()).all(|corner| {
+        let reading = classify(start, &corner);
+        reading.inside_footprint || reading.face == quarter || reading.margin.distance.0 < 1e-6
+    })
+}
+
+/// Check every unit's move from `before` to `after`.
+pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<MoveCheck>, Roll) {
+    let situation = Situation::new(before, profile);
+    let checks = before
+        .units
+        .iter()
+        .enumerate()
+        .filter_map(|(index, unit)| {
+            after
+                .unit(&unit.id)
+                .map(|moved| check_move(&situation, index, moved))
+        })
+        .collect();
+    let roll = Roll {
+        missing: before
+            .units
+            .iter()
+            .filter(|u| after.unit(&u.id).is_none())
+            .map(|u| u.id.clone())
+            .collect(),
+        new: after
+            .units
+            .iter()
+            .filter(|u| before.unit(&u.id).is_none())
+            .map(|u| u.id.clone())
+            .collect(),
+    };
+    (checks, roll)
+}
+
+fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
+    let profile = situation.profile;
+    let tolerance = profile.tolerance().distance;
+    let before = &situation.scene.units[index];
+    let allowance = profile.move_allowance(
+        before.kind,
+        before.formation,
+        before
+            .weapon
+            .as_deref()
+            .and_then(|w| profile.weapon(w))
+            .as_ref(),
+    );
+    let paths = displacements(before, after);
+    let costs: Vec<(TablePoint, TablePoint, crate::terrain::MoveCost)> = paths
+        .iter()
+        .map(|(from, to)| {
+            (
+                *from,
+                *to,
+                situation.terrain.move_cost(before, from, to, profile),
+            )
+        })
+        .collect();
+    let worst = costs
+        .iter()
+        .max_by(|a, b| a.2.cost.0.total_cmp(&b.2.cost.0));
+    let (distance, cost, notes, forbidden, path) = match worst {
+        Some((from, to, c)) => (
+            c.length,
+            c.cost,
+            c.notes.clone(),
+            c.forbidden_by.clone(),
+            Some((*from, *to)),
+        ),
+        None => (Inches::ZERO, Inches::ZERO, Vec::new(), None, None),
+    };
+    let moves = if allowance.0 > 0.0 {
+        ((cost - tolerance).0 / allowance.0).ceil().max(0.0) as u32
+    } else {
+        0
+    };
+    let step_borderline = allowance.0 > 0.0 && {
+        let nearest = (cost.0 / allowance.0).round() * allowance.0;
+        nearest > 0.0 && (cost.0 - nearest).abs() <= tolerance.0
+    };
+    let mut rulings = Vec::new();
+    let terrain = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    };
+    let mut explanation = match moves {
+        0 => format!("{} did not move.", before.name),
+        n if (n as f64) <= MOVES_PER_ORDER => format!(
+            "{} moved {}, costing {}{terrain}: {n} move{} of {allowance}.",
+            before.name,
+            distance.rounded(),
+            cost.rounded(),
+            if n == 1 { "" } else { "s" }
+        ),
+        n => format!(
+            "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the 3 an order can give.",
+            before.name,
+            distance.rounded(),
+            cost.rounded()
+        ),
+    };
+    if let Some(terrain) = &forbidden {
+        explanation.push_str(&format!(" It may not enter {terrain}."));
+    }
+    if step_borderline && moves > 0 {
+        explanation
+            .push_str(" Within tolerance of a whole number of moves: borderline — players decide.");
+    }
+    rulings.push(Ruling {
+        topic: Topic::Movement,
+        unit: before.id.clone(),
+        other: None,
+        verdict: if forbidden.is_some() || moves as f64 > MOVES_PER_ORDER {
+            Verdict::No
+        } else if step_borderline && moves > 0 {
+            Verdict::Borderline
+        } else {
+            Verdict::Yes
+        },
+        rule: ALLOWANCE,
+        figures: vec![
+            Figure::inches("moved", distance),
+            Figure::inches("cost", cost),
+            Figure::count("moves", moves as i64),
+        ],
+        explanation,
+        shapes: path
+            .map(|(from, to)| {
+                vec![Shape::segment(
+                    ShapeRole::Measure,
+                    &from,
+                    &to,
+                    distance.rounded().to_string(),
+                )]
+            })
+            .unwrap_or_default(),
+    });
+    let proximity_breach = proximity_breach(situation, index, after, &mut rulings);
+    MoveCheck {
+        unit: before.id.clone(),
+        distance: distance.rounded(),
+        cost: cost.rounded(),
+        allowance,
+        moves,
+        proximity_breach,
+        rulings,
+    }
+}
+
+/// A18: with an enemy within 12" at the start, the move must stay in the start footprint plus
+/// its front quarter, or plus its rear quarter. Turning on the spot (the leader stays put) is a
+/// formation change, which is allowed.
+fn proximity_breach(
+    situation: &Situation,
+    index: usize,
+    after: &Unit,
+    rulings: &mut Vec<Ruling>,
+) -> bool {
+    let Some((near, _)) = crate::command::enemy_within(situation, index) else {
+        return false;
+    };
+    if !near.within {
+        return false;
+    }
+    let before = &situation.scene.units[index];
+    let frame = before.footprint.frame();
+    let leader_moved =
+        crate::geometry::distance(&before.footprint.leader(), &after.footprint.leader());
+    let in_place = leader_moved <= situation.profile.tolerance().distance;
+    let stands = after.footprint.stands();
+    let kept = in_place
+        || stays_in(frame, Quarter::Front, stands)
+        || stays_in(frame, Quarter::Rear, stands);
+    if !kept {
+        rulings.push(Ruling {
+            topic: Topic::Movement,
+            unit: before.id.clone(),
+            other: Some(near.id.clone()),
+            verdict: Verdict::No,
+            rule: PROXIMITY,
+            figures: vec![Figure::inches("enemy gap", near.gap)],
+            explanation: format!(
+                "{} started {} from {} (within {}), so it had to move wholly within its front or rear quarter; it did not.",
+                before.name, near.gap, near.id, situation.profile.proximity()
+            ),
+            shapes: vec![
+                Shape::polygon(ShapeRole::Quarter, &Quarter::Front.region(frame).polygon(Inches(24.0))),
+                Shape::polygon(ShapeRole::Quarter, &Quarter::Rear.region(frame).polygon(Inches(24.0))),
+            ],
+        });
+    }
+    !kept
+}

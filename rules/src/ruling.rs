@@ -1,0 +1,222 @@
+//! Rulings as plain data: what was decided, the numbers behind it, the rule applied, a sentence
+//! a player can read, and the shapes to draw. The command line and the app render the same
+//! ruling the same way, because they render this.
+
+use serde::Serialize;
+
+use crate::geometry::TablePoint;
+
+/// The book section a ruling applies, and the digest's reading when the book is ambiguous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleRef {
+    /// e.g. "Pick a Target (§6.4)".
+    pub rule: &'static str,
+    /// e.g. "A12": the adopted reading of an ambiguity, when one applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reading: Option<&'static str>,
+}
+
+impl RuleRef {
+    /// A rule applied as written.
+    pub const fn book(rule: &'static str) -> RuleRef {
+        RuleRef {
+            rule,
+            reading: None,
+        }
+    }
+
+    /// A rule applied through one of the digest's adopted readings.
+    pub const fn read_as(rule: &'static str, reading: &'static str) -> RuleRef {
+        RuleRef {
+            rule,
+            reading: Some(reading),
+        }
+    }
+}
+
+/// The answer to the question a ruling asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Yes: in range, may charge, supports …
+    Yes,
+    /// No.
+    No,
+    /// Too close to call: players decide.
+    Borderline,
+}
+
+/// What a figure measures, so it prints with its unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FigureUnit {
+    /// Table inches.
+    Inches,
+    /// Degrees.
+    Degrees,
+    /// A fraction from 0 to 1.
+    Fraction,
+    /// A count or a modifier.
+    Count,
+}
+
+/// A number behind a ruling: "range 14.2"", "visible 0.62".
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Figure {
+    /// What it is: "range", "visible", "penalty" …
+    pub name: &'static str,
+    /// Its value (inches, degrees, fraction or count, per `unit`).
+    pub value: f64,
+    /// Its unit.
+    pub unit: FigureUnit,
+}
+
+impl Figure {
+    /// A length.
+    pub fn inches(name: &'static str, value: crate::units::Inches) -> Figure {
+        Figure {
+            name,
+            value: round(value.0, 100.0),
+            unit: FigureUnit::Inches,
+        }
+    }
+
+    /// A fraction.
+    pub fn fraction(name: &'static str, value: f64) -> Figure {
+        Figure {
+            name,
+            value: round(value, 1000.0),
+            unit: FigureUnit::Fraction,
+        }
+    }
+
+    /// A count or modifier.
+    pub fn count(name: &'static str, value: i64) -> Figure {
+        Figure {
+            name,
+            value: value as f64,
+            unit: FigureUnit::Count,
+        }
+    }
+}
+
+fn round(value: f64, per: f64) -> f64 {
+    (value * per).round() / per + 0.0
+}
+
+/// What a shape shows, so both views style it the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShapeRole {
+    /// A fire arc clipped to the weapon's range.
+    Arc,
+    /// A measured line: range, charge path, command distance.
+    Measure,
+    /// A sight line that is clear.
+    Sight,
+    /// A sight line that is blocked.
+    Blocked,
+    /// A quarter of a unit.
+    Quarter,
+    /// Where a unit would stand (a suggested contact position).
+    Placement,
+    /// A zone a rule looks into (support zone, enfilade corridor).
+    Zone,
+}
+
+/// A shape to draw on the table, in table inches.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "shape", rename_all = "kebab-case")]
+pub enum Shape {
+    /// A line from one point to another, with its label ("14.2"").
+    Segment {
+        /// Its role.
+        role: ShapeRole,
+        /// Start.
+        from: [f64; 2],
+        /// End.
+        to: [f64; 2],
+        /// Text to write along it.
+        label: String,
+    },
+    /// A closed polygon.
+    Polygon {
+        /// Its role.
+        role: ShapeRole,
+        /// Corners, in order.
+        points: Vec<[f64; 2]>,
+    },
+}
+
+/// A table point as `[x, y]`, rounded to a thousandth for output.
+pub fn xy(point: &TablePoint) -> [f64; 2] {
+    [round(point.x, 1000.0), round(point.y, 1000.0)]
+}
+
+impl Shape {
+    /// A labelled segment.
+    pub fn segment(
+        role: ShapeRole,
+        from: &TablePoint,
+        to: &TablePoint,
+        label: impl Into<String>,
+    ) -> Shape {
+        Shape::Segment {
+            role,
+            from: xy(from),
+            to: xy(to),
+            label: label.into(),
+        }
+    }
+
+    /// A polygon.
+    pub fn polygon(role: ShapeRole, points: &[TablePoint]) -> Shape {
+        Shape::Polygon {
+            role,
+            points: points.iter().map(xy).collect(),
+        }
+    }
+}
+
+/// Which family of rules a ruling belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Topic {
+    /// Who may shoot whom.
+    Shooting,
+    /// Who may charge whom, on which face.
+    Charge,
+    /// Whether two units are in contact.
+    Contact,
+    /// Flank and rear supports.
+    Support,
+    /// Command distance, initiative, brigade cohesion.
+    Command,
+    /// The 12" proximity rule.
+    Proximity,
+    /// Moves checked against allowances.
+    Movement,
+}
+
+/// One decision about one unit (and possibly another), with everything needed to check it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ruling {
+    /// The family of rules.
+    pub topic: Topic,
+    /// The unit (or commander) the ruling is about.
+    pub unit: String,
+    /// The other unit, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<String>,
+    /// The answer.
+    pub verdict: Verdict,
+    /// The rule applied.
+    pub rule: RuleRef,
+    /// The numbers behind it.
+    pub figures: Vec<Figure>,
+    /// In plain English.
+    pub explanation: String,
+    /// What to draw.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<Shape>,
+}

@@ -1,0 +1,293 @@
+//! One shooter, one target: can it be shot, how far is it, is it a clear target?
+
+use serde::Serialize;
+
+use super::enfilade::in_enfilade;
+use super::fire_arc;
+use crate::geometry::{TablePoint, fraction_inside};
+use crate::scene::{Formation, UnitKind};
+use crate::situation::Situation;
+use crate::units::Inches;
+use crate::visibility::{Obstruction, gap_width, sight};
+
+/// Why a target is not a clear target (digest §6.4): −1 to hit, and it may be passed over for
+/// a clear one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum NotClear {
+    /// In skirmish order.
+    Skirmishers,
+    /// Deployed artillery.
+    DeployedArtillery,
+    /// Less than half of it in the shooter's arc (A7).
+    HalfOutOfArc {
+        /// Fraction in the arc.
+        fraction: f64,
+    },
+    /// Less than half of it can be seen (A8).
+    HalfHidden {
+        /// Fraction visible.
+        fraction: f64,
+    },
+    /// In a building or in cover (A31).
+    InCover {
+        /// The terrain giving cover.
+        terrain: String,
+    },
+    /// Seen only through a gap narrower than the shooter's frontage (A11).
+    NarrowGap {
+        /// The gap.
+        width: Inches,
+    },
+}
+
+impl NotClear {
+    /// In plain English.
+    pub fn describe(&self) -> String {
+        match self {
+            NotClear::Skirmishers => "skirmishers".to_owned(),
+            NotClear::DeployedArtillery => "deployed artillery".to_owned(),
+            NotClear::HalfOutOfArc { fraction } => {
+                format!("only {:.0}% in the arc", fraction * 100.0)
+            }
+            NotClear::HalfHidden { fraction } => format!("only {:.0}% visible", fraction * 100.0),
+            NotClear::InCover { terrain } => format!("in cover ({terrain})"),
+            NotClear::NarrowGap { width } => {
+                format!("seen through a gap of {width}, narrower than the shooter's frontage")
+            }
+        }
+    }
+}
+
+/// Why an enemy cannot be shot at all.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ineligible {
+    /// The enemy.
+    pub id: String,
+    /// Why, in plain English.
+    pub reason: String,
+}
+
+/// Range bands (digest §6.6, §6.12, A14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RangeBand {
+    /// Small arms at 6" or less: +1 to hit.
+    Close,
+    /// Small arms beyond 6".
+    Long,
+    /// Artillery at 6" or less.
+    Short,
+    /// Artillery beyond 6", up to half its maximum.
+    Medium,
+    /// Artillery beyond half its maximum: −1 to hit.
+    ArtilleryLong,
+}
+
+impl RangeBand {
+    /// In plain English.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RangeBand::Close => "close range (+1 to hit)",
+            RangeBand::Long => "beyond close range",
+            RangeBand::Short => "short range",
+            RangeBand::Medium => "medium range",
+            RangeBand::ArtilleryLong => "long range (−1 to hit)",
+        }
+    }
+}
+
+/// Everything about one shooter and one enemy that shooting rules need.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Assessment {
+    /// The enemy.
+    pub id: String,
+    /// Range from the leader to the closest visible part in the arc (A5).
+    pub range: Inches,
+    /// Where that range is measured to.
+    #[serde(skip)]
+    pub aim: TablePoint,
+    /// Fraction of the enemy in the arc.
+    pub arc_fraction: f64,
+    /// Fraction of the enemy in view.
+    pub visible_fraction: f64,
+    /// Why it is not a clear target (empty: clear).
+    pub not_clear: Vec<NotClear>,
+    /// Its range band.
+    pub band: RangeBand,
+    /// The shooter's leader is in its enfilade corridor: double dice.
+    pub enfilade: bool,
+}
+
+impl Assessment {
+    /// A clear target.
+    pub fn is_clear(&self) -> bool {
+        self.not_clear.is_empty()
+    }
+}
+
+fn band(situation: &Situation, artillery: bool, range: Inches, max: Inches) -> RangeBand {
+    let close = situation.profile.distances().close_range;
+    match (artillery, range <= close) {
+        (false, true) => RangeBand::Close,
+        (false, false) => RangeBand::Long,
+        (true, true) => RangeBand::Short,
+        (true, false) if range <= max / 2.0 => RangeBand::Medium,
+        (true, false) => RangeBand::ArtilleryLong,
+    }
+}
+
+fn describe_obstruction(situation: &Situation, obstruction: &Obstruction) -> String {
+    match obstruction {
+        Obstruction::Unit(index) => situation.scene.units[*index].name.clone(),
+        Obstruction::Terrain(id) => id.clone(),
+    }
+}
+
+/// Assess `target` as a target for `shooter` (indices in the scene). `Err` says why it cannot
+/// be shot at all; `Ok` says how far it is and whether it is clear.
+pub fn assess(
+    situation: &Situation,
+    shooter: usize,
+    target: usize,
+) -> Result<Assessment, Ineligible> {
+    let profile = situation.profile;
+    let shooter_unit = &situation.scene.units[shooter];
+    let view = &situation.units[target];
+    let target_unit = view.unit;
+    let out = |reason: String| Ineligible {
+        id: target_unit.id.clone(),
+        reason,
+    };
+    let weapon = shooter_unit
+        .weapon
+        .as_deref()
+        .and_then(|w| profile.weapon(w));
+    let Some(max) = weapon.as_ref().and_then(|w| w.range()) else {
+        return Err(out("no ranged weapon".to_owned()));
+    };
+    if view.engaged {
+        return Err(out(
+            "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
+        ));
+    }
+    let arc = fire_arc(shooter_unit, profile);
+    let bases = target_unit.footprint.stands();
+    let arc_fraction = fraction_inside(&arc, bases);
+    if arc_fraction <= 1e-9 {
+        return Err(out("not in the arc of fire".to_owned()));
+    }
+    let eye = shooter_unit.footprint.leader();
+    let seen = sight(situation, shooter, &eye, target, &arc);
+    if seen.visible_fraction <= 0.0 {
+        let blockers: Vec<String> = seen
+            .obstructions
+            .iter()
+            .map(|o| describe_obstruction(situation, o))
+            .collect();
+        return Err(out(format!(
+            "cannot be seen: blocked by {}",
+            blockers.join(", ")
+        )));
+    }
+    let Some((aim, range)) = seen.closest_visible else {
+        return Err(out("no part of it in view is in the arc".to_owned()));
+    };
+    if range > max {
+        return Err(out(format!(
+            "out of range: {} to its closest visible part, maximum {max}",
+            range.rounded()
+        )));
+    }
+    if let Some(minimum) = weapon.as_ref().and_then(|w| w.minimum())
+        && range < minimum
+    {
+        return Err(out(format!(
+            "inside minimum range: {} (minimum {minimum})",
+            range.rounded()
+        )));
+    }
+    let artillery = shooter_unit.kind == UnitKind::Artillery;
+    let mut not_clear = Vec::new();
+    if let Some((width, _)) = gap_width(situation, shooter, &eye, target, &aim) {
+        let distances = profile.distances();
+        let minimum_gap = if artillery {
+            distances.cannon_gap
+        } else {
+            distances.gap
+        };
+        if width < minimum_gap {
+            return Err(out(format!(
+                "the gap it is seen through is {}, narrower than {minimum_gap}",
+                width.rounded()
+            )));
+        }
+        let frontage = shooter_unit.footprint.frame().width();
+        if shooter_unit.formation != Formation::Skirmish && width < frontage {
+            not_clear.push(NotClear::NarrowGap {
+                width: width.rounded(),
+            });
+        }
+    }
+    not_clear.extend(target_state(
+        situation,
+        target,
+        arc_fraction,
+        seen.visible_fraction,
+        &eye,
+        &aim,
+    ));
+    Ok(Assessment {
+        id: target_unit.id.clone(),
+        range,
+        aim,
+        arc_fraction,
+        visible_fraction: seen.visible_fraction,
+        band: band(situation, artillery, range, max),
+        enfilade: in_enfilade(target_unit, &eye).is_some(),
+        not_clear,
+    })
+}
+
+/// The not-clear reasons that come from the target itself and how it is seen.
+fn target_state(
+    situation: &Situation,
+    target: usize,
+    arc: f64,
+    visible: f64,
+    eye: &TablePoint,
+    aim: &TablePoint,
+) -> Vec<NotClear> {
+    let view = &situation.units[target];
+    let unit = view.unit;
+    let mut reasons = Vec::new();
+    if unit.formation == Formation::Skirmish {
+        reasons.push(NotClear::Skirmishers);
+    }
+    if unit.kind == UnitKind::Artillery && unit.formation == Formation::Deployed {
+        reasons.push(NotClear::DeployedArtillery);
+    }
+    if arc < 0.5 {
+        reasons.push(NotClear::HalfOutOfArc { fraction: arc });
+    }
+    if visible < 0.5 {
+        reasons.push(NotClear::HalfHidden { fraction: visible });
+    }
+    if view.cover >= 0.5 {
+        let terrain = view
+            .cover_piece
+            .clone()
+            .unwrap_or_else(|| "a building".to_owned());
+        reasons.push(NotClear::InCover { terrain });
+    } else if let Some(piece) = situation.terrain.cover_behind(
+        eye,
+        unit.footprint.stands(),
+        aim,
+        situation.profile.distances().cover_behind,
+    ) {
+        reasons.push(NotClear::InCover {
+            terrain: piece.id.clone(),
+        });
+    }
+    reasons
+}

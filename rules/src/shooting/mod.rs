@@ -1,0 +1,18 @@
+//! Shooting (digest §6): who a unit may shoot, who it must shoot, and why the others are out.
+//!
+//! - [`assess`] looks at one target: in the arc, in view, in range, through a wide enough gap,
+//!   and whether it is a clear target.
+//! - [`target_priority`] applies "shoot the closest" with the not-clear exception and the
+//!   artillery half-range rule (A12).
+//! - [`arc_outline`] draws the real firing area: the arc clipped to the weapon's range,
+//!   measured from the leader.
+
+mod arc;
+mod assess;
+mod enfilade;
+mod priority;
+
+pub use arc::{arc_outline, fire_arc};
+pub use assess::{Assessment, Ineligible, NotClear, RangeBand, assess};
+pub use enfilade::in_enfilade;
+pub use priority::{ShootingReport, target_priority};

@@ -1,0 +1,357 @@
+//! Target priority (digest §6.4, A12): shoot the closest eligible enemy; a closest enemy that
+//! is not a clear target may be passed over for the closest clear one; guns with a target within
+//! half their range must shoot the closest, otherwise they choose.
+
+use serde::Serialize;
+
+use super::{Assessment, Ineligible, arc_outline, assess};
+use crate::profile::Profile;
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Unit, UnitKind};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const PICK_A_TARGET: RuleRef = RuleRef::read_as("Pick a Target (§6.4)", "A12");
+const NOT_CLEAR: RuleRef = RuleRef::book("Units that are Not Clear Targets (§6.4)");
+const TIES: RuleRef = RuleRef::read_as("Pick a Target (§6.4)", "A6");
+const ARTILLERY: RuleRef = RuleRef::read_as("Artillery target priority (§6.4, §6.12)", "A12");
+
+/// Who a unit must and may shoot at, and why the rest are out (the `shooting` object of
+/// `vedette rulings --json`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ShootingReport {
+    /// Whether it may shoot this turn at all.
+    pub can_shoot: bool,
+    /// The target(s) the priority rule points at: the closest (ties: the player picks one).
+    pub must_target: Vec<String>,
+    /// Targets it may pick instead (a clear target past a not-clear closest one, or any target
+    /// for guns with nothing within half range).
+    pub may_target: Vec<String>,
+    /// Enemies within weapon range that cannot be shot, with the reason.
+    pub ineligible: Vec<Ineligible>,
+    /// Every eligible target, closest first.
+    pub targets: Vec<Assessment>,
+    /// The rulings, for people.
+    #[serde(skip)]
+    pub rulings: Vec<Ruling>,
+}
+
+/// Why the unit cannot shoot at all, if it cannot.
+fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
+    let unit = &situation.scene.units[shooter];
+    let profile = situation.profile;
+    let weapon = unit.weapon.as_deref().and_then(|w| profile.weapon(w));
+    if weapon.as_ref().and_then(|w| w.range()).is_none() {
+        return Some("has no ranged weapon".to_owned());
+    }
+    if !profile.formation_shoots(unit.formation) {
+        return Some(format!(
+            "cannot shoot in {} formation",
+            unit.formation.as_str()
+        ));
+    }
+    if situation.units[shooter].engaged {
+        return Some("is engaged in hand-to-hand combat".to_owned());
+    }
+    None
+}
+
+fn max_range(unit: &Unit, profile: &Profile) -> Inches {
+    unit.weapon
+        .as_deref()
+        .and_then(|w| profile.weapon(w))
+        .and_then(|w| w.range())
+        .unwrap_or(Inches::ZERO)
+}
+
+/// The closest of `targets` (sorted by range) and every target tied with it (A6).
+fn closest_with_ties<'t>(targets: &[&'t Assessment], tie: Inches) -> Vec<&'t Assessment> {
+    let Some(first) = targets.first() else {
+        return Vec::new();
+    };
+    targets
+        .iter()
+        .copied()
+        .filter(|t| t.range - first.range <= tie)
+        .collect()
+}
+
+/// Apply the priority rule to `shooter`.
+pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport {
+    let unit = &situation.scene.units[shooter];
+    let profile = situation.profile;
+    if let Some(reason) = cannot_shoot(situation, shooter) {
+        let ruling = Ruling {
+            topic: Topic::Shooting,
+            unit: unit.id.clone(),
+            other: None,
+            verdict: Verdict::No,
+            rule: RuleRef::book("When to Shoot (§6.1)"),
+            figures: Vec::new(),
+            explanation: format!("{} {reason}.", unit.name),
+            shapes: Vec::new(),
+        };
+        return ShootingReport {
+            rulings: vec![ruling],
+            ..ShootingReport::default()
+        };
+    }
+    let max = max_range(unit, profile);
+    let leader = unit.footprint.leader();
+    let mut targets = Vec::new();
+    let mut ineligible = Vec::new();
+    for enemy in situation.enemies_of(shooter) {
+        if enemy.unit.footprint.closest_point(&leader).1 > max + profile.tolerance().distance {
+            continue;
+        }
+        match assess(situation, shooter, enemy.index) {
+            Ok(assessment) => targets.push(assessment),
+            Err(reason) => ineligible.push(reason),
+        }
+    }
+    targets.sort_by(|a, b| a.range.0.total_cmp(&b.range.0));
+    let mut report = choose(situation, unit, max, &targets);
+    report.rulings.extend(
+        ineligible
+            .iter()
+            .map(|i| ineligible_ruling(situation, unit, i)),
+    );
+    report.rulings.insert(0, arc_ruling(unit, profile, max));
+    report.can_shoot = true;
+    report.ineligible = ineligible;
+    report.targets = targets;
+    report
+}
+
+/// Pick the must and may targets among the eligible ones.
+fn choose(
+    situation: &Situation,
+    unit: &Unit,
+    max: Inches,
+    targets: &[Assessment],
+) -> ShootingReport {
+    let tie = situation.profile.tolerance().distance;
+    let all: Vec<&Assessment> = targets.iter().collect();
+    let mut report = ShootingReport::default();
+    if unit.kind == UnitKind::Artillery {
+        let within_half: Vec<&Assessment> = all
+            .iter()
+            .copied()
+            .filter(|t| t.range <= max / 2.0)
+            .collect();
+        if within_half.is_empty() {
+            report.may_target = all.iter().map(|t| t.id.clone()).collect();
+            report.rulings = all
+                .iter()
+                .map(|t| target_ruling(situation, unit, t, Verdict::Yes, ARTILLERY, format!(
+                    "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
+                    unit.name, name_of(situation, &t.id), t.range.rounded(), max / 2.0)))
+                .collect();
+            return report;
+        }
+        return priority_among(situation, unit, &within_half, &all, tie);
+    }
+    priority_among(situation, unit, &all, &all, tie)
+}
+
+fn name_of(situation: &Situation, id: &str) -> String {
+    situation
+        .scene
+        .unit(id)
+        .map_or_else(|| id.to_owned(), |u| u.name.clone())
+}
+
+fn reasons(target: &Assessment) -> String {
+    target
+        .not_clear
+        .iter()
+        .map(|r| r.describe())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Steps 2–4 of A12 over `pool` (sorted); `all` are every eligible target, for the rulings on
+/// those passed over.
+fn priority_among(
+    situation: &Situation,
+    unit: &Unit,
+    pool: &[&Assessment],
+    all: &[&Assessment],
+    tie: Inches,
+) -> ShootingReport {
+    let mut report = ShootingReport::default();
+    let closest = closest_with_ties(pool, tie);
+    let Some(first) = closest.first() else {
+        return report;
+    };
+    report.must_target = closest.iter().map(|t| t.id.clone()).collect();
+    let tied = closest.len() > 1;
+    for t in &closest {
+        let note = if tied {
+            " Equally close targets (within the tolerance): the player picks one."
+        } else {
+            ""
+        };
+        let clear = if t.is_clear() {
+            String::new()
+        } else {
+            format!(" It is not a clear target ({}): −1 to hit.", reasons(t))
+        };
+        report.rulings.push(target_ruling(
+            situation,
+            unit,
+            t,
+            Verdict::Yes,
+            if tied { TIES } else { PICK_A_TARGET },
+            format!(
+                "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
+                unit.name,
+                name_of(situation, &t.id),
+                t.range.rounded(),
+                t.band.describe()
+            ),
+        ));
+    }
+    let closest_is_clear = closest.iter().any(|t| t.is_clear());
+    let alternatives: Vec<&Assessment> = if closest_is_clear {
+        Vec::new()
+    } else {
+        let clear: Vec<&Assessment> = pool.iter().copied().filter(|t| t.is_clear()).collect();
+        closest_with_ties(&clear, tie)
+    };
+    for t in &alternatives {
+        report.may_target.push(t.id.clone());
+        report.rulings.push(target_ruling(
+            situation,
+            unit,
+            t,
+            Verdict::Yes,
+            NOT_CLEAR,
+            format!(
+                "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
+                unit.name,
+                name_of(situation, &t.id),
+                t.range.rounded(),
+                name_of(situation, &first.id),
+                reasons(first)
+            ),
+        ));
+    }
+    for t in all {
+        if report.must_target.contains(&t.id) || report.may_target.contains(&t.id) {
+            continue;
+        }
+        let why = if t.is_clear() || closest_is_clear {
+            format!(
+                "{} is closer ({})",
+                name_of(situation, &first.id),
+                first.range.rounded()
+            )
+        } else {
+            format!(
+                "a not-clear target ({}) may only be passed over for a clear one",
+                reasons(t)
+            )
+        };
+        report.rulings.push(target_ruling(
+            situation,
+            unit,
+            t,
+            Verdict::No,
+            PICK_A_TARGET,
+            format!(
+                "{} may not shoot at {} — {}: {why}.",
+                unit.name,
+                name_of(situation, &t.id),
+                t.range.rounded()
+            ),
+        ));
+    }
+    report
+}
+
+fn target_ruling(
+    situation: &Situation,
+    unit: &Unit,
+    t: &Assessment,
+    verdict: Verdict,
+    rule: RuleRef,
+    explanation: String,
+) -> Ruling {
+    let leader = unit.footprint.leader();
+    let max = max_range(unit, situation.profile);
+    let tolerance = situation.profile.tolerance().distance;
+    let borderline = (t.range - max).abs() <= tolerance;
+    let mut explanation = explanation;
+    if borderline {
+        explanation.push_str(&format!(
+            " Range {} against a maximum of {max}: borderline — players decide.",
+            t.range.rounded()
+        ));
+    }
+    if t.enfilade {
+        explanation.push_str(" Its leader is in the target's enfilade corridor: double dice.");
+    }
+    let mut figures = vec![
+        Figure::inches("range", t.range),
+        Figure::fraction("in arc", t.arc_fraction),
+        Figure::fraction("visible", t.visible_fraction),
+    ];
+    figures.push(Figure::inches("maximum range", max));
+    Ruling {
+        topic: Topic::Shooting,
+        unit: unit.id.clone(),
+        other: Some(t.id.clone()),
+        verdict: if borderline {
+            Verdict::Borderline
+        } else {
+            verdict
+        },
+        rule,
+        figures,
+        explanation,
+        shapes: vec![Shape::segment(
+            ShapeRole::Measure,
+            &leader,
+            &t.aim,
+            t.range.rounded().to_string(),
+        )],
+    }
+}
+
+fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruling {
+    Ruling {
+        topic: Topic::Shooting,
+        unit: unit.id.clone(),
+        other: Some(i.id.clone()),
+        verdict: Verdict::No,
+        rule: PICK_A_TARGET,
+        figures: Vec::new(),
+        explanation: format!(
+            "{} cannot shoot at {}: {}.",
+            unit.name,
+            name_of(situation, &i.id),
+            i.reason
+        ),
+        shapes: Vec::new(),
+    }
+}
+
+fn arc_ruling(unit: &Unit, profile: &Profile, max: Inches) -> Ruling {
+    Ruling {
+        topic: Topic::Shooting,
+        unit: unit.id.clone(),
+        other: None,
+        verdict: Verdict::Yes,
+        rule: RuleRef::read_as("Arc of fire and range (§6.3)", "A13"),
+        figures: vec![Figure::inches("maximum range", max)],
+        explanation: format!(
+            "{} shoots up to {max}, measured from its leader, into its arc.",
+            unit.name
+        ),
+        shapes: vec![Shape::polygon(
+            ShapeRole::Arc,
+            &arc_outline(unit, profile, max),
+        )],
+    }
+}

@@ -1,0 +1,165 @@
+//! A scene prepared for rulings: everything several rules need about each unit — its bounding
+//! box, whether it is engaged, its height level, its cover — worked out once.
+
+use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
+
+use crate::profile::Profile;
+use crate::quarter::{Quarter, classify};
+use crate::scene::{Formation, Scene, Unit};
+use crate::terrain::TerrainMap;
+use crate::units::Inches;
+
+/// One unit, prepared.
+#[derive(Clone, Debug)]
+pub struct UnitView<'a> {
+    /// The unit.
+    pub unit: &'a Unit,
+    /// Its index in the scene.
+    pub index: usize,
+    /// The box around its bases.
+    pub aabb: Aabb,
+    /// In hand-to-hand combat: as the scene says, or touching an enemy.
+    pub engaged: bool,
+    /// Height level under its leader (A10).
+    pub level: u32,
+    /// Fraction of its area in cover terrain (A31).
+    pub cover: f64,
+    /// The cover piece holding most of it.
+    pub cover_piece: Option<String>,
+}
+
+/// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
+/// so the contact ruling can say "gap of 0.3"").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// One unit (index in the scene).
+    pub a: usize,
+    /// The other.
+    pub b: usize,
+    /// Base edge to base edge.
+    pub gap: Inches,
+}
+
+/// A scene ready for rulings.
+#[derive(Clone, Debug)]
+pub struct Situation<'a> {
+    /// The scene.
+    pub scene: &'a Scene,
+    /// The ruleset's numbers.
+    pub profile: &'a Profile,
+    /// Its terrain.
+    pub terrain: TerrainMap,
+    /// Its units, in scene order.
+    pub units: Vec<UnitView<'a>>,
+    /// Enemy units touching or nearly touching.
+    pub contacts: Vec<Contact>,
+}
+
+fn aabb_of(unit: &Unit) -> Aabb {
+    unit.footprint
+        .stands()
+        .iter()
+        .map(|s| Aabb::from_points(s.corners()))
+        .reduce(|a, b| a.merged(&b))
+        .unwrap_or_else(Aabb::new_invalid)
+}
+
+/// The gap between two boxes (0 if they overlap): a cheap lower bound of the gap between units.
+pub fn aabb_gap(a: &Aabb, b: &Aabb) -> Inches {
+    let dx = (a.mins.x - b.maxs.x).max(b.mins.x - a.maxs.x).max(0.0);
+    let dy = (a.mins.y - b.maxs.y).max(b.mins.y - a.maxs.y).max(0.0);
+    Inches(dx.hypot(dy))
+}
+
+impl<'a> Situation<'a> {
+    /// Prepare a scene with its ruleset's profile.
+    pub fn new(scene: &'a Scene, profile: &'a Profile) -> Situation<'a> {
+        let terrain = TerrainMap::new(scene, profile);
+        let near_contact = profile.distances().contact + profile.tolerance().distance;
+        let boxes: Vec<Aabb> = scene.units.iter().map(aabb_of).collect();
+        let mut contacts = Vec::new();
+        for (a, unit_a) in scene.units.iter().enumerate() {
+            for (b, unit_b) in scene.units.iter().enumerate().skip(a + 1) {
+                if unit_a.side == unit_b.side || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
+                    continue;
+                }
+                let gap = unit_a.footprint.gap_to(&unit_b.footprint);
+                if gap <= near_contact {
+                    contacts.push(Contact { a, b, gap });
+                }
+            }
+        }
+        let contact = profile.distances().contact;
+        let units = scene
+            .units
+            .iter()
+            .enumerate()
+            .map(|(index, unit)| {
+                let touching = contacts
+                    .iter()
+                    .any(|c| (c.a == index || c.b == index) && c.gap <= contact);
+                let (cover, piece) = terrain.cover(unit.footprint.stands());
+                UnitView {
+                    unit,
+                    index,
+                    aabb: boxes[index],
+                    engaged: unit.state.engaged.unwrap_or(touching),
+                    level: terrain.level_at(&unit.footprint.leader()),
+                    cover: if unit.formation == Formation::Building {
+                        1.0
+                    } else {
+                        cover
+                    },
+                    cover_piece: piece.map(|p| p.id.clone()),
+                }
+            })
+            .collect();
+        Situation {
+            scene,
+            profile,
+            terrain,
+            units,
+            contacts,
+        }
+    }
+
+    /// The units of other sides than `index`'s.
+    pub fn enemies_of(&self, index: usize) -> impl Iterator<Item = &UnitView<'a>> {
+        let side = &self.scene.units[index].side;
+        self.units.iter().filter(move |v| &v.unit.side != side)
+    }
+
+    /// The other units of `index`'s side.
+    pub fn friends_of(&self, index: usize) -> impl Iterator<Item = &UnitView<'a>> {
+        let side = &self.scene.units[index].side;
+        self.units
+            .iter()
+            .filter(move |v| &v.unit.side == side && v.index != index)
+    }
+
+    /// The enemies touching `index` (gap within the contact distance).
+    pub fn in_contact_with(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        let contact = self.profile.distances().contact;
+        self.contacts
+            .iter()
+            .filter(move |c| c.gap <= contact)
+            .filter_map(move |c| {
+                if c.a == index {
+                    Some(c.b)
+                } else if c.b == index {
+                    Some(c.a)
+                } else {
+                    None
+                }
+            })
+    }
+
+    /// The faces of `index` that enemies in contact are fighting (by the quarter their leader
+    /// is in, A2).
+    pub fn engaged_faces(&self, index: usize) -> Vec<Quarter> {
+        let frame = self.scene.units[index].footprint.frame();
+        self.in_contact_with(index)
+            .map(|enemy| classify(frame, &self.scene.units[enemy].footprint.leader()).face)
+            .collect()
+    }
+}

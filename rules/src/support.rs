@@ -1,0 +1,240 @@
+//! Supports (digest §7.8, A27): unengaged friends within 6" in an engaged unit's flank or rear
+//! quarter add +1 per supported flank and +1 for the rear.
+//!
+//! Each supporter supports one unit, and each (unit, zone) scores at most +1, so supporters are
+//! assigned to zones by a maximum bipartite matching: the side gets the largest total the
+//! positions allow.
+
+use serde::Serialize;
+
+use crate::quarter::{Quarter, classify};
+use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Formation, UnitKind};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const SUPPORTS: RuleRef = RuleRef::read_as("Supports (§7.8)", "A27");
+const ZONES: [Quarter; 3] = [Quarter::LeftFlank, Quarter::RightFlank, Quarter::Rear];
+
+/// The supports of one engaged unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SupportStatus {
+    /// Whether it can be supported at all.
+    pub can_be_supported: bool,
+    /// Supporter in each zone, if any: (zone, supporter id, gap).
+    pub supporters: Vec<(Quarter, String, Inches)>,
+    /// The bonus: +1 per supported zone.
+    pub bonus: u32,
+}
+
+/// Why an engaged unit cannot be supported, if it cannot.
+fn unsupportable(situation: &Situation, index: usize) -> Option<String> {
+    let unit = &situation.scene.units[index];
+    if !matches!(unit.kind, UnitKind::Infantry | UnitKind::Cavalry) {
+        return Some("artillery cannot be supported".into());
+    }
+    if matches!(
+        unit.formation,
+        Formation::Skirmish | Formation::Square | Formation::Building
+    ) {
+        return Some(format!(
+            "a unit in {} formation cannot be supported",
+            unit.formation.as_str()
+        ));
+    }
+    let faces = situation.engaged_faces(index);
+    faces
+        .iter()
+        .find(|f| **f != Quarter::Front)
+        .map(|f| format!("it is engaged to its {}", f.describe()))
+}
+
+/// Whether `unit`'s flank zone holds an engaged friend (then that flank scores nothing).
+fn flank_occupied(situation: &Situation, index: usize, zone: Quarter) -> bool {
+    let unit = &situation.scene.units[index];
+    let reach = situation.profile.distances().support;
+    zone != Quarter::Rear
+        && situation.friends_of(index).any(|f| {
+            f.engaged
+                && classify(unit.footprint.frame(), &f.unit.footprint.leader()).face == zone
+                && unit.footprint.gap_to(&f.unit.footprint) <= reach
+        })
+}
+
+fn may_support(situation: &Situation, index: usize) -> bool {
+    let view = &situation.units[index];
+    !view.engaged
+        && !matches!(
+            view.unit.formation,
+            Formation::MarchColumn | Formation::Limbered
+        )
+}
+
+/// Kuhn's augmenting path: try to give `supporter` a slot, moving others if that helps.
+fn assign(
+    supporter: usize,
+    edges: &[Vec<usize>],
+    slot_of: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for &slot in &edges[supporter] {
+        if seen[slot] {
+            continue;
+        }
+        seen[slot] = true;
+        if slot_of[slot].is_none_or(|other| assign(other, edges, slot_of, seen)) {
+            slot_of[slot] = Some(supporter);
+            return true;
+        }
+    }
+    false
+}
+
+/// Supports for every engaged unit: its status and the rulings that explain it.
+pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruling>) {
+    let reach = situation.profile.distances().support;
+    let tolerance = situation.profile.tolerance().distance;
+    let mut rulings = Vec::new();
+    let mut slots: Vec<(usize, Quarter)> = Vec::new();
+    let mut statuses: Vec<(usize, SupportStatus)> = Vec::new();
+    for view in situation.units.iter().filter(|v| v.engaged) {
+        match unsupportable(situation, view.index) {
+            Some(reason) => {
+                rulings.push(plain(
+                    situation,
+                    view.index,
+                    Verdict::No,
+                    format!("{} cannot be supported: {reason}.", view.unit.name),
+                ));
+                statuses.push((view.index, SupportStatus::default()));
+            }
+            None => {
+                statuses.push((
+                    view.index,
+                    SupportStatus {
+                        can_be_supported: true,
+                        ..SupportStatus::default()
+                    },
+                ));
+                slots.extend(
+                    ZONES
+                        .iter()
+                        .filter(|z| !flank_occupied(situation, view.index, **z))
+                        .map(|z| (view.index, *z)),
+                );
+            }
+        }
+    }
+    // Which supporter may fill which slot, and how far it is.
+    let candidates: Vec<usize> = situation
+        .units
+        .iter()
+        .filter(|v| may_support(situation, v.index))
+        .map(|v| v.index)
+        .collect();
+    let gap = |s: usize, u: usize| {
+        situation.scene.units[s]
+            .footprint
+            .gap_to(&situation.scene.units[u].footprint)
+    };
+    let edges: Vec<Vec<usize>> = candidates
+        .iter()
+        .map(|&s| {
+            let supporter = &situation.scene.units[s];
+            slots
+                .iter()
+                .enumerate()
+                .filter(|(_, (u, zone))| {
+                    let engaged = &situation.scene.units[*u];
+                    engaged.side == supporter.side
+                        && classify(engaged.footprint.frame(), &supporter.footprint.leader()).face
+                            == *zone
+                        && gap(s, *u) <= reach + tolerance
+                })
+                .map(|(slot, _)| slot)
+                .collect()
+        })
+        .collect();
+    let mut slot_of: Vec<Option<usize>> = vec![None; slots.len()];
+    for supporter in 0..candidates.len() {
+        let mut seen = vec![false; slots.len()];
+        assign(supporter, &edges, &mut slot_of, &mut seen);
+    }
+    for (slot, assigned) in slot_of.iter().enumerate() {
+        let Some(supporter) = assigned else { continue };
+        let (engaged, zone) = slots[slot];
+        let s = candidates[*supporter];
+        let distance = gap(s, engaged);
+        if let Some((_, status)) = statuses.iter_mut().find(|(u, _)| *u == engaged) {
+            status.supporters.push((
+                zone,
+                situation.scene.units[s].id.clone(),
+                distance.rounded(),
+            ));
+            status.bonus += 1;
+        }
+        rulings.push(support_ruling(
+            situation, s, engaged, zone, distance, reach, tolerance,
+        ));
+    }
+    (statuses, rulings)
+}
+
+fn plain(situation: &Situation, index: usize, verdict: Verdict, explanation: String) -> Ruling {
+    Ruling {
+        topic: Topic::Support,
+        unit: situation.scene.units[index].id.clone(),
+        other: None,
+        verdict,
+        rule: SUPPORTS,
+        figures: Vec::new(),
+        explanation,
+        shapes: Vec::new(),
+    }
+}
+
+fn support_ruling(
+    situation: &Situation,
+    supporter: usize,
+    engaged: usize,
+    zone: Quarter,
+    distance: Inches,
+    reach: Inches,
+    tolerance: Inches,
+) -> Ruling {
+    let (s, u) = (
+        &situation.scene.units[supporter],
+        &situation.scene.units[engaged],
+    );
+    let borderline = (distance - reach).abs() <= tolerance;
+    let mut explanation = format!(
+        "{} supports {} in its {} ({} away, within {reach}): +1.",
+        s.name,
+        u.name,
+        zone.describe(),
+        distance.rounded()
+    );
+    if borderline {
+        explanation.push_str(" Borderline — players decide.");
+    }
+    let (closest, _) = u.footprint.closest_point(&s.footprint.leader());
+    Ruling {
+        topic: Topic::Support,
+        unit: s.id.clone(),
+        other: Some(u.id.clone()),
+        verdict: if borderline {
+            Verdict::Borderline
+        } else {
+            Verdict::Yes
+        },
+        rule: SUPPORTS,
+        figures: vec![Figure::inches("gap", distance), Figure::count("bonus", 1)],
+        explanation,
+        shapes: vec![Shape::segment(
+            ShapeRole::Measure,
+            &s.footprint.leader(),
+            &closest,
+            distance.rounded().to_string(),
+        )],
+    }
+}

@@ -1,0 +1,66 @@
+//! `vedette check-move BEFORE AFTER [--json]`.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::bail;
+use rules::Scene;
+use rules::movement::check_moves;
+
+/// Compare two scenes of the same units and report each unit's move against its allowance.
+pub fn run(
+    before_path: &Path,
+    after_path: &Path,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let before = Scene::load(before_path)?;
+    let after = Scene::load(after_path)?;
+    if before.ruleset != after.ruleset {
+        bail!(
+            "{} is a {} scene but {} is {}: compare scenes of one game",
+            before_path.display(),
+            before.ruleset.as_str(),
+            after_path.display(),
+            after.ruleset.as_str()
+        );
+    }
+    let profile = rules::Profile::builtin(before.ruleset);
+    let (checks, roll) = check_moves(&before, &after, profile);
+    if json {
+        let report =
+            serde_json::json!({ "moves": checks, "missing": roll.missing, "new": roll.new });
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} — moves from {} to {}",
+        profile.name(),
+        before_path.display(),
+        after_path.display()
+    )?;
+    for check in &checks {
+        for ruling in &check.rulings {
+            writeln!(
+                out,
+                "  {} {}",
+                super::rulings::mark(ruling.verdict),
+                ruling.explanation
+            )?;
+        }
+    }
+    for id in &roll.missing {
+        writeln!(
+            out,
+            "  ! {id} is in {} but not in {}.",
+            before_path.display(),
+            after_path.display()
+        )?;
+    }
+    for id in &roll.new {
+        writeln!(out, "  ! {id} is new in {}.", after_path.display())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! `vedette rulings SCENE [--unit ID] [--json]`.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::bail;
+use rules::Scene;
+use rules::ruling::{Ruling, Topic, Verdict};
+use rules::rulings::{Rulings, rulings};
+
+/// Load the scene, rule on it, and print every ruling (or those about one unit).
+pub fn run(
+    scene_path: &Path,
+    unit: Option<&str>,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let scene = Scene::load(scene_path)?;
+    if let Some(id) = unit
+        && scene.unit(id).is_none()
+    {
+        let known: Vec<&str> = scene.units.iter().map(|u| u.id.as_str()).collect();
+        bail!(
+            "{}: no unit '{id}' (units: {})",
+            scene_path.display(),
+            known.join(", ")
+        );
+    }
+    let started = std::time::Instant::now();
+    let mut report = rulings(&scene);
+    tracing::info!(units = scene.units.len(), elapsed = ?started.elapsed(), "ruled on {}", scene_path.display());
+    if let Some(id) = unit {
+        report.units.retain(|u| u.summary.id == id);
+        report.pairs.retain(|p| p.measurement.from == id);
+        report
+            .general
+            .retain(|r| r.unit == id || r.other.as_deref() == Some(id));
+    }
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_report(&scene, &report, out)?;
+    }
+    Ok(())
+}
+
+/// A mark a player reads at a glance.
+pub fn mark(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Yes => "✔",
+        Verdict::No => "✘",
+        Verdict::Borderline => "?",
+    }
+}
+
+fn heading(topic: Topic) -> &'static str {
+    match topic {
+        Topic::Shooting => "Shooting",
+        Topic::Charge => "Charges",
+        Topic::Contact => "Contact",
+        Topic::Support => "Supports",
+        Topic::Command => "Command",
+        Topic::Proximity => "Enemy within 12\"",
+        Topic::Movement => "Movement",
+    }
+}
+
+/// Print rulings grouped by topic, each with its mark, rule and explanation.
+pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let topics = [
+        Topic::Shooting,
+        Topic::Charge,
+        Topic::Support,
+        Topic::Command,
+        Topic::Proximity,
+        Topic::Contact,
+        Topic::Movement,
+    ];
+    for topic in topics {
+        let group: Vec<&Ruling> = rulings.iter().filter(|r| r.topic == topic).collect();
+        if group.is_empty() {
+            continue;
+        }
+        writeln!(out, "{indent}{}", heading(topic))?;
+        for ruling in group {
+            let reading = ruling
+                .rule
+                .reading
+                .map(|r| format!(", {r}"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{indent}  {} {}  [{}{reading}]",
+                mark(ruling.verdict),
+                ruling.explanation,
+                ruling.rule.rule
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std::io::Result<()> {
+    let profile = rules::Profile::builtin(scene.ruleset);
+    let title = scene
+        .scenario
+        .as_ref()
+        .map(|s| format!(" — {}", s.name))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "{}{title}: {} units",
+        profile.name(),
+        scene.units.len()
+    )?;
+    for unit in &report.units {
+        let state = if unit.engaged { ", engaged" } else { "" };
+        writeln!(
+            out,
+            "\n{} ({}), {}: {} {}{state}",
+            unit.summary.name,
+            unit.summary.id,
+            unit.summary.side,
+            unit.summary.kind.as_str(),
+            unit.summary.formation.as_str()
+        )?;
+        write_rulings(&unit.rulings, "  ", out)?;
+    }
+    if !report.general.is_empty() {
+        writeln!(out, "\nThe table")?;
+        write_rulings(&report.general, "  ", out)?;
+    }
+    writeln!(out, "\n✔ yes   ✘ no   ? borderline — players decide")?;
+    Ok(())
+}
