@@ -29,6 +29,7 @@ pub mod scene;
 pub mod shooting;
 pub mod situation;
 pub mod support;
+pub mod synthetic;
 pub mod terrain;
 pub mod units;
 pub mod visibility;

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::geometry::{TablePoint, closest_part_inside, fraction_inside};
+use crate::geometry::{TablePoint, clip};
 use crate::profile::{Profile, RulesetId, Tolerance};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
@@ -128,7 +128,7 @@ pub fn measure_with(scene: &Scene, profile: &Profile) -> Measurements {
     let units = scene
         .units
         .iter()
-        .map(|u| summarize(scene, u, profile))
+        .map(|u| summarize(u, profile, nearest_enemy(scene, u)))
         .collect();
     let pairs = scene
         .units
@@ -148,27 +148,32 @@ pub fn measure_with(scene: &Scene, profile: &Profile) -> Measurements {
     }
 }
 
-fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
-    unit.weapon
-        .as_deref()
-        .and_then(|w| profile.weapon(w))
-        .and_then(|w| w.range())
-}
-
-pub(crate) fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSummary {
-    let frame = unit.footprint.frame();
-    let leader = unit.footprint.leader();
-    let weapon = unit.weapon.as_deref().and_then(|w| profile.weapon(w));
-    let nearest_enemy = scene
+/// The closest enemy of a unit, by brute force (the rulings use a pruned search).
+fn nearest_enemy<'s>(scene: &'s Scene, unit: &Unit) -> Option<(&'s Unit, Inches)> {
+    scene
         .units
         .iter()
         .filter(|other| other.side != unit.side)
         .map(|other| (other, unit.footprint.gap_to(&other.footprint)))
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
-        .map(|(other, gap)| NearestEnemy {
-            id: other.id.clone(),
-            edge_distance: gap.rounded(),
-        });
+}
+
+fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
+    profile.unit_weapon(unit).and_then(|w| w.range())
+}
+
+pub(crate) fn summarize(
+    unit: &Unit,
+    profile: &Profile,
+    nearest: Option<(&Unit, Inches)>,
+) -> UnitSummary {
+    let frame = unit.footprint.frame();
+    let leader = unit.footprint.leader();
+    let weapon = profile.unit_weapon(unit);
+    let nearest_enemy = nearest.map(|(other, gap)| NearestEnemy {
+        id: other.id.clone(),
+        edge_distance: gap.rounded(),
+    });
     UnitSummary {
         id: unit.id.clone(),
         name: unit.name.clone(),
@@ -180,7 +185,7 @@ pub(crate) fn summarize(scene: &Scene, unit: &Unit, profile: &Profile) -> UnitSu
         frontage: frame.width().rounded(),
         depth: frame.depth().rounded(),
         move_allowance: profile
-            .move_allowance(unit.kind, unit.formation, weapon.as_ref())
+            .move_allowance(unit.kind, unit.formation, weapon)
             .rounded(),
         weapon: unit.weapon.clone(),
         weapon_range: weapon.as_ref().and_then(|w| w.range()).map(Inches::rounded),
@@ -208,10 +213,11 @@ pub(crate) fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMea
     let leader = from.footprint.leader();
     let arc = fire_arc(from, profile);
     let (_, range) = to.footprint.closest_point(&leader);
-    let range_in_arc = closest_part_inside(&leader, &arc, to.footprint.stands()).map(|(_, d)| d);
+    let clipped = clip(&arc, to.footprint.stands());
+    let range_in_arc = clipped.closest_to(&leader).map(|(_, d)| d);
     let reading = classify(to.footprint.frame(), &leader);
     let scheme = profile.quarter_scheme(to.formation);
-    let weapon = from.weapon.as_deref().and_then(|w| profile.weapon(w));
+    let weapon = profile.unit_weapon(from);
     let max_range = weapon_range(from, profile);
     let minimum = weapon
         .as_ref()
@@ -239,8 +245,7 @@ pub(crate) fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMea
         target_quarter: scheme.rule_quarter(reading.face),
         target_face: reading.face,
         // Adding +0.0 turns a rounded -0.0 into 0.0.
-        arc_fraction: (fraction_inside(&arc, to.footprint.stands()) * 1000.0).round() / 1000.0
-            + 0.0,
+        arc_fraction: (clipped.fraction() * 1000.0).round() / 1000.0 + 0.0,
         weapon_range: max_range.map(Inches::rounded),
         in_range,
         borderline,

@@ -243,30 +243,44 @@ fn normalize_name(name: &str) -> String {
 }
 
 impl Weapon {
+    fn answers_to(&self, normalized: &str) -> bool {
+        let plural = normalized.strip_suffix('s');
+        self.id == normalized
+            || plural == Some(self.id.as_str())
+            || self.aliases.iter().any(|a| a == normalized)
+    }
+}
+
+/// A weapon of a profile, with the profile's distance scale applied to its lengths.
+#[derive(Clone, Copy, Debug)]
+pub struct WeaponRef<'p> {
+    weapon: &'p Weapon,
+    scale: f64,
+}
+
+impl<'p> WeaponRef<'p> {
+    /// The id used in scenes, e.g. `smoothbore-musket`.
+    pub fn id(&self) -> &'p str {
+        &self.weapon.id
+    }
+
+    /// The book's name.
+    pub fn name(&self) -> &'p str {
+        &self.weapon.name
+    }
+
     /// Maximum range, if the weapon shoots.
     pub fn range(&self) -> Option<Inches> {
-        self.range
+        self.weapon.range.map(|r| r * self.scale)
     }
 
     /// Minimum range, for weapons with a dead zone.
     pub fn minimum(&self) -> Option<Inches> {
-        self.minimum
+        self.weapon.minimum.map(|r| r * self.scale)
     }
 
-    fn answers_to(&self, normalized: &str) -> bool {
-        let plural = format!("{}s", self.id);
-        self.id == normalized
-            || plural == normalized
-            || self.aliases.iter().any(|a| a == normalized)
-    }
-
-    fn scaled(&self, scale: f64) -> Weapon {
-        Weapon {
-            range: self.range.map(|r| r * scale),
-            minimum: self.minimum.map(|r| r * scale),
-            limbered_move: self.limbered_move.map(|r| r * scale),
-            ..self.clone()
-        }
+    fn limbered_move(&self) -> Option<Inches> {
+        self.weapon.limbered_move.map(|r| r * self.scale)
     }
 }
 
@@ -356,12 +370,25 @@ impl Profile {
     }
 
     /// The weapon a scene or roster names, however the player spelled it.
-    pub fn weapon(&self, name: &str) -> Option<Weapon> {
-        let wanted = normalize_name(name);
-        self.weapons
-            .iter()
-            .find(|w| w.answers_to(&wanted))
-            .map(|w| w.scaled(self.distance_scale))
+    pub fn weapon(&self, name: &str) -> Option<WeaponRef<'_>> {
+        let scale = self.distance_scale;
+        // Scenes hold canonical ids: find those without allocating.
+        let exact = self.weapons.iter().find(|w| w.id == name);
+        let weapon = exact.or_else(|| {
+            let wanted = normalize_name(name);
+            self.weapons.iter().find(|w| w.answers_to(&wanted))
+        })?;
+        Some(WeaponRef { weapon, scale })
+    }
+
+    /// A unit's weapon.
+    pub fn unit_weapon(&self, unit: &crate::scene::Unit) -> Option<WeaponRef<'_>> {
+        unit.weapon.as_deref().and_then(|w| self.weapon(w))
+    }
+
+    /// A unit's maximum range, if it has a weapon that shoots.
+    pub fn unit_range(&self, unit: &crate::scene::Unit) -> Option<Inches> {
+        self.unit_weapon(unit).and_then(|w| w.range())
     }
 
     /// The ids of every weapon, for error messages.
@@ -413,7 +440,7 @@ impl Profile {
         &self,
         kind: UnitKind,
         formation: Formation,
-        weapon: Option<&Weapon>,
+        weapon: Option<WeaponRef<'_>>,
     ) -> Inches {
         let kind_move = self
             .kinds
@@ -421,7 +448,7 @@ impl Profile {
             .map(|k| k.move_allowance)
             .unwrap_or(Inches::ZERO);
         let limbered_move = match formation {
-            Formation::Limbered => weapon.and_then(|w| w.limbered_move),
+            Formation::Limbered => weapon.and_then(|w| w.limbered_move()),
             _ => None,
         };
         self.formation_rules(formation)

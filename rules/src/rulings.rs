@@ -69,10 +69,8 @@ pub struct PairRulings {
 fn reach(situation: &Situation, index: usize) -> Inches {
     let profile = situation.profile;
     let unit = &situation.scene.units[index];
-    let range = unit
-        .weapon
-        .as_deref()
-        .and_then(|w| profile.weapon(w))
+    let range = profile
+        .unit_weapon(unit)
         .and_then(|w| w.range())
         .unwrap_or(Inches::ZERO);
     let charge = profile.move_allowance(unit.kind, unit.formation, None);
@@ -120,7 +118,13 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
                 .cloned(),
         );
         units.push(UnitRulings {
-            summary: summarize(scene, view.unit, profile),
+            summary: summarize(
+                view.unit,
+                profile,
+                situation
+                    .nearest_enemy(index)
+                    .map(|(e, gap)| (&scene.units[e], gap)),
+            ),
             engaged: view.engaged,
             supports: support_statuses
                 .iter()
@@ -160,19 +164,7 @@ fn pair_rulings(
     let allowance = profile.move_allowance(unit.kind, unit.formation, None);
     let charge = (measurement.range <= allowance + profile.tolerance().distance)
         .then(|| assess_charge(situation, from, to));
-    let visible_fraction = assessed.or_else(|| {
-        charge.as_ref().map(|_| {
-            let eye = unit.footprint.leader();
-            crate::visibility::sight(
-                situation,
-                from,
-                &eye,
-                to,
-                &crate::geometry::ConvexRegion::Everywhere,
-            )
-            .visible_fraction
-        })
-    });
+    let visible_fraction = assessed.or_else(|| charge.as_ref().map(|c| c.visible_fraction));
     PairRulings {
         measurement,
         visible_fraction: visible_fraction.map(|f| (f * 1000.0).round() / 1000.0),

@@ -2,6 +2,8 @@
 //! box, whether it is engaged, its height level, its cover — worked out once.
 
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
+use parry2d_f64::math::Isometry;
+use parry2d_f64::shape::Cuboid;
 
 use crate::profile::Profile;
 use crate::quarter::{Quarter, classify};
@@ -26,6 +28,8 @@ pub struct UnitView<'a> {
     pub cover: f64,
     /// The cover piece holding most of it.
     pub cover_piece: Option<String>,
+    /// Its stands as parry shapes, for ray casts.
+    pub shapes: Vec<(Isometry<f64>, Cuboid)>,
 }
 
 /// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
@@ -111,6 +115,12 @@ impl<'a> Situation<'a> {
                         cover
                     },
                     cover_piece: piece.map(|p| p.id.clone()),
+                    shapes: unit
+                        .footprint
+                        .stands()
+                        .iter()
+                        .map(|s| s.to_parry())
+                        .collect(),
                 }
             })
             .collect();
@@ -135,6 +145,31 @@ impl<'a> Situation<'a> {
         self.units
             .iter()
             .filter(move |v| &v.unit.side == side && v.index != index)
+    }
+
+    /// The closest enemy of `index`, base edge to base edge. Boxes give a lower bound on the gap,
+    /// so only enemies whose box is nearer than the best gap so far are measured exactly.
+    pub fn nearest_enemy(&self, index: usize) -> Option<(usize, Inches)> {
+        let view = &self.units[index];
+        let mut candidates: Vec<(Inches, usize)> = self
+            .enemies_of(index)
+            .map(|e| (aabb_gap(&view.aabb, &e.aabb), e.index))
+            .collect();
+        candidates.sort_by(|a, b| a.0.0.total_cmp(&b.0.0));
+        let mut best: Option<(usize, Inches)> = None;
+        for (bound, enemy) in candidates {
+            if best.is_some_and(|(_, gap)| bound > gap) {
+                break;
+            }
+            let gap = view
+                .unit
+                .footprint
+                .gap_to(&self.units[enemy].unit.footprint);
+            if best.is_none_or(|(_, b)| gap < b) {
+                best = Some((enemy, gap));
+            }
+        }
+        best
     }
 
     /// The enemies touching `index` (gap within the contact distance).

@@ -194,17 +194,33 @@ impl TerrainMap {
             .unwrap_or(0)
     }
 
-    /// Whether terrain blocks the sight line from `eye` to `target`, and which piece does.
+    /// The pieces that could block sight inside `bounds` (their indices).
+    pub fn sight_blockers_in(&self, bounds: &Aabb) -> Vec<usize> {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.rules.sight != SightRule::Clear && p.aabb.intersects(bounds))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
     /// `wood_edge` is the A9 allowance: a line may run this far through a wood and still see.
     pub fn blocks_sight(
         &self,
+        candidates: &[usize],
         eye: &TablePoint,
         target: &TablePoint,
         wood_edge: Inches,
     ) -> Option<&Piece> {
+        if candidates.is_empty() {
+            return None;
+        }
         let (eye_level, target_level) = (self.level_at(eye), self.level_at(target));
-        self.passages(eye, target)
-            .into_iter()
+        candidates
+            .iter()
+            .filter_map(|&i| self.pieces.get(i))
+            .filter_map(|piece| piece.passage(eye, target))
             .find(|passage| {
                 let piece = passage.piece;
                 let through = passage.inside > Inches(1e-6);

@@ -7,7 +7,9 @@
 //! not guessed: hills are height levels, and everything else is flat.
 
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
+use parry2d_f64::math::Isometry;
 use parry2d_f64::query::{Ray, RayCast};
+use parry2d_f64::shape::ConvexPolygon;
 
 use crate::geometry::{
     ConvexRegion, LocalPoint, OrientedRect, TablePoint, TableVector, closest_part_inside,
@@ -40,7 +42,7 @@ pub struct Sight {
 /// on large bases keep a 200-unit table fast, and 0.5" is finer than a player's eye).
 const SAMPLE_SPACING: f64 = 0.5;
 const MAX_SAMPLES_ACROSS: usize = 10;
-const MAX_SAMPLES_DEEP: usize = 3;
+const MAX_SAMPLES_DEEP: usize = 2;
 
 /// Points spread over a base, at the centres of a grid of cells.
 fn samples(base: &OrientedRect) -> impl Iterator<Item = TablePoint> + '_ {
@@ -56,40 +58,61 @@ fn samples(base: &OrientedRect) -> impl Iterator<Item = TablePoint> + '_ {
     })
 }
 
-/// The units and terrain that might cut sight lines from `eye` to `target`.
+/// The units and terrain that might cut sight lines from `eye` to `target`: those that meet
+/// the convex hull of the eye and the target's bases.
 struct Corridor {
     units: Vec<usize>,
-    terrain: bool,
+    terrain: Vec<usize>,
 }
 
 fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usize) -> Corridor {
-    let bounds = situation.units[target]
-        .aabb
-        .merged(&Aabb::from_points([*eye]));
+    let target_view = &situation.units[target];
+    let bounds = target_view.aabb.merged(&Aabb::from_points([*eye]));
+    let hull_points: Vec<TablePoint> = std::iter::once(*eye)
+        .chain(
+            target_view
+                .unit
+                .footprint
+                .stands()
+                .iter()
+                .flat_map(|s| s.corners()),
+        )
+        .collect();
+    let hull = ConvexPolygon::from_convex_hull(&hull_points);
+    let meets_hull = |view: &crate::situation::UnitView| match &hull {
+        Some(hull) => view.shapes.iter().any(|(pose, cuboid)| {
+            parry2d_f64::query::intersection_test(&Isometry::identity(), hull, pose, cuboid)
+                .unwrap_or(true)
+        }),
+        None => true,
+    };
     let units = situation
         .units
         .iter()
-        .filter(|v| v.index != looker && v.index != target && v.aabb.intersects(&bounds))
+        .filter(|v| {
+            v.index != looker && v.index != target && v.aabb.intersects(&bounds) && meets_hull(v)
+        })
         .map(|v| v.index)
         .collect();
-    let terrain = situation
-        .terrain
-        .pieces()
-        .iter()
-        .any(|p| p.rules.sight != SightRule::Clear);
-    Corridor { units, terrain }
+    Corridor {
+        units,
+        terrain: situation.terrain.sight_blockers_in(&bounds),
+    }
 }
 
 /// Where the line from `eye` towards `point` first enters the target's bases (so terrain inside
 /// the target's own footprint does not hide it, A9).
-fn entry_point(eye: &TablePoint, point: &TablePoint, target: &[OrientedRect]) -> TablePoint {
+fn entry_point(
+    situation: &Situation,
+    eye: &TablePoint,
+    point: &TablePoint,
+    target: usize,
+) -> TablePoint {
     let ray = Ray::new(*eye, point - eye);
-    let toi = target
+    let toi = situation.units[target]
+        .shapes
         .iter()
-        .filter_map(|base| {
-            let (pose, shape) = base.to_parry();
-            shape.cast_ray(&pose, &ray, 1.0, true)
-        })
+        .filter_map(|(pose, shape)| shape.cast_ray(pose, &ray, 1.0, true))
         .fold(1.0, f64::min);
     eye + (point - eye) * toi
 }
@@ -101,29 +124,21 @@ fn first_obstruction(
     point: &TablePoint,
     target: usize,
 ) -> Option<Obstruction> {
-    let bases = situation.scene.units[target].footprint.stands();
-    let end = entry_point(eye, point, bases);
+    let end = entry_point(situation, eye, point, target);
     let ray = Ray::new(*eye, end - eye);
     let unit = corridor.units.iter().copied().find(|&index| {
-        situation.scene.units[index]
-            .footprint
-            .stands()
+        situation.units[index]
+            .shapes
             .iter()
-            .any(|base| {
-                let (pose, shape) = base.to_parry();
-                shape.intersects_ray(&pose, &ray, 1.0)
-            })
+            .any(|(pose, shape)| shape.intersects_ray(pose, &ray, 1.0))
     });
     if let Some(index) = unit {
         return Some(Obstruction::Unit(index));
     }
-    if !corridor.terrain {
-        return None;
-    }
     let wood_edge = situation.profile.distances().wood_edge;
     situation
         .terrain
-        .blocks_sight(eye, &end, wood_edge)
+        .blocks_sight(&corridor.terrain, eye, &end, wood_edge)
         .map(|piece| Obstruction::Terrain(piece.id.clone()))
 }
 
@@ -142,17 +157,20 @@ pub fn line_of_sight(
 
 /// What `looker` sees of `target` from `eye`: the visible fraction, and the closest visible
 /// point inside `region` (the looker's arc) — where range is measured to (A5).
+/// `nearest_in_region`, when the caller already knows it, is the closest point of the target in
+/// the region, seen or not.
 pub fn sight(
     situation: &Situation,
     looker: usize,
     eye: &TablePoint,
     target: usize,
     region: &ConvexRegion,
+    nearest_in_region: Option<(TablePoint, Inches)>,
 ) -> Sight {
     let bases = situation.scene.units[target].footprint.stands();
     let corridor = corridor(situation, eye, looker, target);
-    let exact = closest_part_inside(eye, region, bases);
-    if corridor.units.is_empty() && !corridor.terrain {
+    let exact = nearest_in_region.or_else(|| closest_part_inside(eye, region, bases));
+    if corridor.units.is_empty() && corridor.terrain.is_empty() {
         return Sight {
             visible_fraction: 1.0,
             closest_visible: exact,

@@ -48,6 +48,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Benchmarks that print their figures.
+    #[command(subcommand)]
+    Bench(Bench),
     /// Compare two scenes of the same units (before and after a move) and check each unit's
     /// move against its allowance, with terrain, and the 12" rule's front-or-rear constraint.
     CheckMove {
@@ -58,6 +61,26 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// The benchmarks.
+#[derive(Debug, Subcommand)]
+pub enum Bench {
+    /// Time every ruling of a synthetic battle (two armies, scattered terrain, 72"×48").
+    Rules {
+        /// Units on the table.
+        #[arg(long, default_value_t = 200)]
+        units: usize,
+        /// Terrain pieces.
+        #[arg(long, default_value_t = 20)]
+        terrain: usize,
+        /// Timed runs.
+        #[arg(long, default_value_t = 50)]
+        iterations: usize,
+        /// The battle's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 
@@ -73,6 +96,20 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             after,
             json,
         }) => commands::check_move::run(before, after, *json, out),
+        Some(Command::Bench(Bench::Rules {
+            units,
+            terrain,
+            iterations,
+            seed,
+        })) => {
+            let bench = commands::bench::RulesBench {
+                units: *units,
+                terrain: *terrain,
+                iterations: *iterations,
+                seed: *seed,
+            };
+            commands::bench::rules(bench, out)
+        }
         None => {
             writeln!(
                 out,

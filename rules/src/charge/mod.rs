@@ -16,7 +16,7 @@ use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
-use crate::visibility::line_of_sight;
+use crate::visibility::sight;
 
 const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
 const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)", "A21");
@@ -45,6 +45,9 @@ pub struct ChargeAssessment {
     /// Where the charger would stand in contact (A22).
     #[serde(skip)]
     pub placement: Option<OrientedRect>,
+    /// How much of the target the charger's leader sees.
+    #[serde(skip)]
+    pub visible_fraction: f64,
 }
 
 /// Why `charger` may not charge `target` at all (digest §7.1), if it may not.
@@ -116,10 +119,8 @@ fn may_give_closing_fire(situation: &Situation, target: usize, face: Quarter) ->
     let view = &situation.units[target];
     let unit = view.unit;
     let profile = situation.profile;
-    let shoots = unit
-        .weapon
-        .as_deref()
-        .and_then(|w| profile.weapon(w))
+    let shoots = profile
+        .unit_weapon(unit)
         .is_some_and(|w| w.range().is_some());
     let front = face == Quarter::Front
         || profile.quarter_scheme(unit.formation) == QuarterScheme::FourFronts;
@@ -201,17 +202,11 @@ pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> Ch
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face);
-    if reason.is_none() && line_of_sight(situation, charger, &leader, target, &closest).is_some() {
-        let seen = crate::visibility::sight(
-            situation,
-            charger,
-            &leader,
-            target,
-            &crate::geometry::ConvexRegion::Everywhere,
-        );
-        if seen.visible_fraction <= 0.0 {
-            reason = Some("its leader cannot see the target".into());
-        }
+    let everywhere = crate::geometry::ConvexRegion::Everywhere;
+    let visible_fraction =
+        sight(situation, charger, &leader, target, &everywhere, None).visible_fraction;
+    if reason.is_none() && visible_fraction <= 0.0 {
+        reason = Some("its leader cannot see the target".into());
     }
     if reason.is_none()
         && let Some(terrain) = &path.forbidden_by
@@ -243,6 +238,7 @@ pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> Ch
         face_borderline: allowed && face_borderline,
         reason,
         placement: Some(placement(unit, &geometric_face, (from, to))),
+        visible_fraction,
     }
 }
 

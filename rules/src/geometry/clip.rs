@@ -55,50 +55,83 @@ fn parts_inside(wedge: &Wedge, bases: &[OrientedRect]) -> Vec<Vec<TablePoint>> {
         .collect()
 }
 
-/// The fraction (0 to 1) of the bases' total area that lies inside the region: the digest's
-/// "less than half in the arc" test (A7) sums the base areas, as for skirmishers.
-pub fn fraction_inside(region: &ConvexRegion, bases: &[OrientedRect]) -> f64 {
-    let total: f64 = bases.iter().map(OrientedRect::area).sum();
-    if total <= 0.0 {
-        return 0.0;
-    }
+/// Bases clipped to a region once, to ask both how much lies inside and which point inside is
+/// nearest.
+#[derive(Clone, Debug)]
+pub struct Clipped<'b> {
+    bases: &'b [OrientedRect],
+    everywhere: bool,
+    parts: Vec<Vec<TablePoint>>,
+}
+
+/// Clip `bases` to `region`.
+pub fn clip<'b>(region: &ConvexRegion, bases: &'b [OrientedRect]) -> Clipped<'b> {
     match region {
-        ConvexRegion::Everywhere => 1.0,
-        ConvexRegion::Wedge(wedge) => {
-            let inside: f64 = parts_inside(wedge, bases)
-                .iter()
-                .map(|p| polygon_area(p))
-                .sum();
-            (inside / total).clamp(0.0, 1.0)
-        }
+        ConvexRegion::Everywhere => Clipped {
+            bases,
+            everywhere: true,
+            parts: Vec::new(),
+        },
+        ConvexRegion::Wedge(wedge) => Clipped {
+            bases,
+            everywhere: false,
+            parts: parts_inside(wedge, bases),
+        },
     }
 }
 
-/// The point of the bases inside the region that is nearest `from`, with its distance; `None`
-/// when no part of any base (of non-zero area) lies inside the region.
+impl Clipped<'_> {
+    /// The fraction (0 to 1) of the bases' total area inside the region: the digest's "less
+    /// than half in the arc" test (A7) sums the base areas, as for skirmishers.
+    pub fn fraction(&self) -> f64 {
+        let total: f64 = self.bases.iter().map(OrientedRect::area).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        if self.everywhere {
+            return 1.0;
+        }
+        let inside: f64 = self.parts.iter().map(|p| polygon_area(p)).sum();
+        (inside / total).clamp(0.0, 1.0)
+    }
+
+    /// The point of the bases inside the region nearest `from`, with its distance; `None` when
+    /// no part of any base (of non-zero area) lies inside.
+    pub fn closest_to(&self, from: &TablePoint) -> Option<(TablePoint, Inches)> {
+        let candidates: Vec<(TablePoint, Inches)> = if self.everywhere {
+            self.bases.iter().map(|b| b.closest_point(from)).collect()
+        } else {
+            self.parts
+                .iter()
+                .filter(|part| polygon_area(part) > 1e-9)
+                .filter_map(|part| ConvexPolygon::from_convex_polyline(part.clone()))
+                .map(|shape| {
+                    let projected = shape.project_point(&Isometry::identity(), from, true);
+                    (
+                        projected.point,
+                        Inches(nalgebra::distance(&projected.point, from)),
+                    )
+                })
+                .collect()
+        };
+        candidates
+            .into_iter()
+            .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    }
+}
+
+/// The fraction (0 to 1) of the bases' total area that lies inside the region (A7).
+pub fn fraction_inside(region: &ConvexRegion, bases: &[OrientedRect]) -> f64 {
+    clip(region, bases).fraction()
+}
+
+/// The point of the bases inside the region that is nearest `from`, with its distance.
 pub fn closest_part_inside(
     from: &TablePoint,
     region: &ConvexRegion,
     bases: &[OrientedRect],
 ) -> Option<(TablePoint, Inches)> {
-    let candidates: Vec<(TablePoint, Inches)> = match region {
-        ConvexRegion::Everywhere => bases.iter().map(|b| b.closest_point(from)).collect(),
-        ConvexRegion::Wedge(wedge) => parts_inside(wedge, bases)
-            .into_iter()
-            .filter(|part| polygon_area(part) > 1e-9)
-            .filter_map(ConvexPolygon::from_convex_polyline)
-            .map(|shape| {
-                let projected = shape.project_point(&Isometry::identity(), from, true);
-                (
-                    projected.point,
-                    Inches(nalgebra::distance(&projected.point, from)),
-                )
-            })
-            .collect(),
-    };
-    candidates
-        .into_iter()
-        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    clip(region, bases).closest_to(from)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ mod clip;
 mod rect;
 mod wedge;
 
-pub use clip::{ConvexRegion, closest_part_inside, fraction_inside};
+pub use clip::{Clipped, ConvexRegion, clip, closest_part_inside, fraction_inside};
 pub use rect::{LocalPoint, OrientedRect};
 pub use wedge::Wedge;
 

@@ -453,7 +453,7 @@ fn check_unit(
 
 fn check_weapon(check: &mut Checker, profile: &Profile, name: &str, field: &str) -> Option<String> {
     if let Some(weapon) = profile.weapon(name) {
-        return Some(weapon.id);
+        return Some(weapon.id().to_owned());
     }
     let first_word = name.trim().to_lowercase();
     let first_word = first_word.split([' ', '-', '_']).next().unwrap_or("");

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::enfilade::in_enfilade;
 use super::fire_arc;
-use crate::geometry::{TablePoint, fraction_inside};
+use crate::geometry::{TablePoint, clip};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -144,41 +144,91 @@ fn describe_obstruction(situation: &Situation, obstruction: &Obstruction) -> Str
     }
 }
 
-/// Assess `target` as a target for `shooter` (indices in the scene). `Err` says why it cannot
-/// be shot at all; `Ok` says how far it is and whether it is clear.
-pub fn assess(
+/// An enemy that passed the cheap tests: not engaged, partly in the arc, and with the part in
+/// the arc within range. Its `bound` (the range to the part in the arc, seen or not) is never
+/// more than the range to the part that can be seen, so candidates can be looked at nearest
+/// bound first and the rest skipped once the priority rule is decided.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The enemy (index in the scene).
+    pub index: usize,
+    /// Fraction of it in the arc.
+    pub arc_fraction: f64,
+    /// The closest point of it in the arc, and its distance from the leader.
+    pub nearest_in_arc: (TablePoint, Inches),
+}
+
+impl Candidate {
+    /// A lower bound of the range to its visible part.
+    pub fn bound(&self) -> Inches {
+        self.nearest_in_arc.1
+    }
+}
+
+/// The cheap tests: engaged, arc, range to the part in the arc.
+pub fn screen(
     situation: &Situation,
     shooter: usize,
     target: usize,
-) -> Result<Assessment, Ineligible> {
-    let profile = situation.profile;
+    max: Inches,
+) -> Result<Candidate, Ineligible> {
     let shooter_unit = &situation.scene.units[shooter];
     let view = &situation.units[target];
-    let target_unit = view.unit;
     let out = |reason: String| Ineligible {
-        id: target_unit.id.clone(),
+        id: view.unit.id.clone(),
         reason,
-    };
-    let weapon = shooter_unit
-        .weapon
-        .as_deref()
-        .and_then(|w| profile.weapon(w));
-    let Some(max) = weapon.as_ref().and_then(|w| w.range()) else {
-        return Err(out("no ranged weapon".to_owned()));
     };
     if view.engaged {
         return Err(out(
             "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
         ));
     }
-    let arc = fire_arc(shooter_unit, profile);
-    let bases = target_unit.footprint.stands();
-    let arc_fraction = fraction_inside(&arc, bases);
-    if arc_fraction <= 1e-9 {
-        return Err(out("not in the arc of fire".to_owned()));
-    }
+    let arc = fire_arc(shooter_unit, situation.profile);
+    let clipped = clip(&arc, view.unit.footprint.stands());
+    let arc_fraction = clipped.fraction();
     let eye = shooter_unit.footprint.leader();
-    let seen = sight(situation, shooter, &eye, target, &arc);
+    let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
+        return Err(out("not in the arc of fire".to_owned()));
+    };
+    if nearest_in_arc.1 > max {
+        return Err(out(format!(
+            "out of range: {} to its closest part in the arc, maximum {max}",
+            nearest_in_arc.1.rounded()
+        )));
+    }
+    Ok(Candidate {
+        index: target,
+        arc_fraction,
+        nearest_in_arc,
+    })
+}
+
+/// The full assessment of a screened candidate: sight, range to the visible part, the gap it
+/// is seen through, and whether it is a clear target. `Err` says why it cannot be shot.
+pub fn assess(
+    situation: &Situation,
+    shooter: usize,
+    candidate: &Candidate,
+    max: Inches,
+) -> Result<Assessment, Ineligible> {
+    let profile = situation.profile;
+    let shooter_unit = &situation.scene.units[shooter];
+    let target = candidate.index;
+    let target_unit = situation.units[target].unit;
+    let out = |reason: String| Ineligible {
+        id: target_unit.id.clone(),
+        reason,
+    };
+    let arc = fire_arc(shooter_unit, profile);
+    let eye = shooter_unit.footprint.leader();
+    let seen = sight(
+        situation,
+        shooter,
+        &eye,
+        target,
+        &arc,
+        Some(candidate.nearest_in_arc),
+    );
     if seen.visible_fraction <= 0.0 {
         let blockers: Vec<String> = seen
             .obstructions
@@ -199,7 +249,7 @@ pub fn assess(
             range.rounded()
         )));
     }
-    if let Some(minimum) = weapon.as_ref().and_then(|w| w.minimum())
+    if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())
         && range < minimum
     {
         return Err(out(format!(
@@ -232,7 +282,7 @@ pub fn assess(
     not_clear.extend(target_state(
         situation,
         target,
-        arc_fraction,
+        candidate.arc_fraction,
         seen.visible_fraction,
         &eye,
         &aim,
@@ -241,7 +291,7 @@ pub fn assess(
         id: target_unit.id.clone(),
         range,
         aim,
-        arc_fraction,
+        arc_fraction: candidate.arc_fraction,
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),
         enfilade: in_enfilade(target_unit, &eye).is_some(),

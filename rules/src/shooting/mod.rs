@@ -13,6 +13,6 @@ mod enfilade;
 mod priority;
 
 pub use arc::{arc_outline, fire_arc};
-pub use assess::{Assessment, Ineligible, NotClear, RangeBand, assess};
+pub use assess::{Assessment, Candidate, Ineligible, NotClear, RangeBand, assess, screen};
 pub use enfilade::in_enfilade;
 pub use priority::{ShootingReport, target_priority};

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Assessment, Ineligible, arc_outline, assess};
+use super::{Assessment, Ineligible, arc_outline, assess, screen};
 use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Unit, UnitKind};
@@ -40,7 +40,7 @@ pub struct ShootingReport {
 fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     let unit = &situation.scene.units[shooter];
     let profile = situation.profile;
-    let weapon = unit.weapon.as_deref().and_then(|w| profile.weapon(w));
+    let weapon = profile.unit_weapon(unit);
     if weapon.as_ref().and_then(|w| w.range()).is_none() {
         return Some("has no ranged weapon".to_owned());
     }
@@ -57,11 +57,33 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
 }
 
 fn max_range(unit: &Unit, profile: &Profile) -> Inches {
-    unit.weapon
-        .as_deref()
-        .and_then(|w| profile.weapon(w))
+    profile
+        .unit_weapon(unit)
         .and_then(|w| w.range())
         .unwrap_or(Inches::ZERO)
+}
+
+/// The range beyond which no further target can change the choice, once `targets` (sorted)
+/// decide it: past the closest (and its ties) if it is clear, else past the closest clear one.
+/// Guns with nothing within half range choose freely, so for them every target counts.
+fn decided_beyond(
+    targets: &[Assessment],
+    artillery: bool,
+    max: Inches,
+    tie: Inches,
+) -> Option<Inches> {
+    let pool: Vec<&Assessment> = targets
+        .iter()
+        .filter(|t| !artillery || t.range <= max / 2.0)
+        .collect();
+    let first = pool.first()?;
+    let closest = closest_with_ties(&pool, tie);
+    if closest.iter().any(|t| t.is_clear()) {
+        return Some(first.range + tie);
+    }
+    pool.iter()
+        .find(|t| t.is_clear())
+        .map(|clear| clear.range + tie)
 }
 
 /// The closest of `targets` (sorted by range) and every target tied with it (A6).
@@ -98,18 +120,44 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
     }
     let max = max_range(unit, profile);
     let leader = unit.footprint.leader();
-    let mut targets = Vec::new();
+    let tie = profile.tolerance().distance;
+    let mut candidates = Vec::new();
     let mut ineligible = Vec::new();
     for enemy in situation.enemies_of(shooter) {
-        if enemy.unit.footprint.closest_point(&leader).1 > max + profile.tolerance().distance {
+        if enemy.unit.footprint.closest_point(&leader).1 > max + tie {
             continue;
         }
-        match assess(situation, shooter, enemy.index) {
-            Ok(assessment) => targets.push(assessment),
+        match screen(situation, shooter, enemy.index, max) {
+            Ok(candidate) => candidates.push(candidate),
             Err(reason) => ineligible.push(reason),
         }
     }
-    targets.sort_by(|a, b| a.range.0.total_cmp(&b.range.0));
+    candidates.sort_by(|a, b| a.bound().0.total_cmp(&b.bound().0));
+    let artillery = unit.kind == UnitKind::Artillery;
+    let mut targets: Vec<Assessment> = Vec::new();
+    for candidate in candidates {
+        if let Some(limit) = decided_beyond(&targets, artillery, max, tie)
+            && candidate.bound() > limit
+        {
+            let enemy = &situation.scene.units[candidate.index];
+            let first = targets
+                .first()
+                .map(|t| name_of(situation, &t.id))
+                .unwrap_or_default();
+            ineligible.push(Ineligible {
+                id: enemy.id.clone(),
+                reason: format!("{first} is closer and takes priority (sight to it not checked)"),
+            });
+            continue;
+        }
+        match assess(situation, shooter, &candidate, max) {
+            Ok(assessment) => {
+                let at = targets.partition_point(|t| t.range <= assessment.range);
+                targets.insert(at, assessment);
+            }
+            Err(reason) => ineligible.push(reason),
+        }
+    }
     let mut report = choose(situation, unit, max, &targets);
     report.rulings.extend(
         ineligible
