@@ -208,13 +208,37 @@ fn round(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
 
-pub(crate) fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+/// How much of `to` lies in `from`'s fire arc, and the range to the nearest part of it there.
+pub(crate) struct InArc {
+    /// Fraction of the base area in the arc.
+    pub fraction: f64,
+    /// Range from the leader to the nearest part in the arc.
+    pub range: Option<Inches>,
+}
+
+pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
+    let clipped = clip(&fire_arc(from, profile), to.footprint.stands());
+    InArc {
+        fraction: clipped.fraction(),
+        range: clipped.closest_to(&from.footprint.leader()).map(|(_, d)| d),
+    }
+}
+
+fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+    measure_pair_in_arc(from, to, profile, in_arc(from, to, profile))
+}
+
+/// Measure a pair whose arc clipping is already known.
+pub(crate) fn measure_pair_in_arc(
+    from: &Unit,
+    to: &Unit,
+    profile: &Profile,
+    arc: InArc,
+) -> PairMeasurement {
     let tolerance = profile.tolerance();
     let leader = from.footprint.leader();
-    let arc = fire_arc(from, profile);
     let (_, range) = to.footprint.closest_point(&leader);
-    let clipped = clip(&arc, to.footprint.stands());
-    let range_in_arc = clipped.closest_to(&leader).map(|(_, d)| d);
+    let range_in_arc = arc.range;
     let reading = classify(to.footprint.frame(), &leader);
     let scheme = profile.quarter_scheme(to.formation);
     let weapon = profile.unit_weapon(from);
@@ -245,7 +269,7 @@ pub(crate) fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMea
         target_quarter: scheme.rule_quarter(reading.face),
         target_face: reading.face,
         // Adding +0.0 turns a rounded -0.0 into 0.0.
-        arc_fraction: (clipped.fraction() * 1000.0).round() / 1000.0 + 0.0,
+        arc_fraction: (arc.fraction * 1000.0).round() / 1000.0 + 0.0,
         weapon_range: max_range.map(Inches::rounded),
         in_range,
         borderline,

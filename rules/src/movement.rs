@@ -216,7 +216,9 @@ fn proximity_breach(
     after: &Unit,
     rulings: &mut Vec<Ruling>,
 ) -> bool {
-    let Some((near, _)) = crate::command::enemy_within(situation, index) else {
+    let Some((near, _)) =
+        crate::command::enemy_within(situation, index, situation.nearest_enemy(index))
+    else {
         return false;
     };
     if !near.within {

@@ -514,11 +514,7 @@ mod tests {
         );
         let horse_guns = p.weapon("rifled-horse-artillery");
         assert_eq!(
-            p.move_allowance(
-                UnitKind::Artillery,
-                Formation::Limbered,
-                horse_guns.as_ref()
-            ),
+            p.move_allowance(UnitKind::Artillery, Formation::Limbered, horse_guns),
             Inches(18.0)
         );
         assert_eq!(

@@ -10,11 +10,12 @@ use crate::charge::{ChargeAssessment, assess_charge, charge_ruling, contact_ruli
 use crate::command::{
     CommandDistance, EnemyWithin, cohesion_rulings, command_distance, enemy_within,
 };
-use crate::measure::{PairMeasurement, UnitSummary, measure_pair, summarize};
+use crate::geometry::ConvexRegion;
+use crate::measure::{InArc, PairMeasurement, UnitSummary, in_arc, measure_pair_in_arc, summarize};
 use crate::profile::{Profile, RulesetId};
 use crate::ruling::Ruling;
 use crate::scene::Scene;
-use crate::shooting::{ShootingReport, target_priority};
+use crate::shooting::{ShootingReport, fire_arc, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::Inches;
@@ -58,8 +59,8 @@ pub struct PairRulings {
     /// What `vedette measure` says of it.
     #[serde(flatten)]
     pub measurement: PairMeasurement,
-    /// Fraction of `to` that `from`'s leader can see (when it was looked at: a target in range
-    /// and arc, or a charge within reach).
+    /// Fraction of `to` that `from`'s leader can see, when the shooting rules looked at it (a
+    /// target in the arc and range that could change whom `from` must shoot); `null` otherwise.
     pub visible_fraction: Option<f64>,
     /// A charge by `from` at `to`, when within reach of a move.
     pub charge: Option<ChargeAssessment>,
@@ -82,68 +83,156 @@ pub fn rulings(scene: &Scene) -> Rulings {
     rulings_with(scene, Profile::builtin(scene.ruleset))
 }
 
-/// Every ruling for a scene with a given profile.
+/// Every ruling for a scene with a given profile. Units are ruled on independently, so large
+/// tables are split across the machine's cores.
 pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
     let situation = Situation::new(scene, profile);
-    let (support_statuses, support_rulings) = supports(&situation);
-    let mut pairs = Vec::new();
-    let mut units = Vec::new();
-    for view in &situation.units {
-        let index = view.index;
-        let shooting = target_priority(&situation, index);
-        let mut rulings = shooting.rulings.clone();
-        let proximity = enemy_within(&situation, index).map(|(status, ruling)| {
-            rulings.push(ruling);
-            status
-        });
-        let command = command_distance(&situation, index).map(|(status, ruling)| {
-            rulings.push(ruling);
-            status
-        });
-        let unit_reach = reach(&situation, index);
-        for enemy in situation.enemies_of(index) {
-            if aabb_gap(&view.aabb, &enemy.aabb) > unit_reach {
-                continue;
-            }
-            let pair = pair_rulings(&situation, index, enemy.index, &shooting);
-            if let Some(charge) = &pair.charge {
-                rulings.push(charge_ruling(&situation, index, enemy.index, charge));
-            }
-            pairs.push(pair);
-        }
-        rulings.extend(
-            support_rulings
-                .iter()
-                .filter(|r| r.unit == view.unit.id)
-                .cloned(),
-        );
-        units.push(UnitRulings {
-            summary: summarize(
-                view.unit,
-                profile,
-                situation
-                    .nearest_enemy(index)
-                    .map(|(e, gap)| (&scene.units[e], gap)),
-            ),
-            engaged: view.engaged,
-            supports: support_statuses
-                .iter()
-                .find(|(u, _)| *u == index)
-                .map(|(_, s)| s.clone()),
-            shooting,
-            proximity,
-            command,
-            rulings,
-        });
-    }
+    let supports = supports(&situation);
+    let count = situation.units.len();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(count / PER_THREAD)
+        .max(1);
+    let chunk = count.div_ceil(threads).max(1);
+    let per_unit: Vec<(UnitRulings, Vec<PairRulings>)> = if threads == 1 {
+        (0..count)
+            .map(|index| unit_rulings(&situation, &supports, index))
+            .collect()
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..count)
+                .step_by(chunk)
+                .map(|start| {
+                    let (situation, supports) = (&situation, &supports);
+                    scope.spawn(move || {
+                        (start..(start + chunk).min(count))
+                            .map(|index| unit_rulings(situation, supports, index))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            // A worker only panics on a bug; rule on its units here rather than lose them.
+            workers
+                .into_iter()
+                .enumerate()
+                .flat_map(|(i, worker)| {
+                    worker.join().unwrap_or_else(|_| {
+                        let start = i * chunk;
+                        (start..(start + chunk).min(count))
+                            .map(|index| unit_rulings(&situation, &supports, index))
+                            .collect()
+                    })
+                })
+                .collect()
+        })
+    };
+    let (units, pairs): (Vec<UnitRulings>, Vec<Vec<PairRulings>>) = per_unit.into_iter().unzip();
     let mut general = cohesion_rulings(&situation);
     general.extend(contact_rulings(&situation));
     Rulings {
         ruleset: profile.id(),
         units,
-        pairs,
+        pairs: pairs.into_iter().flatten().collect(),
         general,
     }
+}
+
+/// Below this many units per thread, one thread is faster than starting another.
+const PER_THREAD: usize = 40;
+
+type Supports = (Vec<(usize, SupportStatus)>, Vec<Ruling>);
+
+/// Whether any rule can use the pair: close enough to charge or for the 12" rule, or in the
+/// fire arc and range.
+fn worth_measuring(
+    situation: &Situation,
+    from: usize,
+    to: usize,
+    close: Inches,
+    reach: Inches,
+) -> bool {
+    let (a, b) = (&situation.units[from], &situation.units[to]);
+    let gap = aabb_gap(&a.aabb, &b.aabb);
+    if gap > reach {
+        return false;
+    }
+    if gap <= close {
+        return true;
+    }
+    match fire_arc(a.unit, situation.profile) {
+        ConvexRegion::Everywhere => true,
+        ConvexRegion::Wedge(wedge) => {
+            let corners: Vec<_> = b
+                .unit
+                .footprint
+                .stands()
+                .iter()
+                .flat_map(|s| s.corners())
+                .collect();
+            !wedge.surely_misses(&corners)
+        }
+    }
+}
+
+fn unit_rulings(
+    situation: &Situation,
+    supports: &Supports,
+    index: usize,
+) -> (UnitRulings, Vec<PairRulings>) {
+    let (support_statuses, support_rulings) = supports;
+    let scene = situation.scene;
+    let profile = situation.profile;
+    let view = &situation.units[index];
+    let shooting = target_priority(situation, index);
+    let mut rulings = shooting.rulings.clone();
+    let nearest = situation.nearest_enemy(index);
+    let proximity = enemy_within(situation, index, nearest).map(|(status, ruling)| {
+        rulings.push(ruling);
+        status
+    });
+    let command = command_distance(situation, index).map(|(status, ruling)| {
+        rulings.push(ruling);
+        status
+    });
+    let unit_reach = reach(situation, index);
+    let close = profile
+        .move_allowance(view.unit.kind, view.unit.formation, None)
+        .max(profile.proximity())
+        + profile.tolerance().distance;
+    let mut pairs = Vec::new();
+    for enemy in situation.enemies_of(index) {
+        if !worth_measuring(situation, index, enemy.index, close, unit_reach) {
+            continue;
+        }
+        let pair = pair_rulings(situation, index, enemy.index, &shooting);
+        if let Some(charge) = &pair.charge {
+            rulings.push(charge_ruling(situation, index, enemy.index, charge));
+        }
+        pairs.push(pair);
+    }
+    rulings.extend(
+        support_rulings
+            .iter()
+            .filter(|r| r.unit == view.unit.id)
+            .cloned(),
+    );
+    let unit = UnitRulings {
+        summary: summarize(
+            view.unit,
+            profile,
+            nearest.map(|(e, gap)| (&scene.units[e], gap)),
+        ),
+        engaged: view.engaged,
+        supports: support_statuses
+            .iter()
+            .find(|(u, _)| *u == index)
+            .map(|(_, s)| s.clone()),
+        shooting,
+        proximity,
+        command,
+        rulings,
+    };
+    (unit, pairs)
 }
 
 fn pair_rulings(
@@ -155,7 +244,14 @@ fn pair_rulings(
     let scene = situation.scene;
     let profile = situation.profile;
     let (unit, enemy) = (&scene.units[from], &scene.units[to]);
-    let measurement = measure_pair(unit, enemy, profile);
+    let arc = match shooting.screened.iter().find(|c| c.index == to) {
+        Some(candidate) => InArc {
+            fraction: candidate.arc_fraction,
+            range: Some(candidate.bound()),
+        },
+        None => in_arc(unit, enemy, profile),
+    };
+    let measurement = measure_pair_in_arc(unit, enemy, profile, arc);
     let assessed = shooting
         .targets
         .iter()
@@ -164,7 +260,7 @@ fn pair_rulings(
     let allowance = profile.move_allowance(unit.kind, unit.formation, None);
     let charge = (measurement.range <= allowance + profile.tolerance().distance)
         .then(|| assess_charge(situation, from, to));
-    let visible_fraction = assessed.or_else(|| charge.as_ref().map(|c| c.visible_fraction));
+    let visible_fraction = assessed;
     PairRulings {
         measurement,
         visible_fraction: visible_fraction.map(|f| (f * 1000.0).round() / 1000.0),

@@ -30,6 +30,8 @@ pub struct UnitView<'a> {
     pub cover_piece: Option<String>,
     /// Its stands as parry shapes, for ray casts.
     pub shapes: Vec<(Isometry<f64>, Cuboid)>,
+    /// The corners of all its stands.
+    pub corners: Vec<crate::geometry::TablePoint>,
 }
 
 /// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
@@ -120,6 +122,12 @@ impl<'a> Situation<'a> {
                         .stands()
                         .iter()
                         .map(|s| s.to_parry())
+                        .collect(),
+                    corners: unit
+                        .footprint
+                        .stands()
+                        .iter()
+                        .flat_map(|s| s.corners())
                         .collect(),
                 }
             })

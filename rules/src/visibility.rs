@@ -7,9 +7,8 @@
 //! not guessed: hills are height levels, and everything else is flat.
 
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
-use parry2d_f64::math::Isometry;
-use parry2d_f64::query::{Ray, RayCast};
-use parry2d_f64::shape::ConvexPolygon;
+use parry2d_f64::query::{PointQuery, Ray, RayCast};
+use parry2d_f64::shape::Segment;
 
 use crate::geometry::{
     ConvexRegion, LocalPoint, OrientedRect, TablePoint, TableVector, closest_part_inside,
@@ -47,7 +46,12 @@ const MAX_SAMPLES_DEEP: usize = 2;
 /// Points spread over a base, at the centres of a grid of cells.
 fn samples(base: &OrientedRect) -> impl Iterator<Item = TablePoint> + '_ {
     let across = ((base.width().0 / SAMPLE_SPACING).ceil() as usize).clamp(1, MAX_SAMPLES_ACROSS);
-    let deep = ((base.depth().0 / SAMPLE_SPACING).ceil() as usize).clamp(1, MAX_SAMPLES_DEEP);
+    // Thin bases (a line two ranks deep) need one row: depth barely changes what is hidden.
+    let deep = if base.depth().0 <= 1.0 {
+        1
+    } else {
+        ((base.depth().0 / SAMPLE_SPACING).ceil() as usize).clamp(1, MAX_SAMPLES_DEEP)
+    };
     (0..across).flat_map(move |i| {
         (0..deep).map(move |j| {
             base.from_local(LocalPoint {
@@ -60,41 +64,85 @@ fn samples(base: &OrientedRect) -> impl Iterator<Item = TablePoint> + '_ {
 
 /// The units and terrain that might cut sight lines from `eye` to `target`: those that meet
 /// the convex hull of the eye and the target's bases.
+///
+/// Units lying wholly nearer than the target's nearest corner are `occluders`: a sight line to
+/// any point of the target at a bearing inside an occluder's angular span crosses it, so a
+/// bearing test answers exactly what a ray cast would. Only the other units need ray casts.
 struct Corridor {
+    /// The direction from the eye to the target's centre; bearings are measured from it.
+    axis: TableVector,
+    /// Bearing spans (from, to, as tangents) of units wholly nearer than the target, with their index.
+    occluders: Vec<(f64, f64, usize)>,
+    /// Units that need a ray cast.
     units: Vec<usize>,
+    /// Terrain pieces that may block sight.
     terrain: Vec<usize>,
+}
+
+impl Corridor {
+    /// The bearing of a point from the eye, relative to the axis, as a tangent (see [`span`]);
+    /// `None` for a point not ahead of the eye.
+    fn bearing(&self, eye: &TablePoint, point: &TablePoint) -> Option<f64> {
+        let offset = point - eye;
+        let axis = self.axis;
+        let ahead = offset.dot(&axis);
+        (ahead > 1e-9).then(|| (axis.x * offset.y - axis.y * offset.x) / ahead)
+    }
+}
+
+fn corners_of<'a>(
+    situation: &'a Situation<'a>,
+    index: usize,
+) -> impl Iterator<Item = TablePoint> + 'a {
+    situation.units[index].corners.iter().copied()
 }
 
 fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usize) -> Corridor {
     let target_view = &situation.units[target];
     let bounds = target_view.aabb.merged(&Aabb::from_points([*eye]));
-    let hull_points: Vec<TablePoint> = std::iter::once(*eye)
-        .chain(
-            target_view
-                .unit
-                .footprint
-                .stands()
-                .iter()
-                .flat_map(|s| s.corners()),
-        )
-        .collect();
-    let hull = ConvexPolygon::from_convex_hull(&hull_points);
-    let meets_hull = |view: &crate::situation::UnitView| match &hull {
-        Some(hull) => view.shapes.iter().any(|(pose, cuboid)| {
-            parry2d_f64::query::intersection_test(&Isometry::identity(), hull, pose, cuboid)
-                .unwrap_or(true)
-        }),
-        None => true,
+    // A cheap capsule test first: the corridor lies within the target's bounding radius of the
+    // segment from the eye to the target's centre.
+    let target_centre = target_view.aabb.center();
+    let target_radius = target_view.aabb.half_extents().norm();
+    let capsule = Segment::new(*eye, target_centre);
+    let near_axis = |view: &crate::situation::UnitView| {
+        let radius = view.aabb.half_extents().norm();
+        capsule.distance_to_local_point(&view.aabb.center(), true) <= radius + target_radius
     };
-    let units = situation
-        .units
-        .iter()
-        .filter(|v| {
-            v.index != looker && v.index != target && v.aabb.intersects(&bounds) && meets_hull(v)
-        })
-        .map(|v| v.index)
-        .collect();
+    let direction = (target_centre - eye)
+        .try_normalize(1e-12)
+        .unwrap_or(TableVector::x());
+    let target_span = span(eye, &direction, corners_of(situation, target));
+    let mut occluders = Vec::new();
+    let mut units = Vec::new();
+    let nearby = situation.units.iter().filter(|v| {
+        v.index != looker && v.index != target && v.aabb.intersects(&bounds) && near_axis(v)
+    });
+    for view in nearby {
+        let index = view.index;
+        // Bearings decide exactly for units wholly ahead of the eye: one whose bearings miss the
+        // target's, or which lies wholly beyond it, cuts no sight line to it.
+        match (
+            target_span,
+            span(eye, &direction, corners_of(situation, index)),
+        ) {
+            (Some((low, high, nearest, farthest)), Some((from, to, near, far))) => {
+                if to < low || from > high || near > farthest {
+                    continue;
+                }
+                if far < nearest {
+                    occluders.push((from, to, index));
+                } else {
+                    units.push(index);
+                }
+            }
+            _ => units.push(index),
+        }
+    }
+    occluders.sort_by(|a, b| a.0.total_cmp(&b.0));
     Corridor {
+        axis: direction,
+        occluders,
         units,
         terrain: situation.terrain.sight_blockers_in(&bounds),
     }
@@ -124,6 +172,14 @@ fn first_obstruction(
     point: &TablePoint,
     target: usize,
 ) -> Option<Obstruction> {
+    if let Some(bearing) = corridor.bearing(eye, point)
+        && let Some(&(_, _, index)) = corridor
+            .occluders
+            .iter()
+            .find(|(from, to, _)| (*from..=*to).contains(&bearing))
+    {
+        return Some(Obstruction::Unit(index));
+    }
     let end = entry_point(situation, eye, point, target);
     let ray = Ray::new(*eye, end - eye);
     let unit = corridor.units.iter().copied().find(|&index| {
@@ -140,6 +196,66 @@ fn first_obstruction(
         .terrain
         .blocks_sight(&corridor.terrain, eye, &end, wood_edge)
         .map(|piece| Obstruction::Terrain(piece.id.clone()))
+}
+
+/// The bearing span of `corners` seen from `eye`, and how far their nearest and farthest
+/// corners are; `None` if any corner is not ahead of the eye.
+///
+/// Bearings are kept as tangents (aside / ahead) and distances as squares: both order points
+/// exactly as angles and distances would, for points ahead of the eye, without trigonometry.
+fn span(
+    eye: &TablePoint,
+    axis: &TableVector,
+    corners: impl Iterator<Item = TablePoint>,
+) -> Option<(f64, f64, f64, f64)> {
+    let mut out = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for corner in corners {
+        let offset = corner - eye;
+        let (ahead, aside) = (offset.dot(axis), axis.x * offset.y - axis.y * offset.x);
+        if ahead <= 1e-9 {
+            return None;
+        }
+        let bearing = aside / ahead;
+        let distance = offset.norm_squared();
+        out = (
+            out.0.min(bearing),
+            out.1.max(bearing),
+            out.2.min(distance),
+            out.3.max(distance),
+        );
+    }
+    Some(out)
+}
+
+/// Whether the occluders together cover the target's whole bearing span: then every sight
+/// line to it is cut and it cannot be seen (a unit behind its own front line).
+fn hidden_behind(
+    situation: &Situation,
+    corridor: &Corridor,
+    eye: &TablePoint,
+    target: usize,
+) -> Option<usize> {
+    let (low, high, _, _) = span(eye, &corridor.axis, corners_of(situation, target))?;
+    let mut reached = low;
+    let mut first = None;
+    for &(from, to, index) in &corridor.occluders {
+        if from > reached {
+            break;
+        }
+        if to > reached {
+            reached = to;
+            first.get_or_insert(index);
+        }
+        if reached >= high {
+            return first;
+        }
+    }
+    None
 }
 
 /// Whether a single sight line from `eye` (belonging to unit `looker`) to `point` on unit
@@ -170,11 +286,18 @@ pub fn sight(
     let bases = situation.scene.units[target].footprint.stands();
     let corridor = corridor(situation, eye, looker, target);
     let exact = nearest_in_region.or_else(|| closest_part_inside(eye, region, bases));
-    if corridor.units.is_empty() && corridor.terrain.is_empty() {
+    if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Sight {
             visible_fraction: 1.0,
             closest_visible: exact,
             obstructions: Vec::new(),
+        };
+    }
+    if let Some(blocker) = hidden_behind(situation, &corridor, eye, target) {
+        return Sight {
+            visible_fraction: 0.0,
+            closest_visible: None,
+            obstructions: vec![Obstruction::Unit(blocker)],
         };
     }
     let mut seen = 0usize;
@@ -215,15 +338,46 @@ pub fn sight(
     }
 }
 
+/// Whether `looker`'s `eye` sees any part of `target` (a charger's leader must, §7.2): the
+/// line to the closest point first, then the sample points until one is in view.
+pub fn can_see(
+    situation: &Situation,
+    looker: usize,
+    eye: &TablePoint,
+    target: usize,
+) -> Result<(), Obstruction> {
+    let corridor = corridor(situation, eye, looker, target);
+    if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
+        return Ok(());
+    }
+    if let Some(blocker) = hidden_behind(situation, &corridor, eye, target) {
+        return Err(Obstruction::Unit(blocker));
+    }
+    let bases = situation.scene.units[target].footprint.stands();
+    let (closest, _) = situation.scene.units[target].footprint.closest_point(eye);
+    let mut first = None;
+    for point in std::iter::once(closest).chain(bases.iter().flat_map(samples)) {
+        match first_obstruction(situation, &corridor, eye, &point, target) {
+            None => return Ok(()),
+            Some(obstruction) => {
+                first.get_or_insert(obstruction);
+            }
+        }
+    }
+    Err(first.unwrap_or(Obstruction::Unit(target)))
+}
+
 /// The width of the clear corridor a shot from `eye` to `aim` passes through (A11): between
 /// the nearest units and sight-blocking terrain on either side of the line, measured square to
-/// it. `None` when one side is open.
+/// it. Only blockers within `band` of the line are looked at (a wider gap never matters), so
+/// `None` means a side is open, or its nearest blocker is farther than `band`.
 pub fn gap_width(
     situation: &Situation,
     looker: usize,
     eye: &TablePoint,
     target: usize,
     aim: &TablePoint,
+    band: Inches,
 ) -> Option<(Inches, [String; 2])> {
     let axis = aim - eye;
     let length = axis.norm();
@@ -255,8 +409,9 @@ pub fn gap_width(
             right_bound = (l_max, name);
         }
     };
+    let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
     for view in &situation.units {
-        if view.index == looker || view.index == target {
+        if view.index == looker || view.index == target || !view.aabb.intersects(&bounds) {
             continue;
         }
         let mut corners = view

@@ -16,7 +16,7 @@ use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
-use crate::visibility::sight;
+use crate::visibility::can_see;
 
 const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
 const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)", "A21");
@@ -45,9 +45,6 @@ pub struct ChargeAssessment {
     /// Where the charger would stand in contact (A22).
     #[serde(skip)]
     pub placement: Option<OrientedRect>,
-    /// How much of the target the charger's leader sees.
-    #[serde(skip)]
-    pub visible_fraction: f64,
 }
 
 /// Why `charger` may not charge `target` at all (digest §7.1), if it may not.
@@ -202,10 +199,7 @@ pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> Ch
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face);
-    let everywhere = crate::geometry::ConvexRegion::Everywhere;
-    let visible_fraction =
-        sight(situation, charger, &leader, target, &everywhere, None).visible_fraction;
-    if reason.is_none() && visible_fraction <= 0.0 {
+    if reason.is_none() && can_see(situation, charger, &leader, target).is_err() {
         reason = Some("its leader cannot see the target".into());
     }
     if reason.is_none()
@@ -238,7 +232,6 @@ pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> Ch
         face_borderline: allowed && face_borderline,
         reason,
         placement: Some(placement(unit, &geometric_face, (from, to))),
-        visible_fraction,
     }
 }
 

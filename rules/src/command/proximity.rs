@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
-use crate::situation::{Situation, aabb_gap};
+use crate::situation::Situation;
 use crate::units::Inches;
 
 const PROXIMITY: RuleRef =
@@ -24,18 +24,18 @@ pub struct EnemyWithin {
 }
 
 /// The closest enemy of `index` (any type or state; commanders are not units), and the ruling.
-pub fn enemy_within(situation: &Situation, index: usize) -> Option<(EnemyWithin, Ruling)> {
+/// `nearest` is the unit's closest enemy and the gap (see [`Situation::nearest_enemy`]).
+pub fn enemy_within(
+    situation: &Situation,
+    index: usize,
+    nearest: Option<(usize, Inches)>,
+) -> Option<(EnemyWithin, Ruling)> {
     let profile = situation.profile;
     let proximity = profile.proximity();
     let tolerance = profile.tolerance().distance;
-    let view = &situation.units[index];
-    let unit = view.unit;
-    // Only enemies whose boxes are near enough can be nearest within the distance that matters.
-    let (enemy, gap) = situation
-        .enemies_of(index)
-        .filter(|e| aabb_gap(&view.aabb, &e.aabb) <= proximity + tolerance)
-        .map(|e| (e, unit.footprint.gap_to(&e.unit.footprint)))
-        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let unit = situation.units[index].unit;
+    let (enemy, gap) = nearest?;
+    let enemy = &situation.units[enemy];
     let within = gap <= proximity;
     let borderline = (gap - proximity).abs() <= tolerance;
     let explanation = match (within, unit.state.disordered) {

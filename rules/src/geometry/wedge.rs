@@ -68,6 +68,23 @@ impl Wedge {
         right_of_left_ray && left_of_right_ray && beyond_base
     }
 
+    /// Whether a convex shape with these corners certainly lies outside the wedge: all its
+    /// corners are beyond one of the wedge's bounding lines. (When this says no, the shape may
+    /// still miss; it is a cheap first test before clipping.)
+    pub fn surely_misses(&self, corners: &[TablePoint]) -> bool {
+        let outside_left = corners
+            .iter()
+            .all(|p| cross(self.left_ray, p - self.left_apex) > 0.0);
+        let outside_right = corners
+            .iter()
+            .all(|p| cross(self.right_ray, p - self.right_apex) < 0.0);
+        let axis = self.axis();
+        let behind = corners.iter().all(|p| {
+            (p - self.left_apex).dot(&axis) < 0.0 && (p - self.right_apex).dot(&axis) < 0.0
+        });
+        outside_left || outside_right || behind
+    }
+
     /// A convex polygon (counter-clockwise) equal to the wedge out to at least `extent` from
     /// either apex: the rays are cut at twice that length, so the far chord of any wedge that
     /// opens by 120° or less lies beyond `extent`.

@@ -259,20 +259,21 @@ pub fn assess(
     }
     let artillery = shooter_unit.kind == UnitKind::Artillery;
     let mut not_clear = Vec::new();
-    if let Some((width, _)) = gap_width(situation, shooter, &eye, target, &aim) {
-        let distances = profile.distances();
-        let minimum_gap = if artillery {
-            distances.cannon_gap
-        } else {
-            distances.gap
-        };
+    let distances = profile.distances();
+    let minimum_gap = if artillery {
+        distances.cannon_gap
+    } else {
+        distances.gap
+    };
+    let frontage = shooter_unit.footprint.frame().width();
+    let gap_band = minimum_gap.max(frontage);
+    if let Some((width, _)) = gap_width(situation, shooter, &eye, target, &aim, gap_band) {
         if width < minimum_gap {
             return Err(out(format!(
                 "the gap it is seen through is {}, narrower than {minimum_gap}",
                 width.rounded()
             )));
         }
-        let frontage = shooter_unit.footprint.frame().width();
         if shooter_unit.formation != Formation::Skirmish && width < frontage {
             not_clear.push(NotClear::NarrowGap {
                 width: width.rounded(),

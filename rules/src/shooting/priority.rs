@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Assessment, Ineligible, arc_outline, assess, screen};
+use super::{Assessment, Candidate, Ineligible, arc_outline, assess, screen};
 use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Unit, UnitKind};
@@ -31,6 +31,9 @@ pub struct ShootingReport {
     pub ineligible: Vec<Ineligible>,
     /// Every eligible target, closest first.
     pub targets: Vec<Assessment>,
+    /// Every enemy partly in the arc and within range, as screened (for reuse by callers).
+    #[serde(skip)]
+    pub screened: Vec<Candidate>,
     /// The rulings, for people.
     #[serde(skip)]
     pub rulings: Vec<Ruling>,
@@ -133,6 +136,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
         }
     }
     candidates.sort_by(|a, b| a.bound().0.total_cmp(&b.bound().0));
+    let screened = candidates.clone();
     let artillery = unit.kind == UnitKind::Artillery;
     let mut targets: Vec<Assessment> = Vec::new();
     for candidate in candidates {
@@ -168,6 +172,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
     report.can_shoot = true;
     report.ineligible = ineligible;
     report.targets = targets;
+    report.screened = screened;
     report
 }
 
