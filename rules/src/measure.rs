@@ -225,7 +225,8 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
 }
 
 fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
-    measure_pair_in_arc(from, to, profile, in_arc(from, to, profile))
+    let gap = from.footprint.gap_to(&to.footprint);
+    measure_pair_in_arc(from, to, profile, in_arc(from, to, profile), gap)
 }
 
 /// Measure a pair whose arc clipping is already known.
@@ -234,6 +235,7 @@ pub(crate) fn measure_pair_in_arc(
     to: &Unit,
     profile: &Profile,
     arc: InArc,
+    gap: Inches,
 ) -> PairMeasurement {
     let tolerance = profile.tolerance();
     let leader = from.footprint.leader();
@@ -263,7 +265,7 @@ pub(crate) fn measure_pair_in_arc(
     PairMeasurement {
         from: from.id.clone(),
         to: to.id.clone(),
-        edge_distance: from.footprint.gap_to(&to.footprint).rounded(),
+        edge_distance: gap.rounded(),
         range: range.rounded(),
         range_in_arc: range_in_arc.map(Inches::rounded),
         target_quarter: scheme.rule_quarter(reading.face),

@@ -19,6 +19,7 @@ use crate::shooting::{ShootingReport, fire_arc, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::Inches;
+use parry2d_f64::bounding_volume::BoundingVolume;
 
 /// All rulings of a scene.
 #[derive(Clone, Debug, Serialize)]
@@ -183,8 +184,8 @@ fn unit_rulings(
     let scene = situation.scene;
     let profile = situation.profile;
     let view = &situation.units[index];
-    let shooting = target_priority(situation, index);
-    let mut rulings = shooting.rulings.clone();
+    let mut shooting = target_priority(situation, index);
+    let mut rulings = std::mem::take(&mut shooting.rulings);
     let nearest = situation.nearest_enemy(index);
     let proximity = enemy_within(situation, index, nearest).map(|(status, ruling)| {
         rulings.push(ruling);
@@ -200,7 +201,11 @@ fn unit_rulings(
         .max(profile.proximity())
         + profile.tolerance().distance;
     let mut pairs = Vec::new();
-    for enemy in situation.enemies_of(index) {
+    let side = view.side;
+    for enemy in situation
+        .units_in(view.aabb.loosened(unit_reach.0))
+        .filter(|v| v.side != side)
+    {
         if !worth_measuring(situation, index, enemy.index, close, unit_reach) {
             continue;
         }
@@ -251,7 +256,7 @@ fn pair_rulings(
         },
         None => in_arc(unit, enemy, profile),
     };
-    let measurement = measure_pair_in_arc(unit, enemy, profile, arc);
+    let measurement = measure_pair_in_arc(unit, enemy, profile, arc, situation.gap(from, to));
     let assessed = shooting
         .targets
         .iter()

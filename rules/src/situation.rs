@@ -32,6 +32,8 @@ pub struct UnitView<'a> {
     pub shapes: Vec<(Isometry<f64>, Cuboid)>,
     /// The corners of all its stands.
     pub corners: Vec<crate::geometry::TablePoint>,
+    /// Its side, as a number: units with different numbers are enemies.
+    pub side: usize,
 }
 
 /// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
@@ -59,6 +61,10 @@ pub struct Situation<'a> {
     pub units: Vec<UnitView<'a>>,
     /// Enemy units touching or nearly touching.
     pub contacts: Vec<Contact>,
+    /// Unit indices sorted by the left edge of their boxes, for [`Situation::units_in`].
+    by_left_edge: Vec<usize>,
+    /// The widest box, so a query knows how far left to start.
+    widest: f64,
 }
 
 fn aabb_of(unit: &Unit) -> Aabb {
@@ -74,7 +80,8 @@ fn aabb_of(unit: &Unit) -> Aabb {
 pub fn aabb_gap(a: &Aabb, b: &Aabb) -> Inches {
     let dx = (a.mins.x - b.maxs.x).max(b.mins.x - a.maxs.x).max(0.0);
     let dy = (a.mins.y - b.maxs.y).max(b.mins.y - a.maxs.y).max(0.0);
-    Inches(dx.hypot(dy))
+    // A plain square root: hypot's care for overflow is not needed at table sizes.
+    Inches((dx * dx + dy * dy).sqrt())
 }
 
 impl<'a> Situation<'a> {
@@ -96,7 +103,10 @@ impl<'a> Situation<'a> {
             }
         }
         let contact = profile.distances().contact;
-        let units = scene
+        let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        let units: Vec<UnitView> = scene
             .units
             .iter()
             .enumerate()
@@ -129,30 +139,74 @@ impl<'a> Situation<'a> {
                         .iter()
                         .flat_map(|s| s.corners())
                         .collect(),
+                    side: sides
+                        .iter()
+                        .position(|s| *s == unit.side.as_str())
+                        .unwrap_or(0),
                 }
             })
             .collect();
+        let mut by_left_edge: Vec<usize> = (0..units.len()).collect();
+        by_left_edge.sort_by(|&a, &b| boxes[a].mins.x.total_cmp(&boxes[b].mins.x));
+        let widest = boxes
+            .iter()
+            .map(|b| b.maxs.x - b.mins.x)
+            .fold(0.0, f64::max);
         Situation {
             scene,
             profile,
             terrain,
             units,
             contacts,
+            by_left_edge,
+            widest,
         }
+    }
+
+    /// The gap between two units' bases, from their cached shapes (digest A4).
+    pub fn gap(&self, a: usize, b: usize) -> Inches {
+        let (first, second) = (&self.units[a].shapes, &self.units[b].shapes);
+        let gap = first
+            .iter()
+            .flat_map(|(pose_a, shape_a)| {
+                second.iter().map(move |(pose_b, shape_b)| {
+                    parry2d_f64::query::details::distance_support_map_support_map(
+                        &pose_a.inv_mul(pose_b),
+                        shape_a,
+                        shape_b,
+                    )
+                })
+            })
+            .fold(f64::INFINITY, f64::min);
+        Inches(gap)
+    }
+
+    /// The units whose boxes meet `bounds`: a sweep over the units sorted by their left edge,
+    /// so a query near one end of the table does not look at the whole army.
+    pub fn units_in(&self, bounds: Aabb) -> impl Iterator<Item = &UnitView<'a>> + '_ {
+        let left = bounds.mins.x - self.widest;
+        let start = self
+            .by_left_edge
+            .partition_point(|&i| self.units[i].aabb.mins.x < left);
+        self.by_left_edge[start..]
+            .iter()
+            .map(|&i| &self.units[i])
+            .take_while(move |v| v.aabb.mins.x <= bounds.maxs.x)
+            .filter(move |v| v.aabb.intersects(&bounds))
     }
 
     /// The units of other sides than `index`'s.
     pub fn enemies_of(&self, index: usize) -> impl Iterator<Item = &UnitView<'a>> {
-        let side = &self.scene.units[index].side;
-        self.units.iter().filter(move |v| &v.unit.side != side)
+        let side = self.units[index].side;
+        self.units.iter().filter(move |v| v.side != side)
     }
 
     /// The other units of `index`'s side.
     pub fn friends_of(&self, index: usize) -> impl Iterator<Item = &UnitView<'a>> {
-        let side = &self.scene.units[index].side;
+        let side = self.units[index].side;
         self.units
             .iter()
-            .filter(move |v| &v.unit.side == side && v.index != index)
+            .filter(move |v| v.side == side && v.index != index)
     }
 
     /// The closest enemy of `index`, base edge to base edge. Boxes give a lower bound on the gap,
@@ -169,10 +223,7 @@ impl<'a> Situation<'a> {
             if best.is_some_and(|(_, gap)| bound > gap) {
                 break;
             }
-            let gap = view
-                .unit
-                .footprint
-                .gap_to(&self.units[enemy].unit.footprint);
+            let gap = self.gap(index, enemy);
             if best.is_none_or(|(_, b)| gap < b) {
                 best = Some((enemy, gap));
             }

@@ -410,8 +410,8 @@ pub fn gap_width(
         }
     };
     let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
-    for view in &situation.units {
-        if view.index == looker || view.index == target || !view.aabb.intersects(&bounds) {
+    for view in situation.units_in(bounds) {
+        if view.index == looker || view.index == target {
             continue;
         }
         let mut corners = view

@@ -41,18 +41,37 @@ fn extent_for(wedge: &Wedge, bases: &[OrientedRect]) -> Inches {
     Inches(farthest + 1.0)
 }
 
-/// The parts of each base inside the wedge, as convex polygons.
-fn parts_inside(wedge: &Wedge, bases: &[OrientedRect]) -> Vec<Vec<TablePoint>> {
-    let region = wedge.polygon(extent_for(wedge, bases));
-    bases
-        .iter()
-        .map(|base| {
-            let mut part = Vec::new();
-            convex_polygons_intersection_points(&base.corners(), &region, &mut part);
-            part
-        })
-        .filter(|part| part.len() >= 3)
-        .collect()
+/// What of one base lies inside a wedge.
+#[derive(Clone, Debug)]
+enum Part<'b> {
+    /// All of it (the common case, found without clipping).
+    Whole(&'b OrientedRect),
+    /// A piece, clipped: its convex outline, and the base it comes from.
+    Piece(Vec<TablePoint>, &'b OrientedRect),
+}
+
+/// The parts of each base inside the wedge. Most bases are plainly all in or all out of an arc;
+/// only those straddling a ray are clipped.
+fn parts_inside<'b>(wedge: &Wedge, bases: &'b [OrientedRect]) -> Vec<Part<'b>> {
+    let mut region: Option<Vec<TablePoint>> = None;
+    let mut parts = Vec::new();
+    for base in bases {
+        let corners = base.corners();
+        if wedge.surely_misses(&corners) {
+            continue;
+        }
+        if corners.iter().all(|c| wedge.contains(c)) {
+            parts.push(Part::Whole(base));
+            continue;
+        }
+        let region = region.get_or_insert_with(|| wedge.polygon(extent_for(wedge, bases)));
+        let mut piece = Vec::new();
+        convex_polygons_intersection_points(&corners, region, &mut piece);
+        if piece.len() >= 3 && polygon_area(&piece) > 1e-9 {
+            parts.push(Part::Piece(piece, base));
+        }
+    }
+    parts
 }
 
 /// Bases clipped to a region once, to ask both how much lies inside and which point inside is
@@ -61,7 +80,8 @@ fn parts_inside(wedge: &Wedge, bases: &[OrientedRect]) -> Vec<Vec<TablePoint>> {
 pub struct Clipped<'b> {
     bases: &'b [OrientedRect],
     everywhere: bool,
-    parts: Vec<Vec<TablePoint>>,
+    parts: Vec<Part<'b>>,
+    wedge: Option<Wedge>,
 }
 
 /// Clip `bases` to `region`.
@@ -71,11 +91,13 @@ pub fn clip<'b>(region: &ConvexRegion, bases: &'b [OrientedRect]) -> Clipped<'b>
             bases,
             everywhere: true,
             parts: Vec::new(),
+            wedge: None,
         },
         ConvexRegion::Wedge(wedge) => Clipped {
             bases,
             everywhere: false,
             parts: parts_inside(wedge, bases),
+            wedge: Some(*wedge),
         },
     }
 }
@@ -91,31 +113,45 @@ impl Clipped<'_> {
         if self.everywhere {
             return 1.0;
         }
-        let inside: f64 = self.parts.iter().map(|p| polygon_area(p)).sum();
+        let inside: f64 = self
+            .parts
+            .iter()
+            .map(|part| match part {
+                Part::Whole(base) => base.area(),
+                Part::Piece(outline, _) => polygon_area(outline),
+            })
+            .sum();
         (inside / total).clamp(0.0, 1.0)
     }
 
     /// The point of the bases inside the region nearest `from`, with its distance; `None` when
     /// no part of any base (of non-zero area) lies inside.
     pub fn closest_to(&self, from: &TablePoint) -> Option<(TablePoint, Inches)> {
-        let candidates: Vec<(TablePoint, Inches)> = if self.everywhere {
-            self.bases.iter().map(|b| b.closest_point(from)).collect()
-        } else {
-            self.parts
+        if self.everywhere {
+            return self
+                .bases
                 .iter()
-                .filter(|part| polygon_area(part) > 1e-9)
-                .filter_map(|part| ConvexPolygon::from_convex_polyline(part.clone()))
-                .map(|shape| {
+                .map(|b| b.closest_point(from))
+                .min_by(|a, b| a.1.0.total_cmp(&b.1.0));
+        }
+        self.parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Whole(base) => Some(base.closest_point(from)),
+                Part::Piece(outline, base) => {
+                    // If the base's own nearest point is in the arc, it is the piece's too.
+                    let nearest = base.closest_point(from);
+                    if self.wedge.is_some_and(|w| w.contains(&nearest.0)) {
+                        return Some(nearest);
+                    }
+                    let shape = ConvexPolygon::from_convex_polyline(outline.clone())?;
                     let projected = shape.project_point(&Isometry::identity(), from, true);
-                    (
+                    Some((
                         projected.point,
                         Inches(nalgebra::distance(&projected.point, from)),
-                    )
-                })
-                .collect()
-        };
-        candidates
-            .into_iter()
+                    ))
+                }
+            })
             .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
     }
 }

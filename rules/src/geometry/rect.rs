@@ -145,7 +145,11 @@ impl OrientedRect {
 
     /// The rectangle as a parry shape and its position: the cuboid's local x axis is `forward`.
     pub fn to_parry(&self) -> (Isometry<f64>, Cuboid) {
-        let pose = Isometry::new(self.center().coords, self.facing.to_radians());
+        // The rotation from the stored heading: no trigonometry on the hot path.
+        let rotation =
+            nalgebra::UnitComplex::from_cos_sin_unchecked(self.forward.x, self.forward.y);
+        let pose =
+            Isometry::from_parts(nalgebra::Translation2::from(self.center().coords), rotation);
         let half_extents = TableVector::new(self.depth.0 / 2.0, self.width.0 / 2.0);
         (pose, Cuboid::new(half_extents))
     }

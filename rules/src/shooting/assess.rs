@@ -102,6 +102,9 @@ impl RangeBand {
 pub struct Assessment {
     /// The enemy.
     pub id: String,
+    /// Its index in the scene.
+    #[serde(skip)]
+    pub index: usize,
     /// Range from the leader to the closest visible part in the arc (A5).
     pub range: Inches,
     /// Where that range is measured to.
@@ -290,6 +293,7 @@ pub fn assess(
     ));
     Ok(Assessment {
         id: target_unit.id.clone(),
+        index: target,
         range,
         aim,
         arc_fraction: candidate.arc_fraction,

@@ -2,6 +2,7 @@
 //! is not a clear target may be passed over for the closest clear one; guns with a target within
 //! half their range must shoot the closest, otherwise they choose.
 
+use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use super::{Assessment, Candidate, Ineligible, arc_outline, assess, screen};
@@ -126,8 +127,12 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
     let tie = profile.tolerance().distance;
     let mut candidates = Vec::new();
     let mut ineligible = Vec::new();
-    for enemy in situation.enemies_of(shooter) {
-        if enemy.unit.footprint.closest_point(&leader).1 > max + tie {
+    let eye = parry2d_f64::bounding_volume::Aabb::from_points([leader]);
+    let side = situation.units[shooter].side;
+    let reach = eye.loosened((max + tie).0);
+    for enemy in situation.units_in(reach).filter(|v| v.side != side) {
+        // The gap between boxes never exceeds the true distance: a cheap first cut.
+        if crate::situation::aabb_gap(&eye, &enemy.aabb) > max + tie {
             continue;
         }
         match screen(situation, shooter, enemy.index, max) {
@@ -146,7 +151,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
             let enemy = &situation.scene.units[candidate.index];
             let first = targets
                 .first()
-                .map(|t| name_of(situation, &t.id))
+                .map(|t| name_of(situation, t))
                 .unwrap_or_default();
             ineligible.push(Ineligible {
                 id: enemy.id.clone(),
@@ -198,7 +203,7 @@ fn choose(
                 .iter()
                 .map(|t| target_ruling(situation, unit, t, Verdict::Yes, ARTILLERY, format!(
                     "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
-                    unit.name, name_of(situation, &t.id), t.range.rounded(), max / 2.0)))
+                    unit.name, name_of(situation, t), t.range.rounded(), max / 2.0)))
                 .collect();
             return report;
         }
@@ -207,7 +212,11 @@ fn choose(
     priority_among(situation, unit, &all, &all, tie)
 }
 
-fn name_of(situation: &Situation, id: &str) -> String {
+fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
+    &situation.scene.units[target.index].name
+}
+
+fn name_of_id(situation: &Situation, id: &str) -> String {
     situation
         .scene
         .unit(id)
@@ -259,7 +268,7 @@ fn priority_among(
             format!(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
                 unit.name,
-                name_of(situation, &t.id),
+                name_of(situation, t),
                 t.range.rounded(),
                 t.band.describe()
             ),
@@ -283,9 +292,9 @@ fn priority_among(
             format!(
                 "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
                 unit.name,
-                name_of(situation, &t.id),
+                name_of(situation, t),
                 t.range.rounded(),
-                name_of(situation, &first.id),
+                name_of(situation, first),
                 reasons(first)
             ),
         ));
@@ -297,7 +306,7 @@ fn priority_among(
         let why = if t.is_clear() || closest_is_clear {
             format!(
                 "{} is closer ({})",
-                name_of(situation, &first.id),
+                name_of(situation, first),
                 first.range.rounded()
             )
         } else {
@@ -315,7 +324,7 @@ fn priority_among(
             format!(
                 "{} may not shoot at {} — {}: {why}.",
                 unit.name,
-                name_of(situation, &t.id),
+                name_of(situation, t),
                 t.range.rounded()
             ),
         ));
@@ -383,7 +392,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         explanation: format!(
             "{} cannot shoot at {}: {}.",
             unit.name,
-            name_of(situation, &i.id),
+            name_of_id(situation, &i.id),
             i.reason
         ),
         shapes: Vec::new(),
