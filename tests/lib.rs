@@ -13,9 +13,20 @@ pub fn workspace_root() -> PathBuf {
         .unwrap_or_default()
 }
 
-/// Every scene file in `samples/scenes/`, sorted.
+/// Every scene file in `samples/scenes/` and `samples/scenarios/`, sorted.
 pub fn sample_scenes() -> Vec<PathBuf> {
-    let dir = workspace_root().join("samples/scenes");
+    let mut scenes = scenes_in("samples/scenes");
+    scenes.extend(scenes_in("samples/scenarios"));
+    scenes
+}
+
+/// The seven book scenarios in `samples/scenarios/`.
+pub fn scenarios() -> Vec<PathBuf> {
+    scenes_in("samples/scenarios")
+}
+
+fn scenes_in(folder: &str) -> Vec<PathBuf> {
+    let dir = workspace_root().join(folder);
     let mut scenes: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))

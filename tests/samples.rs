@@ -1,7 +1,7 @@
 //! Every sample scene loads and measures, end to end through the command line.
 
 use serde_json::Value;
-use vedette_tests::{sample_scenes, vedette};
+use vedette_tests::{sample_scenes, scenarios, vedette};
 
 #[test]
 fn there_are_sample_scenes_in_json_and_toml() {
@@ -27,7 +27,10 @@ fn every_sample_measures_as_text_and_json() {
         let json = vedette(&["measure", "--json", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
         let report: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{path}: {e}"));
         let pairs = report["pairs"].as_array().expect("pairs");
-        assert!(!pairs.is_empty(), "{path}");
+        let mut sides: Vec<&str> = report["units"].as_array().expect("units").iter().filter_map(|u| u["side"].as_str()).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        assert_eq!(pairs.is_empty(), sides.len() < 2, "{path}: pairs exactly when two sides are on the table");
         for pair in pairs {
             for field in [
                 "from",
@@ -82,4 +85,50 @@ fn the_flank_ray_sample_is_reported_as_borderline() {
     let path = root.join("samples/scenes/flank-ray.toml");
     let text = vedette(&["measure", path.to_str().expect("utf-8")]).expect("measures");
     assert!(text.contains("borderline — players decide"), "{text}");
+}
+
+#[test]
+fn the_seven_book_scenarios_are_there_with_armies_and_commanders() {
+    let names: Vec<String> = scenarios()
+        .iter()
+        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
+        .collect();
+    for expected in ["freemans-farm", "el-perez", "san-miguel", "crimea-river", "hangmans-creek", "ntombi", "el-teb"] {
+        assert!(names.iter().any(|n| n == expected), "missing scenario {expected}: {names:?}");
+    }
+    for path in scenarios() {
+        let scene = rules::Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let where_ = path.display();
+        assert!(scene.scenario.is_some(), "{where_}: scenario info");
+        assert!(scene.sides.len() >= 2, "{where_}: two armies");
+        assert!(!scene.commanders.is_empty(), "{where_}: commanders");
+        assert!(scene.units.iter().all(|u| u.stats.is_some()), "{where_}: every unit has its stat line");
+        for unit in &scene.units {
+            let c = unit.footprint.frame().center();
+            assert!(c.x > 0.0 && c.y > 0.0 && c.x < scene.table.width.0 && c.y < scene.table.depth.0, "{where_}: {} on the table", unit.id);
+        }
+    }
+}
+
+#[test]
+fn every_sample_gets_rulings_in_text_and_json() {
+    for scene in sample_scenes() {
+        let path = scene.to_str().expect("utf-8 path");
+        let text = vedette(&["rulings", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(text.contains("Shooting") || text.contains("Command"), "{path}");
+        let json = vedette(&["rulings", "--json", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let report: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for unit in report["units"].as_array().expect("units") {
+            let shooting = &unit["shooting"];
+            for field in ["must_target", "may_target", "ineligible"] {
+                assert!(shooting[field].is_array(), "{path}: shooting.{field}");
+            }
+        }
+        for pair in report["pairs"].as_array().expect("pairs") {
+            assert!(pair.get("visible_fraction").is_some() && pair.get("charge").is_some(), "{path}: {pair}");
+            for field in ["edge_distance", "range", "target_quarter", "arc_fraction", "in_range"] {
+                assert!(pair.get(field).is_some(), "{path}: pair keeps measure's {field}");
+            }
+        }
+    }
 }
