@@ -27,10 +27,19 @@ fn every_sample_measures_as_text_and_json() {
         let json = vedette(&["measure", "--json", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
         let report: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{path}: {e}"));
         let pairs = report["pairs"].as_array().expect("pairs");
-        let mut sides: Vec<&str> = report["units"].as_array().expect("units").iter().filter_map(|u| u["side"].as_str()).collect();
+        let mut sides: Vec<&str> = report["units"]
+            .as_array()
+            .expect("units")
+            .iter()
+            .filter_map(|u| u["side"].as_str())
+            .collect();
         sides.sort_unstable();
         sides.dedup();
-        assert_eq!(pairs.is_empty(), sides.len() < 2, "{path}: pairs exactly when two sides are on the table");
+        assert_eq!(
+            pairs.is_empty(),
+            sides.len() < 2,
+            "{path}: pairs exactly when two sides are on the table"
+        );
         for pair in pairs {
             for field in [
                 "from",
@@ -93,8 +102,19 @@ fn the_seven_book_scenarios_are_there_with_armies_and_commanders() {
         .iter()
         .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
         .collect();
-    for expected in ["freemans-farm", "el-perez", "san-miguel", "crimea-river", "hangmans-creek", "ntombi", "el-teb"] {
-        assert!(names.iter().any(|n| n == expected), "missing scenario {expected}: {names:?}");
+    for expected in [
+        "freemans-farm",
+        "el-perez",
+        "san-miguel",
+        "crimea-river",
+        "hangmans-creek",
+        "ntombi",
+        "el-teb",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "missing scenario {expected}: {names:?}"
+        );
     }
     for path in scenarios() {
         let scene = rules::Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -102,10 +122,17 @@ fn the_seven_book_scenarios_are_there_with_armies_and_commanders() {
         assert!(scene.scenario.is_some(), "{where_}: scenario info");
         assert!(scene.sides.len() >= 2, "{where_}: two armies");
         assert!(!scene.commanders.is_empty(), "{where_}: commanders");
-        assert!(scene.units.iter().all(|u| u.stats.is_some()), "{where_}: every unit has its stat line");
+        assert!(
+            scene.units.iter().all(|u| u.stats.is_some()),
+            "{where_}: every unit has its stat line"
+        );
         for unit in &scene.units {
             let c = unit.footprint.frame().center();
-            assert!(c.x > 0.0 && c.y > 0.0 && c.x < scene.table.width.0 && c.y < scene.table.depth.0, "{where_}: {} on the table", unit.id);
+            assert!(
+                c.x > 0.0 && c.y > 0.0 && c.x < scene.table.width.0 && c.y < scene.table.depth.0,
+                "{where_}: {} on the table",
+                unit.id
+            );
         }
     }
 }
@@ -115,7 +142,10 @@ fn every_sample_gets_rulings_in_text_and_json() {
     for scene in sample_scenes() {
         let path = scene.to_str().expect("utf-8 path");
         let text = vedette(&["rulings", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
-        assert!(text.contains("Shooting") || text.contains("Command"), "{path}");
+        assert!(
+            text.contains("Shooting") || text.contains("Command"),
+            "{path}"
+        );
         let json = vedette(&["rulings", "--json", path]).unwrap_or_else(|e| panic!("{path}: {e}"));
         let report: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{path}: {e}"));
         for unit in report["units"].as_array().expect("units") {
@@ -125,9 +155,21 @@ fn every_sample_gets_rulings_in_text_and_json() {
             }
         }
         for pair in report["pairs"].as_array().expect("pairs") {
-            assert!(pair.get("visible_fraction").is_some() && pair.get("charge").is_some(), "{path}: {pair}");
-            for field in ["edge_distance", "range", "target_quarter", "arc_fraction", "in_range"] {
-                assert!(pair.get(field).is_some(), "{path}: pair keeps measure's {field}");
+            assert!(
+                pair.get("visible_fraction").is_some() && pair.get("charge").is_some(),
+                "{path}: {pair}"
+            );
+            for field in [
+                "edge_distance",
+                "range",
+                "target_quarter",
+                "arc_fraction",
+                "in_range",
+            ] {
+                assert!(
+                    pair.get(field).is_some(),
+                    "{path}: pair keeps measure's {field}"
+                );
             }
         }
     }

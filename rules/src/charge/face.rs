@@ -42,10 +42,11 @@ impl Face {
         (self.end - self.start).normalize()
     }
 
-    /// The unit vector pointing out of the unit through this face.
+    /// The unit vector pointing out of the unit through this face. Someone outside facing the
+    /// face has `along` on their right, so outward is `along` turned a quarter clockwise.
     pub fn outward(&self) -> TableVector {
         let along = self.along();
-        TableVector::new(-along.y, along.x)
+        TableVector::new(along.y, -along.x)
     }
 
     /// The point `at` inches along the face from `start`.
@@ -75,5 +76,27 @@ impl Face {
         });
         let (lo, hi) = (lo.max(0.0), hi.min(self.length().0));
         (hi > lo).then_some((Inches(lo), Inches(hi)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Degrees;
+
+    #[test]
+    fn every_face_points_out_of_the_unit() {
+        let frame = OrientedRect::new(
+            TablePoint::new(3.0, 4.0),
+            Degrees(37.0),
+            Inches(6.0),
+            Inches(2.0),
+        );
+        for quarter in Quarter::ALL {
+            let face = Face::of(&frame, quarter);
+            let middle = face.point_at(face.length() / 2.0);
+            let outside = middle + face.outward() * 0.5;
+            assert!(frame.closest_point(&outside).1.0 > 0.4, "{quarter:?}");
+        }
     }
 }

@@ -66,6 +66,44 @@ pub struct Ineligible {
     pub id: String,
     /// Why, in plain English.
     pub reason: String,
+    /// Within tolerance of the limit that rules it out: players decide.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub borderline: bool,
+}
+
+impl Ineligible {
+    /// Ruled out for `reason`.
+    pub fn new(id: &str, reason: String) -> Ineligible {
+        Ineligible {
+            id: id.to_owned(),
+            reason,
+            borderline: false,
+        }
+    }
+
+    /// Out of range by `range` against `limit`, borderline when within `tolerance`.
+    fn out_of_range(
+        id: &str,
+        what: &str,
+        range: Inches,
+        limit: Inches,
+        tolerance: Inches,
+    ) -> Ineligible {
+        let borderline = range - limit <= tolerance;
+        let note = if borderline {
+            " — borderline, players decide"
+        } else {
+            ""
+        };
+        Ineligible {
+            id: id.to_owned(),
+            reason: format!(
+                "out of range: {} to its {what}, maximum {limit}{note}",
+                range.rounded()
+            ),
+            borderline,
+        }
+    }
 }
 
 /// Range bands (digest §6.6, §6.12, A14).
@@ -177,10 +215,7 @@ pub fn screen(
 ) -> Result<Candidate, Ineligible> {
     let shooter_unit = &situation.scene.units[shooter];
     let view = &situation.units[target];
-    let out = |reason: String| Ineligible {
-        id: view.unit.id.clone(),
-        reason,
-    };
+    let out = |reason: String| Ineligible::new(&view.unit.id, reason);
     if view.engaged {
         return Err(out(
             "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
@@ -194,10 +229,15 @@ pub fn screen(
         return Err(out("not in the arc of fire".to_owned()));
     };
     if nearest_in_arc.1 > max {
-        return Err(out(format!(
-            "out of range: {} to its closest part in the arc, maximum {max}",
-            nearest_in_arc.1.rounded()
-        )));
+        let tolerance = situation.profile.tolerance().distance;
+        let what = "closest part in the arc";
+        return Err(Ineligible::out_of_range(
+            &view.unit.id,
+            what,
+            nearest_in_arc.1,
+            max,
+            tolerance,
+        ));
     }
     Ok(Candidate {
         index: target,
@@ -218,10 +258,7 @@ pub fn assess(
     let shooter_unit = &situation.scene.units[shooter];
     let target = candidate.index;
     let target_unit = situation.units[target].unit;
-    let out = |reason: String| Ineligible {
-        id: target_unit.id.clone(),
-        reason,
-    };
+    let out = |reason: String| Ineligible::new(&target_unit.id, reason);
     let arc = fire_arc(shooter_unit, profile);
     let eye = shooter_unit.footprint.leader();
     let seen = sight(
@@ -247,10 +284,14 @@ pub fn assess(
         return Err(out("no part of it in view is in the arc".to_owned()));
     };
     if range > max {
-        return Err(out(format!(
-            "out of range: {} to its closest visible part, maximum {max}",
-            range.rounded()
-        )));
+        let tolerance = profile.tolerance().distance;
+        return Err(Ineligible::out_of_range(
+            &target_unit.id,
+            "closest visible part",
+            range,
+            max,
+            tolerance,
+        ));
     }
     if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())
         && range < minimum

@@ -153,10 +153,8 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
                 .first()
                 .map(|t| name_of(situation, t))
                 .unwrap_or_default();
-            ineligible.push(Ineligible {
-                id: enemy.id.clone(),
-                reason: format!("{first} is closer and takes priority (sight to it not checked)"),
-            });
+            let reason = format!("{first} is closer and takes priority (sight to it not checked)");
+            ineligible.push(Ineligible::new(&enemy.id, reason));
             continue;
         }
         match assess(situation, shooter, &candidate, max) {
@@ -386,7 +384,11 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(i.id.clone()),
-        verdict: Verdict::No,
+        verdict: if i.borderline {
+            Verdict::Borderline
+        } else {
+            Verdict::No
+        },
         rule: PICK_A_TARGET,
         figures: Vec::new(),
         explanation: format!(

@@ -1,0 +1,409 @@
+//! Charges, contact, supports, command and movement (digest §4, §5, §7; A15–A23, A27).
+
+mod common;
+
+use common::{line, of, rule, scene, scene_with, text_of, unit};
+use rules::movement::check_moves;
+use rules::quarter::Quarter;
+use rules::ruling::{Topic, Verdict};
+use serde_json::json;
+
+fn charge_of<'r>(
+    report: &'r rules::rulings::Rulings,
+    from: &str,
+    to: &str,
+) -> &'r rules::charge::ChargeAssessment {
+    report
+        .pairs
+        .iter()
+        .find(|p| p.measurement.from == from && p.measurement.to == to)
+        .and_then(|p| p.charge.as_ref())
+        .unwrap_or_else(|| panic!("no charge {from} → {to}"))
+}
+
+fn hussars(id: &str, side: &str, front: [f64; 2], facing: f64) -> serde_json::Value {
+    unit(
+        json!({ "id": id, "side": side, "kind": "cavalry", "front_center": front, "facing": facing,
+        "width": 5.9, "depth": 3.9, "weapon": "sabres" }),
+    )
+}
+
+#[test]
+fn a_flank_charge_from_a_unit_that_started_in_the_flank_quarter() {
+    // A21: the hussars' leader is in the 45th's left quarter, so they hit its left flank, and
+    // the 45th cannot give closing fire (only when charged to its front, A26).
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        hussars("hussars", "blue", [16.0, 11.0], 0.0),
+    ]));
+    let charge = charge_of(&report, "hussars", "45th");
+    assert!(charge.reachable);
+    assert_eq!(charge.face, Quarter::LeftFlank);
+    assert!(!charge.closing_fire);
+    assert!(text_of(&report, "hussars").contains("can charge 45th in its left flank"));
+}
+
+#[test]
+fn a_frontal_charge_draws_closing_fire() {
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 20.0], 270.0),
+    ]));
+    let charge = charge_of(&report, "3e", "45th");
+    assert!(charge.reachable && charge.face == Quarter::Front && charge.closing_fire);
+    assert!((charge.cost.0 - 8.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_charge_beyond_one_move_does_not_reach_and_one_just_short_is_borderline() {
+    let far = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 24.3], 270.0),
+    ]));
+    let charge = charge_of(&far, "3e", "45th");
+    assert!(!charge.reachable, "12.3\" is more than a 12\" move");
+    assert!(charge.borderline, "but within 0.5\": players decide");
+}
+
+#[test]
+fn a_borderline_face_asks_for_the_books_die_roll() {
+    // The charger's leader is on the 45th's front-left ray.
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [20.3, 17.0], 315.0),
+    ]));
+    let charge = charge_of(&report, "3e", "45th");
+    assert!(charge.face_borderline);
+    assert!(
+        text_of(&report, "3e").contains("roll a D6, 1–3 front, 4–6 left flank"),
+        "{}",
+        text_of(&report, "3e")
+    );
+}
+
+#[test]
+fn charging_through_a_wood_or_over_a_wall() {
+    // A20: formed infantry may not enter woods (a strip thin enough to see through, A9); an
+    // obstacle costs 6" of the move.
+    let wood = json!({ "id": "copse", "kind": "wood", "polygon": [[20, 15.6], [40, 15.6], [40, 16.4], [20, 16.4]] });
+    let through_wood = rule(&scene_with(
+        vec![
+            line("45th", "red", [30.0, 12.0], 90.0),
+            line("3e", "blue", [30.0, 20.0], 270.0),
+        ],
+        vec![wood],
+        vec![],
+    ));
+    let charge = charge_of(&through_wood, "3e", "45th");
+    assert!(!charge.reachable);
+    assert!(
+        charge
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("may not enter copse")),
+        "{charge:?}"
+    );
+    let wall = json!({ "id": "wall", "kind": "obstacle", "line": [[20, 16], [40, 16]] });
+    let over_wall = rule(&scene_with(
+        vec![
+            line("45th", "red", [30.0, 12.0], 90.0),
+            line("3e", "blue", [30.0, 20.0], 270.0),
+        ],
+        vec![wall],
+        vec![],
+    ));
+    let charge = charge_of(&over_wall, "3e", "45th");
+    assert!(
+        (charge.cost.0 - 14.0).abs() < 1e-6,
+        "8\" plus 6\" for the wall: {charge:?}"
+    );
+    assert!(!charge.reachable);
+}
+
+#[test]
+fn cavalry_cannot_charge_a_steady_square_but_can_a_disordered_one() {
+    let square = |disordered: bool| {
+        unit(
+            json!({ "id": "square", "side": "red", "kind": "infantry", "formation": "square",
+        "front_center": [30.0, 14.0], "facing": 90.0, "width": 3.2, "depth": 3.2, "disordered": disordered }),
+        )
+    };
+    let steady = rule(&scene(vec![
+        square(false),
+        hussars("cuirassiers", "blue", [30.0, 22.0], 270.0),
+    ]));
+    let charge = charge_of(&steady, "cuirassiers", "square");
+    assert!(
+        !charge.reachable
+            && charge
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("halts 3.00\" away"))
+    );
+    let shaken = rule(&scene(vec![
+        square(true),
+        hussars("cuirassiers", "blue", [30.0, 22.0], 270.0),
+    ]));
+    assert!(charge_of(&shaken, "cuirassiers", "square").reachable);
+}
+
+#[test]
+fn skirmishers_may_not_charge_formed_infantry_in_front() {
+    let skirmishers = unit(
+        json!({ "id": "voltigeurs", "side": "blue", "kind": "infantry", "formation": "skirmish",
+        "front_center": [30.0, 18.0], "facing": 270.0, "width": 3.0, "depth": 0.8 }),
+    );
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        skirmishers,
+    ]));
+    let charge = charge_of(&report, "voltigeurs", "45th");
+    assert!(
+        !charge.reachable
+            && charge
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("skirmishers cannot charge"))
+    );
+}
+
+#[test]
+fn a_second_charger_needs_half_the_face_free() {
+    // A23: the 3e already fights most of the 45th's front; the 4e cannot join on that face.
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [31.0, 12.0], 270.0),
+        unit(
+            json!({ "id": "4e", "side": "blue", "kind": "infantry", "front_center": [24.0, 18.0], "facing": 270.0,
+            "width": 4.7, "depth": 1.6 }),
+        ),
+    ]));
+    let charge = charge_of(&report, "4e", "45th");
+    assert!(!charge.reachable);
+    assert!(
+        charge
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("friends already fight that face")),
+        "{charge:?}"
+    );
+}
+
+#[test]
+fn the_suggested_contact_puts_the_front_edge_flush_on_the_face() {
+    // A22: a narrower charger centres on its own line of approach, flush with the face.
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        unit(
+            json!({ "id": "4e", "side": "blue", "kind": "infantry", "front_center": [28.0, 18.0], "facing": 270.0,
+            "width": 4.7, "depth": 1.6 }),
+        ),
+    ]));
+    let place = charge_of(&report, "4e", "45th")
+        .placement
+        .expect("placement");
+    assert!(
+        (place.front_center().y - 12.0).abs() < 1e-9
+            && (place.front_center().x - 28.0).abs() < 1e-9
+    );
+    assert!((place.facing().0 - 270.0).abs() < 1e-9);
+}
+
+#[test]
+fn contact_is_reported_with_the_gap_and_the_face_covered() {
+    let touching = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 12.0], 270.0),
+    ]));
+    let contact = touching
+        .general
+        .iter()
+        .find(|r| r.topic == Topic::Contact)
+        .expect("contact ruling");
+    assert_eq!(contact.verdict, Verdict::Yes);
+    assert!(contact.explanation.contains("covers 100%"));
+    let gap = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 12.3], 270.0),
+    ]));
+    let contact = gap
+        .general
+        .iter()
+        .find(|r| r.topic == Topic::Contact)
+        .expect("contact ruling");
+    assert_eq!(contact.verdict, Verdict::Borderline);
+    assert!(contact.explanation.contains("0.30\" apart"));
+    let corner = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [37.5, 12.0], 270.0),
+    ]));
+    let contact = corner
+        .general
+        .iter()
+        .find(|r| r.topic == Topic::Contact)
+        .expect("contact ruling");
+    assert!(
+        contact.explanation.contains("less than half"),
+        "{}",
+        contact.explanation
+    );
+}
+
+#[test]
+fn supports_in_flank_and_rear_and_the_borderline_one() {
+    // The 45th fights the 3e to its front; the 52nd stands 2" behind (rear support) and the
+    // 95th 6.2" off its left flank: borderline.
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 12.0], 270.0),
+        line("52nd", "red", [30.0, 8.4], 90.0),
+        unit(
+            json!({ "id": "95th", "side": "red", "kind": "infantry", "front_center": [18.8, 11.2], "facing": 0.0,
+            "width": 4.7, "depth": 1.6 }),
+        ),
+    ]));
+    let supports = of(&report, "45th").supports.as_ref().expect("engaged");
+    assert_eq!(supports.bonus, 2, "{supports:?}");
+    let zones: Vec<Quarter> = supports.supporters.iter().map(|(q, _, _)| *q).collect();
+    assert!(zones.contains(&Quarter::Rear) && zones.contains(&Quarter::LeftFlank));
+    let borderline = of(&report, "95th")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Support)
+        .expect("support ruling");
+    assert_eq!(borderline.verdict, Verdict::Borderline);
+}
+
+#[test]
+fn a_unit_engaged_to_its_flank_cannot_be_supported() {
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        hussars("hussars", "blue", [25.3, 11.2], 0.0),
+        line("52nd", "red", [30.0, 8.4], 90.0),
+    ]));
+    assert!(
+        text_of(&report, "45th").contains("cannot be supported: it is engaged to its left flank")
+    );
+}
+
+#[test]
+fn command_distance_penalties_follow_the_books_examples() {
+    // A15: 19" → −1; marauders ignore the penalty.
+    let commander =
+        json!({ "id": "craufurd", "side": "red", "brigade": "light", "position": [30.0, -7.0] });
+    let mut light = line("45th", "red", [30.0, 12.0], 90.0);
+    light["brigade"] = json!("light");
+    let report = rule(&scene_with(
+        vec![light.clone(), line("3e", "blue", [30.0, 40.0], 270.0)],
+        vec![],
+        vec![commander.clone()],
+    ));
+    let command = of(&report, "45th").command.as_ref().expect("commander");
+    assert_eq!(command.penalty, -1);
+    assert!((command.distance.0 - 17.4).abs() < 0.01, "{command:?}");
+    light["stats"] = json!({ "type": "Infantry", "armament": "Rifles", "hand_to_hand": 4, "shooting": 2,
+        "morale": "4+", "stamina": 2, "special": ["Marauders"] });
+    light["weapon"] = json!("rifled-musket");
+    let marauders = rule(&scene_with(
+        vec![light, line("3e", "blue", [30.0, 40.0], 270.0)],
+        vec![],
+        vec![commander],
+    ));
+    assert_eq!(
+        of(&marauders, "45th").command.as_ref().map(|c| c.penalty),
+        Some(0)
+    );
+}
+
+#[test]
+fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
+    // A16: units within 6" of each other form a chain; the third is 8" from the nearest.
+    let mut units = vec![
+        line("1st", "red", [10.0, 10.0], 90.0),
+        line("2nd", "red", [22.0, 10.0], 90.0),
+        line("3rd", "red", [40.0, 10.0], 90.0),
+    ];
+    for u in &mut units {
+        u["brigade"] = json!("guards");
+    }
+    let report = rule(&scene(units));
+    let cohesion = report
+        .general
+        .iter()
+        .find(|r| r.topic == Topic::Command)
+        .expect("cohesion ruling");
+    assert_eq!(cohesion.verdict, Verdict::No);
+    assert!(
+        cohesion.explanation.contains("3rd is 8.60\" from 2nd"),
+        "{}",
+        cohesion.explanation
+    );
+}
+
+#[test]
+fn the_twelve_inch_rule_gives_initiative_unless_disordered() {
+    let mut disordered = line("3e", "blue", [30.0, 22.0], 270.0);
+    disordered["disordered"] = json!(true);
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        disordered,
+    ]));
+    assert!(
+        of(&report, "45th")
+            .proximity
+            .as_ref()
+            .is_some_and(|p| p.within)
+    );
+    assert!(text_of(&report, "45th").contains("may make an initiative move"));
+    assert!(text_of(&report, "3e").contains("no initiative move"));
+}
+
+#[test]
+fn moves_are_checked_against_the_allowance_with_terrain() {
+    let before = scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 40.0], 270.0),
+    ]);
+    let moved = |y: f64| {
+        scene(vec![
+            line("45th", "red", [30.0, y], 90.0),
+            line("3e", "blue", [30.0, 40.0], 270.0),
+        ])
+    };
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let (checks, roll) = check_moves(&before, &moved(23.6), profile);
+    assert!(roll.missing.is_empty() && roll.new.is_empty());
+    let check = checks.iter().find(|c| c.unit == "45th").expect("45th");
+    assert_eq!((check.distance.0, check.moves), (11.6, 1));
+    let (checks, _) = check_moves(&before, &moved(26.0), profile);
+    assert_eq!(
+        checks.iter().find(|c| c.unit == "45th").map(|c| c.moves),
+        Some(2)
+    );
+}
+
+#[test]
+fn near_the_enemy_a_unit_must_keep_to_its_front_or_rear_quarter() {
+    // A18: 10" from the 3e, the 45th sidesteps 8" to its right: not allowed.
+    let before = scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+    ]);
+    let after = scene(vec![
+        line("45th", "red", [38.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+    ]);
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let (checks, _) = check_moves(&before, &after, profile);
+    assert!(
+        checks
+            .iter()
+            .any(|c| c.unit == "45th" && c.proximity_breach)
+    );
+    let forward = scene(vec![
+        line("45th", "red", [30.0, 15.0], 90.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+    ]);
+    let (checks, _) = check_moves(&before, &forward, profile);
+    assert!(checks.iter().all(|c| !c.proximity_breach));
+}
