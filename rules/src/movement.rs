@@ -243,7 +243,10 @@ fn proximity_breach(
             figures: vec![Figure::inches("enemy gap", near.gap)],
             explanation: format!(
                 "{} started {} from {} (within {}), so it had to move wholly within its front or rear quarter; it did not.",
-                before.name, near.gap, near.id, situation.profile.proximity()
+                before.name,
+                near.gap,
+                situation.scene.unit(&near.id).map_or(near.id.as_str(), |u| u.name.as_str()),
+                situation.profile.proximity()
             ),
             shapes: vec![
                 Shape::polygon(ShapeRole::Quarter, &Quarter::Front.region(frame).polygon(Inches(24.0))),
