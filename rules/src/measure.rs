@@ -118,9 +118,9 @@ pub struct Borderline {
     pub explanation: String,
 }
 
-/// Measure a scene with its ruleset's built-in profile.
+/// Measure a scene with its ruleset's built-in profile at the scene's distance scale.
 pub fn measure(scene: &Scene) -> Measurements {
-    measure_with(scene, Profile::builtin(scene.ruleset))
+    measure_with(scene, &scene.profile())
 }
 
 /// Measure a scene with a given profile (e.g. one with a distance scale).

@@ -51,6 +51,26 @@ pub enum ArcShape {
     AllRound,
 }
 
+/// How a supporter is judged to be in a zone (digest A27).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SupportZone {
+    /// The supporter's leader point is in the zone (the digest's recommendation).
+    #[default]
+    Leader,
+    /// At least half of the supporter's footprint is in the zone.
+    HalfFootprint,
+}
+
+/// The readings in force where the digest offers a choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Readings {
+    /// A27.
+    #[serde(default)]
+    pub support_zone: SupportZone,
+}
+
 /// A weapon's reach (digest §6.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -223,6 +243,8 @@ pub struct Profile {
     distances: Distances,
     #[serde(default)]
     terrain: BTreeMap<crate::scene::TerrainKind, TerrainRules>,
+    #[serde(default)]
+    readings: Readings,
     arcs: Arcs,
     weapons: Vec<Weapon>,
 }
@@ -284,16 +306,68 @@ impl<'p> WeaponRef<'p> {
     }
 }
 
+/// Why a profile file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// The file could not be read.
+    #[error("{}: cannot read the profile: {source}", file.display())]
+    Read {
+        /// The file.
+        file: std::path::PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not a valid profile.
+    #[error("{}: not a valid profile: {source}", file.display())]
+    Invalid {
+        /// The file.
+        file: std::path::PathBuf,
+        /// What the parser said (with the line).
+        #[source]
+        source: toml::de::Error,
+    },
+}
+
 impl Profile {
     /// The built-in profile of a ruleset.
     pub fn builtin(id: RulesetId) -> &'static Profile {
         static BLACK_POWDER: OnceLock<Profile> = OnceLock::new();
         match id {
             RulesetId::BlackPowder => BLACK_POWDER.get_or_init(|| {
-                Profile::from_toml(include_str!("../profiles/black-powder.toml"))
+                Profile::from_toml(Profile::builtin_text(id))
                     .expect("the built-in Black Powder profile parses (tested)")
             }),
         }
+    }
+
+    /// The TOML text of a built-in profile, to copy and adjust.
+    pub fn builtin_text(id: RulesetId) -> &'static str {
+        match id {
+            RulesetId::BlackPowder => include_str!("../profiles/black-powder.toml"),
+        }
+    }
+
+    /// A profile from a TOML file.
+    pub fn load(path: &std::path::Path) -> Result<Profile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+            file: path.to_owned(),
+            source,
+        })?;
+        Profile::from_toml(&text).map_err(|source| ProfileError::Invalid {
+            file: path.to_owned(),
+            source,
+        })
+    }
+
+    /// The readings in force where the digest offers a choice.
+    pub fn readings(&self) -> Readings {
+        self.readings
+    }
+
+    /// The profile's own distance scale.
+    pub fn distance_scale(&self) -> f64 {
+        self.distance_scale
     }
 
     /// A profile from its TOML text.

@@ -79,9 +79,9 @@ fn reach(situation: &Situation, index: usize) -> Inches {
     range.max(charge).max(profile.proximity()) + profile.tolerance().distance
 }
 
-/// Every ruling for a scene, with its ruleset's built-in profile.
+/// Every ruling for a scene, with its ruleset's built-in profile at the scene's distance scale.
 pub fn rulings(scene: &Scene) -> Rulings {
-    rulings_with(scene, Profile::builtin(scene.ruleset))
+    rulings_with(scene, &scene.profile())
 }
 
 /// Every ruling for a scene with a given profile. Units are ruled on independently, so large

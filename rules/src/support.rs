@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+use crate::geometry::{ConvexRegion, fraction_inside};
+use crate::profile::SupportZone;
 use crate::quarter::{Quarter, classify};
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Formation, UnitKind};
@@ -59,6 +61,23 @@ fn flank_occupied(situation: &Situation, index: usize, zone: Quarter) -> bool {
                 && classify(unit.footprint.frame(), &f.unit.footprint.leader()).face == zone
                 && unit.footprint.gap_to(&f.unit.footprint) <= reach
         })
+}
+
+/// Whether `supporter` stands in `engaged`'s `zone`, by the reading in force (A27).
+fn in_zone(
+    situation: &Situation,
+    supporter: &crate::scene::Unit,
+    engaged: &crate::scene::Unit,
+    zone: Quarter,
+) -> bool {
+    let frame = engaged.footprint.frame();
+    match situation.profile.readings().support_zone {
+        SupportZone::Leader => classify(frame, &supporter.footprint.leader()).face == zone,
+        SupportZone::HalfFootprint => {
+            let region = ConvexRegion::Wedge(zone.region(frame));
+            fraction_inside(&region, supporter.footprint.stands()) >= 0.5
+        }
+    }
 }
 
 fn may_support(situation: &Situation, index: usize) -> bool {
@@ -147,8 +166,7 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
                 .filter(|(_, (u, zone))| {
                     let engaged = &situation.scene.units[*u];
                     engaged.side == supporter.side
-                        && classify(engaged.footprint.frame(), &supporter.footprint.leader()).face
-                            == *zone
+                        && in_zone(situation, supporter, engaged, *zone)
                         && gap(s, *u) <= reach + tolerance
                 })
                 .map(|(slot, _)| slot)

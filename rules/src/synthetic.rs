@@ -63,6 +63,7 @@ pub fn battle(units: usize, terrain: usize, seed: u64) -> Scene {
         commanders: Vec::new(),
         sides: Vec::new(),
         scenario: None,
+        distance_scale: 1.0,
     }
 }
 

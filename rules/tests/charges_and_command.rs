@@ -407,3 +407,65 @@ fn near_the_enemy_a_unit_must_keep_to_its_front_or_rear_quarter() {
     let (checks, _) = check_moves(&before, &forward, profile);
     assert!(checks.iter().all(|c| !c.proximity_breach));
 }
+
+#[test]
+fn a_move_through_rough_ground_costs_double() {
+    // A19: 4" of the 11" path lies in rough ground: 11 + 4 = 15" of a 12" move, so two moves.
+    let rough = json!({ "id": "ploughed", "kind": "rough", "polygon": [[20, 16], [40, 16], [40, 20], [20, 20]] });
+    let before = scene_with(
+        vec![
+            line("45th", "red", [30.0, 12.0], 90.0),
+            line("3e", "blue", [30.0, 45.0], 270.0),
+        ],
+        vec![rough.clone()],
+        vec![],
+    );
+    let after = scene_with(
+        vec![
+            line("45th", "red", [30.0, 23.0], 90.0),
+            line("3e", "blue", [30.0, 45.0], 270.0),
+        ],
+        vec![rough],
+        vec![],
+    );
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let (checks, _) = check_moves(&before, &after, profile);
+    let check = checks.iter().find(|c| c.unit == "45th").expect("45th");
+    assert_eq!(
+        (check.distance.0, check.cost.0, check.moves),
+        (11.0, 15.0, 2)
+    );
+    assert!(check.rulings[0].explanation.contains("in ploughed at ×2"));
+}
+
+#[test]
+fn the_support_zone_reading_is_configurable() {
+    // A27: the 95th's leader is just inside the 45th's rear quarter but most of its line is in
+    // the left flank quarter. By the leader it supports the rear; by half its footprint, the flank.
+    let units = vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 12.0], 270.0),
+        // Facing east, front edge 0.3" left of the 45th's rear-left corner (25.3, 10.4); its
+        // leader at (25, 9.9) is inside the rear quarter, about 53% of it in the left flank's.
+        unit(
+            json!({ "id": "95th", "side": "red", "kind": "infantry", "front_center": [25.0, 9.9], "facing": 0.0,
+            "width": 6.0, "depth": 1.0 }),
+        ),
+    ];
+    let scene = scene(units);
+    let zone_of = |profile: &rules::Profile| {
+        let report = rules::rulings::rulings_with(&scene, profile);
+        of(&report, "45th")
+            .supports
+            .as_ref()
+            .and_then(|s| s.supporters.first().map(|(q, _, _)| *q))
+    };
+    let builtin = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    assert_eq!(zone_of(builtin), Some(Quarter::Rear));
+    let text = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
+        "support-zone = \"leader\"",
+        "support-zone = \"half-footprint\"",
+    );
+    let by_footprint = rules::Profile::from_toml(&text).expect("profile");
+    assert_eq!(zone_of(&by_footprint), Some(Quarter::LeftFlank));
+}

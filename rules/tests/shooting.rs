@@ -376,3 +376,56 @@ fn shooting_down_a_line_from_its_flank_is_enfilade() {
     assert!(targets.first().is_some_and(|t| t.enfilade), "{targets:?}");
     assert!(text_of(&report, "45th").contains("enfilade"));
 }
+
+#[test]
+fn a_target_half_hidden_behind_friends_is_not_clear() {
+    // A8: friends 5" ahead (x 25.5..30.5) hide the left two thirds of the 3e (x 25.3..34.7)
+    // from the 45th's leader at (30, 12).
+    let friends = unit(json!({ "id": "friends", "side": "red", "kind": "infantry",
+        "front_center": [28.0, 17.0], "facing": 90.0, "width": 5.0, "depth": 1.6 }));
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        friends,
+        line("3e", "blue", [30.0, 24.0], 270.0),
+    ]));
+    let shooting = &of(&report, "45th").shooting;
+    let target = shooting
+        .targets
+        .iter()
+        .find(|t| t.id == "3e")
+        .expect("assessed");
+    assert!(
+        target.visible_fraction > 0.2 && target.visible_fraction < 0.5,
+        "{}",
+        target.visible_fraction
+    );
+    assert!(
+        target
+            .not_clear
+            .iter()
+            .any(|r| r.describe().contains("visible"))
+    );
+}
+
+#[test]
+fn fifteen_millimetre_games_halve_every_distance() {
+    // The digest's scale note: distance_scale 0.5 makes muskets reach 9" and halves the
+    // tolerance to 0.25", so a target 9.2" away is just out of range, and borderline.
+    let doc = json!({ "ruleset": "black-powder", "table": { "width": 36, "depth": 24 }, "distance_scale": 0.5,
+        "units": [line("45th", "red", [15.0, 6.0], 90.0), line("3e", "blue", [15.0, 15.2], 270.0)] });
+    let scene =
+        rules::Scene::parse(&doc.to_string(), rules::scene::Format::Json, "15mm").expect("valid");
+    let report = rule(&scene);
+    let shooting = &of(&report, "45th").shooting;
+    assert!(shooting.must_target.is_empty());
+    let out = shooting
+        .ineligible
+        .iter()
+        .find(|i| i.id == "3e")
+        .expect("listed");
+    assert!(
+        out.borderline && out.reason.contains("maximum 9.00\""),
+        "{out:?}"
+    );
+    assert_eq!(of(&report, "45th").summary.move_allowance.0, 6.0);
+}

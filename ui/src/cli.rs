@@ -17,6 +17,11 @@ pub struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 
+    /// A ruleset profile (TOML) to use instead of the built-in one: adjusted ranges, moves,
+    /// tolerance or distance scale. `vedette profile black-powder` prints the built-in one.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub profile: Option<PathBuf>,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -47,6 +52,11 @@ pub enum Command {
         /// Print JSON: the fields of `measure` plus shooting, visibility and charges.
         #[arg(long)]
         json: bool,
+    },
+    /// Print a built-in ruleset profile (TOML), to copy and adjust for --profile.
+    Profile {
+        /// The ruleset, e.g. black-powder.
+        ruleset: String,
     },
     /// Benchmarks that print their figures.
     #[command(subcommand)]
@@ -87,15 +97,18 @@ pub enum Bench {
 /// Run a parsed command line, writing its report to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match &cli.command {
-        Some(Command::Measure { scene, json }) => commands::measure::run(scene, *json, out),
-        Some(Command::Rulings { scene, unit, json }) => {
-            commands::rulings::run(scene, unit.as_deref(), *json, out)
+        Some(Command::Measure { scene, json }) => {
+            commands::measure::run(scene, cli.profile.as_deref(), *json, out)
         }
+        Some(Command::Rulings { scene, unit, json }) => {
+            commands::rulings::run(scene, cli.profile.as_deref(), unit.as_deref(), *json, out)
+        }
+        Some(Command::Profile { ruleset }) => commands::print_profile(ruleset, out),
         Some(Command::CheckMove {
             before,
             after,
             json,
-        }) => commands::check_move::run(before, after, *json, out),
+        }) => commands::check_move::run(before, after, cli.profile.as_deref(), *json, out),
         Some(Command::Bench(Bench::Rules {
             units,
             terrain,

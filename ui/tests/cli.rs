@@ -78,11 +78,22 @@ fn rulings_prints_every_units_rulings_and_filters_by_unit() {
     let output = vedette(&["rulings", "samples/scenes/two-lines.json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("45th Foot must shoot at 3e Ligne — 8.00\""), "{text}");
+    assert!(
+        text.contains("45th Foot must shoot at 3e Ligne — 8.00\""),
+        "{text}"
+    );
     assert!(text.contains("borderline — players decide"), "{text}");
-    let one = vedette(&["rulings", "--unit", "2e-hussards", "samples/scenes/two-lines.json"]);
+    let one = vedette(&[
+        "rulings",
+        "--unit",
+        "2e-hussards",
+        "samples/scenes/two-lines.json",
+    ]);
     let text = String::from_utf8_lossy(&one.stdout);
-    assert!(text.contains("2e Hussards can charge 45th Foot in its left flank"), "{text}");
+    assert!(
+        text.contains("2e Hussards can charge 45th Foot in its left flank"),
+        "{text}"
+    );
     assert!(!text.contains("45th Foot must shoot"), "{text}");
 }
 
@@ -90,35 +101,118 @@ fn rulings_prints_every_units_rulings_and_filters_by_unit() {
 fn rulings_json_has_the_shooting_lists_and_pair_charges() {
     let output = vedette(&["rulings", "--json", "samples/scenes/two-lines.json"]);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
-    let foot = report["units"].as_array().expect("units").iter().find(|u| u["id"] == "45th-foot").expect("45th");
-    assert_eq!(foot["shooting"]["must_target"], serde_json::json!(["3e-ligne"]));
-    let pair = report["pairs"].as_array().expect("pairs").iter()
-        .find(|p| p["from"] == "2e-hussards" && p["to"] == "45th-foot").expect("pair");
+    let foot = report["units"]
+        .as_array()
+        .expect("units")
+        .iter()
+        .find(|u| u["id"] == "45th-foot")
+        .expect("45th");
+    assert_eq!(
+        foot["shooting"]["must_target"],
+        serde_json::json!(["3e-ligne"])
+    );
+    let pair = report["pairs"]
+        .as_array()
+        .expect("pairs")
+        .iter()
+        .find(|p| p["from"] == "2e-hussards" && p["to"] == "45th-foot")
+        .expect("pair");
     assert_eq!(pair["charge"]["reachable"], true);
     assert_eq!(pair["charge"]["face"], "left");
 }
 
 #[test]
 fn an_unknown_unit_is_named_with_the_known_ones() {
-    let output = vedette(&["rulings", "--unit", "old-guard", "samples/scenes/two-lines.json"]);
+    let output = vedette(&[
+        "rulings",
+        "--unit",
+        "old-guard",
+        "samples/scenes/two-lines.json",
+    ]);
     assert_eq!(output.status.code(), Some(1));
     let message = stderr(&output);
-    assert!(message.contains("no unit 'old-guard'") && message.contains("45th-foot"), "{message}");
+    assert!(
+        message.contains("no unit 'old-guard'") && message.contains("45th-foot"),
+        "{message}"
+    );
 }
 
 #[test]
 fn check_move_reports_allowances_and_the_twelve_inch_rule() {
-    let output = vedette(&["check-move", "samples/moves/two-lines-before.json", "samples/moves/two-lines-after.json"]);
+    let output = vedette(&[
+        "check-move",
+        "samples/moves/two-lines-before.json",
+        "samples/moves/two-lines-after.json",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("2e Hussards moved 27.80\", costing 27.80\": 2 moves of 18.00\""), "{text}");
-    assert!(text.contains("3e Ligne started 8.00\" from 45th Foot"), "{text}");
+    assert!(
+        text.contains("2e Hussards moved 27.80\", costing 27.80\": 2 moves of 18.00\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("3e Ligne started 8.00\" from 45th Foot"),
+        "{text}"
+    );
 }
 
 #[test]
 fn bench_rules_prints_its_figures() {
-    let output = vedette(&["bench", "rules", "--units", "40", "--terrain", "4", "--iterations", "3"]);
+    let output = vedette(&[
+        "bench",
+        "rules",
+        "--units",
+        "40",
+        "--terrain",
+        "4",
+        "--iterations",
+        "3",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("40 units, 4 terrain pieces") && text.contains("median"), "{text}");
+    assert!(
+        text.contains("40 units, 4 terrain pieces") && text.contains("median"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_custom_profile_changes_the_rulings_and_a_bad_one_is_named() {
+    let dir = std::env::temp_dir().join(format!("vedette-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let builtin = vedette(&["profile", "black-powder"]);
+    assert!(builtin.status.success());
+    let text = String::from_utf8_lossy(&builtin.stdout).replace(
+        "id = \"smoothbore-musket\"\nname = \"Smoothbore muskets\"\nrange = 18.0",
+        "id = \"smoothbore-musket\"\nname = \"Smoothbore muskets\"\nrange = 6.0",
+    );
+    let short = dir.join("short-muskets.toml");
+    std::fs::write(&short, text).expect("write");
+    let output = vedette(&[
+        "--profile",
+        short.to_str().expect("utf-8"),
+        "rulings",
+        "--unit",
+        "45th-foot",
+        "samples/scenes/two-lines.json",
+    ]);
+    let rulings = String::from_utf8_lossy(&output.stdout);
+    assert!(rulings.contains("shoots up to 6.00\""), "{rulings}");
+    let broken = dir.join("broken.toml");
+    std::fs::write(&broken, "id = \"black-powder\"\nname = 3\n").expect("write");
+    let output = vedette(&[
+        "--profile",
+        broken.to_str().expect("utf-8"),
+        "measure",
+        "samples/scenes/two-lines.json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("broken.toml: not a valid profile"),
+        "{}",
+        stderr(&output)
+    );
+    let unknown = vedette(&["profile", "warhammer"]);
+    assert!(stderr(&unknown).contains("no built-in profile for ruleset 'warhammer'"));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -17,6 +17,10 @@ pub struct SceneDoc {
     pub ruleset: RulesetId,
     /// The table size.
     pub table: TableDoc,
+    /// Multiplies every distance of the ruleset: 0.5 for 15 mm figures and smaller (digest,
+    /// scale note). 1 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance_scale: Option<f64>,
     /// What game this is, if it comes from a scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<ScenarioInfo>,
@@ -220,6 +224,7 @@ impl From<&Scene> for SceneDoc {
                 width: scene.table.width.0,
                 depth: scene.table.depth.0,
             },
+            distance_scale: (scene.distance_scale != 1.0).then_some(scene.distance_scale),
             scenario: scene.scenario.clone(),
             sides: scene.sides.clone(),
             terrain: terrain.collect(),

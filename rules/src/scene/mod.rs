@@ -45,6 +45,8 @@ pub struct Scene {
     pub sides: Vec<Side>,
     /// The scenario this scene comes from, if any.
     pub scenario: Option<ScenarioInfo>,
+    /// Multiplies every distance of the ruleset (0.5 for 15 mm figures).
+    pub distance_scale: f64,
 }
 
 /// Where a scene comes from: a scenario's name, its source and notes for the players.
@@ -461,6 +463,16 @@ impl Scene {
     /// The commander with this id.
     pub fn commander(&self, id: &str) -> Option<&Commander> {
         self.commanders.iter().find(|c| c.id == id)
+    }
+
+    /// The scene's ruleset profile, scaled by its distance scale.
+    pub fn profile(&self) -> crate::profile::Profile {
+        self.scaled(crate::profile::Profile::builtin(self.ruleset))
+    }
+
+    /// A profile with the scene's distance scale applied on top of its own.
+    pub fn scaled(&self, profile: &crate::profile::Profile) -> crate::profile::Profile {
+        profile.with_distance_scale(profile.distance_scale() * self.distance_scale)
     }
 
     /// The side with this id, if the scene lists sides.

@@ -113,6 +113,7 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         commanders: commanders.into_iter().flatten().collect(),
         sides: doc.sides,
         scenario: doc.scenario,
+        distance_scale: doc.distance_scale.unwrap_or(1.0),
     })
 }
 

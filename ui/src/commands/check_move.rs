@@ -11,6 +11,7 @@ use rules::movement::check_moves;
 pub fn run(
     before_path: &Path,
     after_path: &Path,
+    profile: Option<&Path>,
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -25,8 +26,8 @@ pub fn run(
             after.ruleset.as_str()
         );
     }
-    let profile = rules::Profile::builtin(before.ruleset);
-    let (checks, roll) = check_moves(&before, &after, profile);
+    let profile = super::profile_for(&before, profile)?;
+    let (checks, roll) = check_moves(&before, &after, &profile);
     if json {
         let report =
             serde_json::json!({ "moves": checks, "missing": roll.missing, "new": roll.new });

@@ -4,18 +4,24 @@ use std::io::Write;
 use std::path::Path;
 
 use rules::Scene;
-use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure};
+use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure_with};
 
 /// Load the scene, measure it, and print the report.
-pub fn run(scene_path: &Path, json: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(
+    scene_path: &Path,
+    profile: Option<&Path>,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let scene = Scene::load(scene_path)?;
+    let profile = super::profile_for(&scene, profile)?;
     tracing::info!(
         units = scene.units.len(),
         terrain = scene.terrain.len(),
         "loaded {}",
         scene_path.display()
     );
-    let measurements = measure(&scene);
+    let measurements = measure_with(&scene, &profile);
     if json {
         serde_json::to_writer_pretty(&mut *out, &measurements)?;
         writeln!(out)?;

@@ -4,3 +4,35 @@ pub mod bench;
 pub mod check_move;
 pub mod measure;
 pub mod rulings;
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use rules::{Profile, RulesetId, Scene};
+
+/// The profile a command uses for `scene`: the `--profile` file if given (it must be for the
+/// scene's ruleset), else the built-in one; either way at the scene's distance scale.
+pub fn profile_for(scene: &Scene, path: Option<&Path>) -> anyhow::Result<Profile> {
+    let Some(path) = path else {
+        return Ok(scene.profile());
+    };
+    let profile = Profile::load(path)?;
+    if profile.id() != scene.ruleset {
+        bail!(
+            "{} is a {} profile, but the scene is {}",
+            path.display(),
+            profile.id().as_str(),
+            scene.ruleset.as_str()
+        );
+    }
+    Ok(scene.scaled(&profile))
+}
+
+/// `vedette profile RULESET`: print a built-in profile.
+pub fn print_profile(ruleset: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let id: RulesetId = serde_json::from_value(serde_json::Value::String(ruleset.to_owned()))
+        .with_context(|| format!("no built-in profile for ruleset '{ruleset}'"))?;
+    out.write_all(Profile::builtin_text(id).as_bytes())?;
+    Ok(())
+}

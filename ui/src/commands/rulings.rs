@@ -6,11 +6,12 @@ use std::path::Path;
 use anyhow::bail;
 use rules::Scene;
 use rules::ruling::{Ruling, Topic, Verdict};
-use rules::rulings::{Rulings, rulings};
+use rules::rulings::{Rulings, rulings_with};
 
 /// Load the scene, rule on it, and print every ruling (or those about one unit).
 pub fn run(
     scene_path: &Path,
+    profile: Option<&Path>,
     unit: Option<&str>,
     json: bool,
     out: &mut dyn Write,
@@ -27,7 +28,8 @@ pub fn run(
         );
     }
     let started = std::time::Instant::now();
-    let mut report = rulings(&scene);
+    let profile = super::profile_for(&scene, profile)?;
+    let mut report = rulings_with(&scene, &profile);
     tracing::info!(units = scene.units.len(), elapsed = ?started.elapsed(), "ruled on {}", scene_path.display());
     if let Some(id) = unit {
         report.units.retain(|u| u.summary.id == id);
