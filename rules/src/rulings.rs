@@ -65,6 +65,12 @@ pub struct PairRulings {
     pub visible_fraction: Option<f64>,
     /// A charge by `from` at `to`, when within reach of a move.
     pub charge: Option<ChargeAssessment>,
+    /// `to`'s index in the scene.
+    #[serde(skip)]
+    pub to_index: usize,
+    /// The unrounded gap between the two.
+    #[serde(skip)]
+    pub gap: Inches,
 }
 
 /// How far from `from` a rule can reach: its range, its charge, the 12" rule.
@@ -186,11 +192,6 @@ fn unit_rulings(
     let view = &situation.units[index];
     let mut shooting = target_priority(situation, index);
     let mut rulings = std::mem::take(&mut shooting.rulings);
-    let nearest = situation.nearest_enemy(index);
-    let proximity = enemy_within(situation, index, nearest).map(|(status, ruling)| {
-        rulings.push(ruling);
-        status
-    });
     let command = command_distance(situation, index).map(|(status, ruling)| {
         rulings.push(ruling);
         status
@@ -215,6 +216,18 @@ fn unit_rulings(
         }
         pairs.push(pair);
     }
+    // Every enemy within `close` is among the pairs, so the nearest one is too when it is that
+    // close; otherwise search the table.
+    let nearest_pair = pairs
+        .iter()
+        .map(|p| (p.to_index, p.gap))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+        .filter(|(_, gap)| *gap <= close);
+    let nearest = nearest_pair.or_else(|| situation.nearest_enemy(index));
+    let proximity = enemy_within(situation, index, nearest).map(|(status, ruling)| {
+        rulings.push(ruling);
+        status
+    });
     rulings.extend(
         support_rulings
             .iter()
@@ -256,19 +269,24 @@ fn pair_rulings(
         },
         None => in_arc(unit, enemy, profile),
     };
-    let measurement = measure_pair_in_arc(unit, enemy, profile, arc, situation.gap(from, to));
-    let assessed = shooting
+    let gap = situation.gap(from, to);
+    let measurement = measure_pair_in_arc(unit, enemy, profile, arc, gap);
+    let visible_fraction = shooting
         .targets
         .iter()
-        .find(|t| t.id == enemy.id)
+        .find(|t| t.index == to)
         .map(|t| t.visible_fraction);
     let allowance = profile.move_allowance(unit.kind, unit.formation, None);
+    // The shooting assessment already looked from the same leader: a target it saw needs no
+    // second look for the charge.
+    let seen = visible_fraction.is_some_and(|f| f > 0.0);
     let charge = (measurement.range <= allowance + profile.tolerance().distance)
-        .then(|| assess_charge(situation, from, to));
-    let visible_fraction = assessed;
+        .then(|| assess_charge(situation, from, to, seen));
     PairRulings {
         measurement,
         visible_fraction: visible_fraction.map(|f| (f * 1000.0).round() / 1000.0),
         charge,
+        to_index: to,
+        gap,
     }
 }

@@ -118,7 +118,27 @@ fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usiz
     let nearby = situation.units.iter().filter(|v| {
         v.index != looker && v.index != target && v.aabb.intersects(&bounds) && near_axis(v)
     });
+    // Boxes wholly beyond the target's farthest corner, or wholly behind the eye, cut nothing.
+    let farthest = target_span.map(|(_, _, _, far)| far);
+    let beyond = |view: &crate::situation::UnitView| {
+        let gap = crate::situation::aabb_gap(&view.aabb, &Aabb::from_points([*eye])).0;
+        farthest.is_some_and(|far| gap * gap > far)
+    };
+    let behind = |view: &crate::situation::UnitView| {
+        let (lo, hi) = (view.aabb.mins, view.aabb.maxs);
+        [
+            lo,
+            hi,
+            TablePoint::new(lo.x, hi.y),
+            TablePoint::new(hi.x, lo.y),
+        ]
+        .iter()
+        .all(|c| (c - eye).dot(&direction) <= 0.0)
+    };
     for view in nearby {
+        if beyond(view) || behind(view) {
+            continue;
+        }
         let index = view.index;
         // Bearings decide exactly for units wholly ahead of the eye: one whose bearings miss the
         // target's, or which lies wholly beyond it, cuts no sight line to it.

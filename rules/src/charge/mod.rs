@@ -177,7 +177,13 @@ fn placement(charger: &Unit, face: &Face, free: (Inches, Inches)) -> OrientedRec
 }
 
 /// Assess a charge by `charger` at `target` (indices in the scene).
-pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> ChargeAssessment {
+/// `seen`: the charger's leader is already known to see the target (from the shooting rules).
+pub fn assess_charge(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    seen: bool,
+) -> ChargeAssessment {
     let profile = situation.profile;
     let tolerance = profile.tolerance();
     let unit = &situation.scene.units[charger];
@@ -199,7 +205,7 @@ pub fn assess_charge(situation: &Situation, charger: usize, target: usize) -> Ch
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face);
-    if reason.is_none() && can_see(situation, charger, &leader, target).is_err() {
+    if reason.is_none() && !seen && can_see(situation, charger, &leader, target).is_err() {
         reason = Some("its leader cannot see the target".into());
     }
     if reason.is_none()

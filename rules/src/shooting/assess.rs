@@ -64,6 +64,9 @@ impl NotClear {
 pub struct Ineligible {
     /// The enemy.
     pub id: String,
+    /// Its index in the scene.
+    #[serde(skip)]
+    pub index: usize,
     /// Why, in plain English.
     pub reason: String,
     /// Within tolerance of the limit that rules it out: players decide.
@@ -72,36 +75,38 @@ pub struct Ineligible {
 }
 
 impl Ineligible {
-    /// Ruled out for `reason`.
-    pub fn new(id: &str, reason: String) -> Ineligible {
+    /// Unit `index` ruled out for `reason`.
+    pub fn new(situation: &Situation, index: usize, reason: String) -> Ineligible {
+        let id = situation.scene.units[index].id.clone();
         Ineligible {
-            id: id.to_owned(),
+            id,
+            index,
             reason,
             borderline: false,
         }
     }
 
-    /// Out of range by `range` against `limit`, borderline when within `tolerance`.
+    /// Out of range by `range` against `limit`, borderline within the profile's tolerance.
     fn out_of_range(
-        id: &str,
+        situation: &Situation,
+        index: usize,
         what: &str,
         range: Inches,
         limit: Inches,
-        tolerance: Inches,
     ) -> Ineligible {
-        let borderline = range - limit <= tolerance;
+        let borderline = range - limit <= situation.profile.tolerance().distance;
         let note = if borderline {
             " — borderline, players decide"
         } else {
             ""
         };
+        let reason = format!(
+            "out of range: {} to its {what}, maximum {limit}{note}",
+            range.rounded()
+        );
         Ineligible {
-            id: id.to_owned(),
-            reason: format!(
-                "out of range: {} to its {what}, maximum {limit}{note}",
-                range.rounded()
-            ),
             borderline,
+            ..Ineligible::new(situation, index, reason)
         }
     }
 }
@@ -215,7 +220,7 @@ pub fn screen(
 ) -> Result<Candidate, Ineligible> {
     let shooter_unit = &situation.scene.units[shooter];
     let view = &situation.units[target];
-    let out = |reason: String| Ineligible::new(&view.unit.id, reason);
+    let out = |reason: String| Ineligible::new(situation, target, reason);
     if view.engaged {
         return Err(out(
             "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
@@ -229,14 +234,13 @@ pub fn screen(
         return Err(out("not in the arc of fire".to_owned()));
     };
     if nearest_in_arc.1 > max {
-        let tolerance = situation.profile.tolerance().distance;
         let what = "closest part in the arc";
         return Err(Ineligible::out_of_range(
-            &view.unit.id,
+            situation,
+            target,
             what,
             nearest_in_arc.1,
             max,
-            tolerance,
         ));
     }
     Ok(Candidate {
@@ -258,7 +262,7 @@ pub fn assess(
     let shooter_unit = &situation.scene.units[shooter];
     let target = candidate.index;
     let target_unit = situation.units[target].unit;
-    let out = |reason: String| Ineligible::new(&target_unit.id, reason);
+    let out = |reason: String| Ineligible::new(situation, target, reason);
     let arc = fire_arc(shooter_unit, profile);
     let eye = shooter_unit.footprint.leader();
     let seen = sight(
@@ -284,13 +288,9 @@ pub fn assess(
         return Err(out("no part of it in view is in the arc".to_owned()));
     };
     if range > max {
-        let tolerance = profile.tolerance().distance;
+        let what = "closest visible part";
         return Err(Ineligible::out_of_range(
-            &target_unit.id,
-            "closest visible part",
-            range,
-            max,
-            tolerance,
+            situation, target, what, range, max,
         ));
     }
     if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())

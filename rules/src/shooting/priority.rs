@@ -148,13 +148,12 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
         if let Some(limit) = decided_beyond(&targets, artillery, max, tie)
             && candidate.bound() > limit
         {
-            let enemy = &situation.scene.units[candidate.index];
             let first = targets
                 .first()
                 .map(|t| name_of(situation, t))
                 .unwrap_or_default();
             let reason = format!("{first} is closer and takes priority (sight to it not checked)");
-            ineligible.push(Ineligible::new(&enemy.id, reason));
+            ineligible.push(Ineligible::new(situation, candidate.index, reason));
             continue;
         }
         match assess(situation, shooter, &candidate, max) {
@@ -212,13 +211,6 @@ fn choose(
 
 fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
     &situation.scene.units[target.index].name
-}
-
-fn name_of_id(situation: &Situation, id: &str) -> String {
-    situation
-        .scene
-        .unit(id)
-        .map_or_else(|| id.to_owned(), |u| u.name.clone())
 }
 
 fn reasons(target: &Assessment) -> String {
@@ -393,9 +385,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         figures: Vec::new(),
         explanation: format!(
             "{} cannot shoot at {}: {}.",
-            unit.name,
-            name_of_id(situation, &i.id),
-            i.reason
+            unit.name, situation.scene.units[i.index].name, i.reason
         ),
         shapes: Vec::new(),
     }
