@@ -10,6 +10,7 @@ use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::query::{Ray, RayCast};
 use parry2d_f64::shape::Segment;
+use smallvec::SmallVec;
 
 use crate::geometry::{OrientedRect, TablePoint};
 use crate::profile::{Entry, Profile, SightRule, TerrainRules};
@@ -129,7 +130,8 @@ impl Piece {
             return None;
         }
         let ray = Ray::new(*a, b - a);
-        let mut hits: Vec<f64> = self
+        // Sight lines are cast thousands of times: keep the hits on the stack.
+        let mut hits: SmallVec<[f64; 16]> = self
             .edges
             .iter()
             .filter_map(|edge| edge.cast_ray(&Isometry::identity(), &ray, 1.0, true))
@@ -141,9 +143,10 @@ impl Piece {
             None => 0.0,
             Some(_) => {
                 // Between consecutive hits the line is either wholly in or wholly out: ask at the middle.
-                let mut stops = vec![0.0];
-                stops.extend(hits.iter().copied());
-                stops.push(1.0);
+                let stops: SmallVec<[f64; 18]> = std::iter::once(0.0)
+                    .chain(hits.iter().copied())
+                    .chain(std::iter::once(1.0))
+                    .collect();
                 stops
                     .windows(2)
                     .filter(|w| self.contains(&(a + (b - a) * ((w[0] + w[1]) / 2.0))))

@@ -40,9 +40,17 @@ impl Inches {
 }
 
 impl fmt::Display for Inches {
-    /// Two decimals and the inch mark, as a player writes it: `7.43"`.
+    /// Two decimals and the inch mark, as a player writes it: `7.43"`. Written as whole
+    /// hundredths through integer formatting: rulings print thousands of these.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.2}\"", self.0)
+        let hundredths = (self.0 * 100.0).round();
+        if !hundredths.is_finite() || hundredths.abs() >= 1e15 {
+            return write!(f, "{:.2}\"", self.0);
+        }
+        let hundredths = hundredths as i64;
+        let sign = if hundredths < 0 { "-" } else { "" };
+        let magnitude = hundredths.unsigned_abs();
+        write!(f, "{sign}{}.{:02}\"", magnitude / 100, magnitude % 100)
     }
 }
 
@@ -132,6 +140,10 @@ mod tests {
     #[test]
     fn inches_print_like_a_tape_measure() {
         assert_eq!(Inches(7.434).to_string(), "7.43\"");
+        assert_eq!(Inches(0.0).to_string(), "0.00\"");
+        assert_eq!(Inches(-0.504).to_string(), "-0.50\"");
+        assert_eq!(Inches(12.0).to_string(), "12.00\"");
+        assert_eq!(Inches(f64::INFINITY).to_string(), "inf\"");
         assert_eq!(Inches(7.436).rounded(), Inches(7.44));
     }
 

@@ -132,10 +132,12 @@ fn free_stretch(
     face: &Face,
 ) -> (Inches, Inches, bool) {
     let reach = situation.profile.distances().contact + situation.profile.tolerance().distance;
+    // The charger's friends already fighting the target: those of its contacts on his side.
+    let side = situation.units[charger].side;
     let mut covered: Vec<(Inches, Inches)> = situation
-        .friends_of(charger)
-        .filter(|f| situation.in_contact_with(f.index).any(|e| e == target))
-        .filter_map(|f| face.covered_by(f.unit.footprint.stands(), reach))
+        .in_contact_with(target)
+        .filter(|&f| f != charger && situation.units[f].side == side)
+        .filter_map(|f| face.covered_by(situation.scene.units[f].footprint.stands(), reach))
         .collect();
     let occupied = !covered.is_empty();
     covered.sort_by(|a, b| a.0.0.total_cmp(&b.0.0));
