@@ -3,6 +3,17 @@
 use serde_json::Value;
 use vedette_tests::{sample_scenes, scenarios, vedette};
 
+/// The fields of a pair that `vedette measure --json` promises (and `vedette rulings` keeps).
+const PAIR_FIELDS: [&str; 7] = [
+    "from",
+    "to",
+    "edge_distance",
+    "range",
+    "target_quarter",
+    "arc_fraction",
+    "in_range",
+];
+
 #[test]
 fn there_are_sample_scenes_in_json_and_toml() {
     let scenes = sample_scenes();
@@ -41,15 +52,7 @@ fn every_sample_measures_as_text_and_json() {
             "{path}: pairs exactly when two sides are on the table"
         );
         for pair in pairs {
-            for field in [
-                "from",
-                "to",
-                "edge_distance",
-                "range",
-                "target_quarter",
-                "arc_fraction",
-                "in_range",
-            ] {
+            for field in PAIR_FIELDS {
                 assert!(
                     pair.get(field).is_some(),
                     "{path}: pair without {field}: {pair}"
@@ -159,13 +162,7 @@ fn every_sample_gets_rulings_in_text_and_json() {
                 pair.get("visible_fraction").is_some() && pair.get("charge").is_some(),
                 "{path}: {pair}"
             );
-            for field in [
-                "edge_distance",
-                "range",
-                "target_quarter",
-                "arc_fraction",
-                "in_range",
-            ] {
+            for field in PAIR_FIELDS {
                 assert!(
                     pair.get(field).is_some(),
                     "{path}: pair keeps measure's {field}"

@@ -170,12 +170,10 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         topic: Topic::Movement,
         unit: before.id.clone(),
         other: None,
-        verdict: if forbidden.is_some() || moves as f64 > MOVES_PER_ORDER {
-            Verdict::No
-        } else if step_borderline && moves > 0 {
-            Verdict::Borderline
-        } else {
-            Verdict::Yes
+        verdict: {
+            let allowed = forbidden.is_none() && moves as f64 <= MOVES_PER_ORDER;
+            // A forbidden move stays forbidden however close the numbers are.
+            Verdict::judge(allowed, allowed && step_borderline && moves > 0)
         },
         rule: ALLOWANCE,
         figures: vec![

@@ -46,6 +46,18 @@ pub enum Verdict {
     Borderline,
 }
 
+impl Verdict {
+    /// The verdict on a yes-or-no question: borderline whenever the numbers are within
+    /// tolerance of the threshold, whatever side they fall.
+    pub fn judge(yes: bool, borderline: bool) -> Verdict {
+        match (borderline, yes) {
+            (true, _) => Verdict::Borderline,
+            (false, true) => Verdict::Yes,
+            (false, false) => Verdict::No,
+        }
+    }
+}
+
 /// What a figure measures, so it prints with its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

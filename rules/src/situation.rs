@@ -5,6 +5,7 @@ use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
+use crate::geometry::gap_between;
 use crate::profile::Profile;
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
@@ -166,19 +167,10 @@ impl<'a> Situation<'a> {
     /// The gap between two units' bases, from their cached shapes (digest A4).
     pub fn gap(&self, a: usize, b: usize) -> Inches {
         let (first, second) = (&self.units[a].shapes, &self.units[b].shapes);
-        let gap = first
+        first
             .iter()
-            .flat_map(|(pose_a, shape_a)| {
-                second.iter().map(move |(pose_b, shape_b)| {
-                    parry2d_f64::query::details::distance_support_map_support_map(
-                        &pose_a.inv_mul(pose_b),
-                        shape_a,
-                        shape_b,
-                    )
-                })
-            })
-            .fold(f64::INFINITY, f64::min);
-        Inches(gap)
+            .flat_map(|a| second.iter().map(move |b| gap_between(a, b)))
+            .fold(Inches(f64::INFINITY), Inches::min)
     }
 
     /// The units whose boxes meet `bounds`: a sweep over the units sorted by their left edge,

@@ -240,11 +240,7 @@ fn support_ruling(
         topic: Topic::Support,
         unit: s.id.clone(),
         other: Some(u.id.clone()),
-        verdict: if borderline {
-            Verdict::Borderline
-        } else {
-            Verdict::Yes
-        },
+        verdict: Verdict::judge(true, borderline),
         rule: SUPPORTS,
         figures: vec![Figure::inches("gap", distance), Figure::count("bonus", 1)],
         explanation,

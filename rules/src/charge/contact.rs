@@ -62,11 +62,7 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
         topic: Topic::Contact,
         unit: a.id.clone(),
         other: Some(b.id.clone()),
-        verdict: if touching {
-            Verdict::Yes
-        } else {
-            Verdict::Borderline
-        },
+        verdict: Verdict::judge(true, !touching),
         rule: CONTACT,
         figures: vec![
             Figure::inches("gap", contact.gap),

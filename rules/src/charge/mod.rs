@@ -302,11 +302,8 @@ pub fn charge_ruling(
         topic: Topic::Charge,
         unit: unit.id.clone(),
         other: Some(enemy.id.clone()),
-        verdict: match (charge.borderline, charge.reachable) {
-            (true, _) if charge.reason.is_none() => Verdict::Borderline,
-            (_, true) => Verdict::Yes,
-            _ => Verdict::No,
-        },
+        // `borderline` is never set for a charge that is not allowed at all.
+        verdict: Verdict::judge(charge.reachable, charge.borderline),
         rule: if charge.reason.is_some() {
             FORBIDDEN
         } else if charge.face_borderline {

@@ -97,13 +97,7 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
         topic: Topic::Command,
         unit: units[members[0]].id.clone(),
         other: cut.first().map(|(m, _, _)| units[*m].id.clone()),
-        verdict: if borderline {
-            Verdict::Borderline
-        } else if cut.is_empty() {
-            Verdict::Yes
-        } else {
-            Verdict::No
-        },
+        verdict: Verdict::judge(cut.is_empty(), borderline),
         rule: COHESION,
         figures: cut
             .iter()

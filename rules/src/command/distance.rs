@@ -91,13 +91,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         topic: Topic::Command,
         unit: unit.id.clone(),
         other: Some(commander.id.clone()),
-        verdict: if borderline {
-            Verdict::Borderline
-        } else if penalty == 0 {
-            Verdict::Yes
-        } else {
-            Verdict::No
-        },
+        verdict: Verdict::judge(penalty == 0, borderline),
         rule: COMMAND_DISTANCE,
         figures: vec![
             Figure::inches("distance", distance),

@@ -63,13 +63,7 @@ pub fn enemy_within(
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
-        verdict: if borderline {
-            Verdict::Borderline
-        } else if within {
-            Verdict::Yes
-        } else {
-            Verdict::No
-        },
+        verdict: Verdict::judge(within, borderline),
         rule: PROXIMITY,
         figures: vec![
             Figure::inches("gap", gap),

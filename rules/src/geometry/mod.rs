@@ -9,7 +9,7 @@ mod rect;
 mod wedge;
 
 pub use clip::{Clipped, ConvexRegion, clip, closest_part_inside, fraction_inside};
-pub use rect::{LocalPoint, OrientedRect};
+pub use rect::{LocalPoint, OrientedRect, gap_between};
 pub use wedge::Wedge;
 
 use nalgebra::{Point2, Vector2};

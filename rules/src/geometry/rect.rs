@@ -160,12 +160,7 @@ impl OrientedRect {
     /// separating-axis closest-points routine that is not exact when the nearest features are
     /// two corners (measured: 22.76" for a true 18.72"), so it is not used here.
     pub fn gap_to(&self, other: &OrientedRect) -> Inches {
-        let (pose_a, shape_a) = self.to_parry();
-        let (pose_b, shape_b) = other.to_parry();
-        let pose_ab = pose_a.inv_mul(&pose_b);
-        Inches(distance_support_map_support_map(
-            &pose_ab, &shape_a, &shape_b,
-        ))
+        gap_between(&self.to_parry(), &other.to_parry())
     }
 
     /// The closest point of the (solid) rectangle to `point`, and its distance (0 inside).
@@ -175,6 +170,16 @@ impl OrientedRect {
         let gap = nalgebra::distance(&projection.point, point);
         (projection.point, Inches(gap))
     }
+}
+
+/// The gap between two rectangles already in parry form (see [`OrientedRect::gap_to`]).
+pub fn gap_between(a: &(Isometry<f64>, Cuboid), b: &(Isometry<f64>, Cuboid)) -> Inches {
+    let ((pose_a, shape_a), (pose_b, shape_b)) = (a, b);
+    Inches(distance_support_map_support_map(
+        &pose_a.inv_mul(pose_b),
+        shape_a,
+        shape_b,
+    ))
 }
 
 #[cfg(test)]

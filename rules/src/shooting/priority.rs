@@ -376,11 +376,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(i.id.clone()),
-        verdict: if i.borderline {
-            Verdict::Borderline
-        } else {
-            Verdict::No
-        },
+        verdict: Verdict::judge(false, i.borderline),
         rule: PICK_A_TARGET,
         figures: Vec::new(),
         explanation: format!(
