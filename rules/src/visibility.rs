@@ -115,9 +115,9 @@ fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usiz
     let target_span = span(eye, &direction, corners_of(situation, target));
     let mut occluders = Vec::new();
     let mut units = Vec::new();
-    let nearby = situation.units.iter().filter(|v| {
-        v.index != looker && v.index != target && v.aabb.intersects(&bounds) && near_axis(v)
-    });
+    let nearby = situation
+        .units_in(bounds)
+        .filter(|v| v.index != looker && v.index != target && near_axis(v));
     // Boxes wholly beyond the target's farthest corner, or wholly behind the eye, cut nothing.
     let farthest = target_span.map(|(_, _, _, far)| far);
     let beyond = |view: &crate::situation::UnitView| {

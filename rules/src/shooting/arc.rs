@@ -40,7 +40,7 @@ fn ray_meets_circle(
 /// measured from the leader (digest §6.3: "slightly longer to the unit's centre"). Points are in
 /// order, counter-clockwise.
 pub fn arc_outline(unit: &Unit, profile: &Profile, range: Inches) -> Vec<TablePoint> {
-    const STEPS: usize = 32;
+    const STEPS: usize = 16;
     let leader = unit.footprint.leader();
     let circle_point = |angle: f64| leader + TableVector::new(angle.cos(), angle.sin()) * range.0;
     let wedge = match fire_arc(unit, profile) {
