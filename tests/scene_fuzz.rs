@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use rules::Scene;
 use rules::measure::measure;
+use rules::rulings::rulings;
 use rules::scene::Format;
 use serde_json::{Map, Value, json};
 use vedette_tests::{sample_scenes, vedette};
@@ -71,6 +72,11 @@ fn check_never_panics(text: &str, format: Format) {
             for pair in &m.pairs {
                 assert!(pair.edge_distance.0.is_finite() && pair.range.0.is_finite());
                 assert!((0.0..=1.0).contains(&pair.arc_fraction));
+            }
+            let report = rulings(&scene);
+            assert_eq!(report.units.len(), scene.units.len());
+            for unit in &report.units {
+                assert!(unit.rulings.iter().all(|r| !r.explanation.is_empty()));
             }
         }
         Err(error) => assert!(error.to_string().starts_with("fuzz.json"), "{error}"),
