@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::geometry::{TablePoint, clip};
+use crate::geometry::clip;
 use crate::profile::{Profile, RulesetId, Tolerance};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
@@ -342,9 +342,4 @@ fn range_borderline(
             ),
         })
         .collect()
-}
-
-/// The leader point of a unit (convenience for callers that draw).
-pub fn leader(unit: &Unit) -> TablePoint {
-    unit.footprint.leader()
 }

@@ -460,11 +460,6 @@ impl Profile {
         unit.weapon.as_deref().and_then(|w| self.weapon(w))
     }
 
-    /// A unit's maximum range, if it has a weapon that shoots.
-    pub fn unit_range(&self, unit: &crate::scene::Unit) -> Option<Inches> {
-        self.unit_weapon(unit).and_then(|w| w.range())
-    }
-
     /// The ids of every weapon, for error messages.
     pub fn weapon_ids(&self) -> impl Iterator<Item = &str> {
         self.weapons.iter().map(|w| w.id.as_str())

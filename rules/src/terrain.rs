@@ -347,13 +347,6 @@ impl TerrainMap {
                     })
             })
     }
-
-    /// Whether the point lies in a building.
-    pub fn building_at(&self, point: &TablePoint) -> Option<&Piece> {
-        self.pieces
-            .iter()
-            .find(|p| p.kind == TerrainKind::Building && p.contains(point))
-    }
 }
 
 fn may_enter(entry: Entry, unit: &Unit) -> bool {

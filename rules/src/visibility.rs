@@ -278,19 +278,6 @@ fn hidden_behind(
     None
 }
 
-/// Whether a single sight line from `eye` (belonging to unit `looker`) to `point` on unit
-/// `target` is clear.
-pub fn line_of_sight(
-    situation: &Situation,
-    looker: usize,
-    eye: &TablePoint,
-    target: usize,
-    point: &TablePoint,
-) -> Option<Obstruction> {
-    let corridor = corridor(situation, eye, looker, target);
-    first_obstruction(situation, &corridor, eye, point, target)
-}
-
 /// What `looker` sees of `target` from `eye`: the visible fraction, and the closest visible
 /// point inside `region` (the looker's arc) — where range is measured to (A5).
 /// `nearest_in_region`, when the caller already knows it, is the closest point of the target in
