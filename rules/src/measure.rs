@@ -184,9 +184,7 @@ pub(crate) fn summarize(
         facing: Degrees(round(frame.facing().0)),
         frontage: frame.width().rounded(),
         depth: frame.depth().rounded(),
-        move_allowance: profile
-            .move_allowance(unit.kind, unit.formation, weapon)
-            .rounded(),
+        move_allowance: profile.unit_move(unit).rounded(),
         weapon: unit.weapon.clone(),
         weapon_range: weapon.as_ref().and_then(|w| w.range()).map(Inches::rounded),
         can_shoot: weapon.as_ref().is_some_and(|w| w.range().is_some())

@@ -102,8 +102,7 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
     let profile = situation.profile;
     let tolerance = profile.tolerance().distance;
     let before = &situation.scene.units[index];
-    let allowance =
-        profile.move_allowance(before.kind, before.formation, profile.unit_weapon(before));
+    let allowance = profile.unit_move(before);
     let paths = displacements(before, after);
     let costs: Vec<(TablePoint, TablePoint, crate::terrain::MoveCost)> = paths
         .iter()

@@ -455,6 +455,11 @@ impl Profile {
         Some(WeaponRef { weapon, scale })
     }
 
+    /// One move of a unit, its weapon included (horse artillery moves faster limbered).
+    pub fn unit_move(&self, unit: &crate::scene::Unit) -> Inches {
+        self.move_allowance(unit.kind, unit.formation, self.unit_weapon(unit))
+    }
+
     /// A unit's weapon.
     pub fn unit_weapon(&self, unit: &crate::scene::Unit) -> Option<WeaponRef<'_>> {
         unit.weapon.as_deref().and_then(|w| self.weapon(w))

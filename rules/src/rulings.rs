@@ -81,7 +81,7 @@ fn reach(situation: &Situation, index: usize) -> Inches {
         .unit_weapon(unit)
         .and_then(|w| w.range())
         .unwrap_or(Inches::ZERO);
-    let charge = profile.move_allowance(unit.kind, unit.formation, None);
+    let charge = profile.unit_move(unit);
     range.max(charge).max(profile.proximity()) + profile.tolerance().distance
 }
 
@@ -197,10 +197,8 @@ fn unit_rulings(
         status
     });
     let unit_reach = reach(situation, index);
-    let close = profile
-        .move_allowance(view.unit.kind, view.unit.formation, None)
-        .max(profile.proximity())
-        + profile.tolerance().distance;
+    let close =
+        profile.unit_move(view.unit).max(profile.proximity()) + profile.tolerance().distance;
     let mut pairs = Vec::new();
     let side = view.side;
     for enemy in situation
@@ -276,7 +274,7 @@ fn pair_rulings(
         .iter()
         .find(|t| t.index == to)
         .map(|t| t.visible_fraction);
-    let allowance = profile.move_allowance(unit.kind, unit.formation, None);
+    let allowance = profile.unit_move(unit);
     // The shooting assessment already looked from the same leader: a target it saw needs no
     // second look for the charge.
     let seen = visible_fraction.is_some_and(|f| f > 0.0);

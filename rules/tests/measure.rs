@@ -2,23 +2,14 @@
 //! A1 (points on a ray), A2 (leader inside an overlapping footprint), A3 (leader point),
 //! A4 (edge-to-edge distance, touching bases), A7 (fraction in the arc).
 
+mod common;
+
+use common::{line, scene};
 use rules::Scene;
 use rules::measure::{BorderlineKind, Measurements, PairMeasurement, measure};
 use rules::quarter::Quarter;
 use rules::scene::Format;
-use serde_json::{Value, json};
-
-fn line(id: &str, side: &str, front: [f64; 2], facing: f64) -> Value {
-    json!({ "id": id, "side": side, "kind": "infantry", "formation": "line",
-            "front_center": front, "facing": facing, "width": 9.4, "depth": 1.6,
-            "weapon": "smoothbore-musket" })
-}
-
-fn scene(units: Vec<Value>) -> Scene {
-    let doc =
-        json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 }, "units": units });
-    Scene::parse(&doc.to_string(), Format::Json, "test").expect("valid scene")
-}
+use serde_json::json;
 
 fn pair<'a>(m: &'a Measurements, from: &str, to: &str) -> &'a PairMeasurement {
     m.pairs

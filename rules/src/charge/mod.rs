@@ -199,7 +199,7 @@ pub fn assess_charge(
         && (reading.inside_footprint
             || reading.margin.distance <= tolerance.distance
             || reading.margin.angle <= tolerance.angle);
-    let allowance = profile.move_allowance(unit.kind, unit.formation, None);
+    let allowance = profile.unit_move(unit);
     let (closest, _) = enemy.footprint.closest_point(&leader);
     let path = situation
         .terrain
