@@ -1,0 +1,371 @@
+//! The pinhole camera with lens distortion, and where it stands over the table.
+//!
+//! Frames: the table frame has its origin at a table corner, `x` along the width, `y` along the
+//! depth and `z` up, in inches (the scene format's conventions plus height). The camera frame
+//! is OpenCV's: `x` right, `y` down, `z` out of the lens. A table point `X` is seen at
+//! `R·X + t` in the camera frame. Distortion is OpenCV's five-coefficient model, written out
+//! here so that the synthetic renderer and the pipeline share exactly one model.
+
+use nalgebra::{Point3, Rotation3, Vector3};
+use rules::geometry::TablePoint;
+use rules::units::{Degrees, Inches};
+use serde::{Deserialize, Serialize};
+
+use crate::pixels::{ImageSize, PixelPoint, Pixels};
+
+/// A point in the table frame with its height above the table, in inches.
+pub type TablePoint3 = Point3<f64>;
+
+/// Lens distortion: radial `k1 k2 k3` and tangential `p1 p2`, as OpenCV orders them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Distortion {
+    /// Radial, r².
+    pub k1: f64,
+    /// Radial, r⁴.
+    pub k2: f64,
+    /// Tangential.
+    pub p1: f64,
+    /// Tangential.
+    pub p2: f64,
+    /// Radial, r⁶.
+    pub k3: f64,
+}
+
+impl Distortion {
+    /// OpenCV's coefficient vector `[k1, k2, p1, p2, k3]`.
+    pub fn coefficients(&self) -> [f64; 5] {
+        [self.k1, self.k2, self.p1, self.p2, self.k3]
+    }
+
+    /// From OpenCV's coefficient vector (missing entries are zero).
+    pub fn from_coefficients(c: &[f64]) -> Distortion {
+        let at = |i: usize| c.get(i).copied().unwrap_or(0.0);
+        Distortion {
+            k1: at(0),
+            k2: at(1),
+            p1: at(2),
+            p2: at(3),
+            k3: at(4),
+        }
+    }
+
+    /// Where the lens moves an ideal normalised image point `(x, y)`.
+    pub fn apply(&self, x: f64, y: f64) -> (f64, f64) {
+        let r2 = x * x + y * y;
+        let radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3));
+        (
+            x * radial + 2.0 * self.p1 * x * y + self.p2 * (r2 + 2.0 * x * x),
+            y * radial + self.p1 * (r2 + 2.0 * y * y) + 2.0 * self.p2 * x * y,
+        )
+    }
+
+    /// The ideal normalised point the lens moved to `(xd, yd)`: the inverse of
+    /// [`apply`](Self::apply) by fixed-point iteration, as OpenCV's `undistortPoints` does.
+    pub fn remove(&self, xd: f64, yd: f64) -> (f64, f64) {
+        if *self == Distortion::default() {
+            return (xd, yd);
+        }
+        let (mut x, mut y) = (xd, yd);
+        for _ in 0..30 {
+            let r2 = x * x + y * y;
+            let radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3));
+            let dx = 2.0 * self.p1 * x * y + self.p2 * (r2 + 2.0 * x * x);
+            let dy = self.p1 * (r2 + 2.0 * y * y) + 2.0 * self.p2 * x * y;
+            let (nx, ny) = ((xd - dx) / radial, (yd - dy) / radial);
+            let step = (nx - x).abs() + (ny - y).abs();
+            (x, y) = (nx, ny);
+            if step < 1e-14 {
+                break;
+            }
+        }
+        (x, y)
+    }
+}
+
+/// What the lens and sensor do: focal lengths, principal point and distortion, for one image size.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Intrinsics {
+    /// The image size these intrinsics were measured at.
+    pub image_size: ImageSize,
+    /// Focal length along x.
+    pub focal_x: Pixels,
+    /// Focal length along y.
+    pub focal_y: Pixels,
+    /// Where the optical axis meets the image.
+    pub principal_point: PixelPoint,
+    /// The lens's distortion.
+    #[serde(default)]
+    pub distortion: Distortion,
+}
+
+impl Intrinsics {
+    /// An ideal lens with the given horizontal field of view, its axis through the image centre.
+    pub fn from_field_of_view(image_size: ImageSize, horizontal: Degrees) -> Intrinsics {
+        let focal = f64::from(image_size.width) / 2.0 / (horizontal.0.to_radians() / 2.0).tan();
+        Intrinsics {
+            image_size,
+            focal_x: Pixels(focal),
+            focal_y: Pixels(focal),
+            principal_point: image_size.center(),
+            distortion: Distortion::default(),
+        }
+    }
+
+    /// The horizontal field of view.
+    pub fn horizontal_field_of_view(&self) -> Degrees {
+        let half = f64::from(self.image_size.width) / 2.0 / self.focal_x.0;
+        Degrees(2.0 * half.atan().to_degrees())
+    }
+
+    /// The pixel an ideal normalised image point lands on (distortion applied).
+    pub fn to_pixel(&self, x: f64, y: f64) -> PixelPoint {
+        let (xd, yd) = self.distortion.apply(x, y);
+        PixelPoint::new(
+            self.focal_x.0 * xd + self.principal_point.x,
+            self.focal_y.0 * yd + self.principal_point.y,
+        )
+    }
+
+    /// The ideal normalised image point a pixel shows (distortion removed).
+    pub fn to_normalized(&self, p: &PixelPoint) -> (f64, f64) {
+        let xd = (p.x - self.principal_point.x) / self.focal_x.0;
+        let yd = (p.y - self.principal_point.y) / self.focal_y.0;
+        self.distortion.remove(xd, yd)
+    }
+
+    /// OpenCV's 3×3 camera matrix, row-major.
+    pub fn matrix(&self) -> [[f64; 3]; 3] {
+        [
+            [self.focal_x.0, 0.0, self.principal_point.x],
+            [0.0, self.focal_y.0, self.principal_point.y],
+            [0.0, 0.0, 1.0],
+        ]
+    }
+
+    /// These intrinsics for another image size of the same sensor (a camera switched from
+    /// 1080p to 720p keeps its lens: everything scales).
+    pub fn scaled_to(&self, size: ImageSize) -> Intrinsics {
+        let sx = f64::from(size.width) / f64::from(self.image_size.width);
+        let sy = f64::from(size.height) / f64::from(self.image_size.height);
+        let centre = |c: f64, s: f64| (c + 0.5) * s - 0.5;
+        Intrinsics {
+            image_size: size,
+            focal_x: Pixels(self.focal_x.0 * sx),
+            focal_y: Pixels(self.focal_y.0 * sy),
+            principal_point: PixelPoint::new(
+                centre(self.principal_point.x, sx),
+                centre(self.principal_point.y, sy),
+            ),
+            distortion: self.distortion,
+        }
+    }
+}
+
+/// Where the camera is: the rigid motion from the table frame to the camera frame.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "PoseDoc", into = "PoseDoc")]
+pub struct CameraPose {
+    /// Turns table directions into camera directions.
+    pub rotation: Rotation3<f64>,
+    /// The table origin in the camera frame, inches.
+    pub translation: Vector3<f64>,
+}
+
+/// The pose as written in files: OpenCV's Rodrigues vector and translation.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PoseDoc {
+    /// Rotation axis times angle in radians.
+    rotation: [f64; 3],
+    /// Inches.
+    translation: [f64; 3],
+}
+
+impl From<PoseDoc> for CameraPose {
+    fn from(doc: PoseDoc) -> CameraPose {
+        CameraPose {
+            rotation: Rotation3::from_scaled_axis(Vector3::from(doc.rotation)),
+            translation: Vector3::from(doc.translation),
+        }
+    }
+}
+
+impl From<CameraPose> for PoseDoc {
+    fn from(pose: CameraPose) -> PoseDoc {
+        PoseDoc {
+            rotation: pose.rotation.scaled_axis().into(),
+            translation: pose.translation.into(),
+        }
+    }
+}
+
+impl CameraPose {
+    /// A camera at `eye` (table frame, inches) looking at `target`, its image's up direction
+    /// towards `up` as well as it can be.
+    pub fn looking_at(eye: TablePoint3, target: TablePoint3, up: Vector3<f64>) -> CameraPose {
+        let forward = (target - eye).normalize();
+        let right = forward.cross(&up).normalize();
+        let down = forward.cross(&right);
+        // Rows are the camera axes expressed in the table frame.
+        let rotation = Rotation3::from_matrix_unchecked(nalgebra::Matrix3::from_rows(&[
+            right.transpose(),
+            down.transpose(),
+            forward.transpose(),
+        ]));
+        CameraPose {
+            rotation,
+            translation: -(rotation * eye.coords),
+        }
+    }
+
+    /// The lens's centre in the table frame.
+    pub fn eye(&self) -> TablePoint3 {
+        TablePoint3::from(-(self.rotation.inverse() * self.translation))
+    }
+
+    /// The angle between the optical axis and straight down.
+    pub fn tilt(&self) -> Degrees {
+        let axis = self.rotation.inverse() * Vector3::z();
+        Degrees(axis.angle(&-Vector3::z()).to_degrees())
+    }
+}
+
+/// A calibrated camera: its lens and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Camera {
+    /// Lens and sensor.
+    pub intrinsics: Intrinsics,
+    /// Position and orientation over the table.
+    pub pose: CameraPose,
+}
+
+impl Camera {
+    /// The pixel showing a table point, or `None` if it is behind the camera.
+    pub fn project(&self, point: &TablePoint3) -> Option<PixelPoint> {
+        let p = self.pose.rotation * point.coords + self.pose.translation;
+        (p.z > 1e-9).then(|| self.intrinsics.to_pixel(p.x / p.z, p.y / p.z))
+    }
+
+    /// The pixel showing a point of the table plane raised by `height`.
+    pub fn project_at(&self, point: &TablePoint, height: Inches) -> Option<PixelPoint> {
+        self.project(&TablePoint3::new(point.x, point.y, height.0))
+    }
+
+    /// The point at `height` above the table that a pixel shows: where the pixel's ray meets the
+    /// plane `z = height`. This is the tag-height correction: a tag on a 4 mm base is found
+    /// where its ray crosses 4 mm, not where it would hit the cloth. `None` when the ray does
+    /// not come down to that plane.
+    pub fn unproject_at(&self, pixel: &PixelPoint, height: Inches) -> Option<TablePoint> {
+        let (x, y) = self.intrinsics.to_normalized(pixel);
+        let inverse = self.pose.rotation.inverse();
+        let direction = inverse * Vector3::new(x, y, 1.0);
+        let eye = self.pose.eye();
+        if direction.z.abs() < 1e-12 {
+            return None;
+        }
+        let along = (height.0 - eye.z) / direction.z;
+        (along > 0.0).then(|| {
+            let hit = eye + direction * along;
+            TablePoint::new(hit.x, hit.y)
+        })
+    }
+
+    /// Table inches per image pixel around a table point (how fine the camera sees there).
+    pub fn inches_per_pixel(&self, point: &TablePoint, height: Inches) -> Option<f64> {
+        let step = 0.1;
+        let a = self.project_at(point, height)?;
+        let b = self.project_at(&TablePoint::new(point.x + step, point.y), height)?;
+        let c = self.project_at(&TablePoint::new(point.x, point.y + step), height)?;
+        let pixels = (a.distance(&b).0 + a.distance(&c).0) / 2.0;
+        (pixels > 0.0).then(|| step / pixels)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn camera() -> Camera {
+        let size = ImageSize {
+            width: 1920,
+            height: 1080,
+        };
+        let mut intrinsics = Intrinsics::from_field_of_view(size, Degrees(70.0));
+        intrinsics.distortion = Distortion {
+            k1: -0.12,
+            k2: 0.05,
+            p1: 0.001,
+            p2: -0.0005,
+            k3: 0.0,
+        };
+        Camera {
+            intrinsics,
+            pose: CameraPose::looking_at(
+                TablePoint3::new(36.0, -20.0, 50.0),
+                TablePoint3::new(36.0, 24.0, 0.0),
+                Vector3::y(),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_pixel_unprojects_to_the_point_it_shows_at_any_height() {
+        let camera = camera();
+        for (x, y, h) in [(10.0, 5.0, 0.0), (60.0, 40.0, 0.2), (36.0, 24.0, 1.5)] {
+            let point = TablePoint::new(x, y);
+            let pixel = camera.project_at(&point, Inches(h)).expect("in front");
+            let back = camera.unproject_at(&pixel, Inches(h)).expect("hits");
+            assert!((back - point).norm() < 1e-9, "{point} came back as {back}");
+        }
+    }
+
+    #[test]
+    fn a_raised_tag_read_as_if_on_the_cloth_lands_further_from_the_camera() {
+        let camera = camera();
+        let tag = TablePoint::new(36.0, 30.0);
+        let pixel = camera.project_at(&tag, Inches(0.2)).expect("in front");
+        let naive = camera.unproject_at(&pixel, Inches::ZERO).expect("hits");
+        // The camera stands south of the table: parallax pushes the naive reading north.
+        assert!(naive.y > tag.y + 0.1, "naive {naive} vs true {tag}");
+    }
+
+    #[test]
+    fn the_camera_tilt_is_the_angle_from_straight_down() {
+        let straight_down = CameraPose::looking_at(
+            TablePoint3::new(36.0, 24.0, 60.0),
+            TablePoint3::new(36.0, 24.0, 0.0),
+            Vector3::y(),
+        );
+        assert!(straight_down.tilt().0.abs() < 1e-9);
+        let oblique = camera().pose.tilt().0;
+        let expected = (44.0f64 / 50.0).atan().to_degrees();
+        assert!((oblique - expected).abs() < 1e-9, "{oblique} vs {expected}");
+    }
+
+    #[test]
+    fn distortion_removal_inverts_the_lens() {
+        let d = camera().intrinsics.distortion;
+        for (x, y) in [(0.0, 0.0), (0.5, -0.3), (-0.7, 0.4)] {
+            let (xd, yd) = d.apply(x, y);
+            let (bx, by) = d.remove(xd, yd);
+            assert!((bx - x).abs() < 1e-10 && (by - y).abs() < 1e-10);
+        }
+    }
+
+    #[test]
+    fn intrinsics_scale_with_the_image() {
+        let full = camera().intrinsics;
+        let half = full.scaled_to(ImageSize {
+            width: 960,
+            height: 540,
+        });
+        let (x, y) = (0.2, -0.1);
+        let a = full.to_pixel(x, y);
+        let b = half.to_pixel(x, y);
+        assert!(((a.x + 0.5) / 2.0 - 0.5 - b.x).abs() < 1e-9);
+        assert!(((a.y + 0.5) / 2.0 - 0.5 - b.y).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,505 @@
+//! The table from its anchors: which anchor sightings to trust, the lens when it is not known,
+//! and the camera's pose over the table.
+//!
+//! Decisions:
+//! - Anchors, not corners, are the unit of consensus. A covered anchor is simply missing; a
+//!   moved or mis-read anchor is wrong as a whole, so RANSAC draws pairs of anchors, fits the
+//!   table plane's homography to their eight corners and counts the anchors that agree. The
+//!   survivors are refined with the full camera model and any anchor still far off is dropped,
+//!   so long as three remain.
+//! - Without a measured lens, one view of a plane gives one focal length (Zhang's constraints on
+//!   the homography, principal point at the image centre, square pixels, no distortion), then
+//!   refined with the pose by OpenCV. Looking almost straight down the focal length cannot be
+//!   measured from a plane; a typical webcam's is assumed and the calibration says so.
+
+use std::collections::BTreeSet;
+
+use nalgebra::Matrix3;
+use rules::units::{Degrees, Inches};
+use serde::{Deserialize, Serialize};
+
+use crate::anchors::{Anchor, AnchorLayout, TableSize};
+use crate::camera::{Camera, Intrinsics, TablePoint3};
+use crate::cv::{self, CvError, Freedom};
+use crate::pixels::{ImageSize, PixelPoint, Pixels};
+use crate::tag::TagSighting;
+
+/// Calibration needs at least this many anchors in view.
+pub const MIN_ANCHORS_SEEN: usize = 3;
+
+/// The horizontal field of view assumed when the anchors cannot measure the lens.
+pub const TYPICAL_FIELD_OF_VIEW: Degrees = Degrees(65.0);
+
+/// How to calibrate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The lens, if already measured (by the board, or a previous calibration).
+    pub intrinsics: Option<Intrinsics>,
+    /// An anchor whose corners land further than this from where the camera model puts them
+    /// is not trusted.
+    pub anchor_tolerance: Pixels,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            intrinsics: None,
+            anchor_tolerance: Pixels(3.0),
+        }
+    }
+}
+
+/// Where the lens model came from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "from")]
+pub enum LensSource {
+    /// Measured from the anchors of this view (focal length only).
+    Anchors,
+    /// The anchors could not measure it (camera looking almost straight down): assumed.
+    Assumed,
+    /// Measured with the calibration board.
+    Board {
+        /// Views used.
+        views: usize,
+        /// RMS reprojection error of the board calibration.
+        rms: Pixels,
+    },
+    /// Given by the user (an earlier calibration file).
+    Given,
+}
+
+/// How one anchor fits the calibration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnchorFit {
+    /// The anchor as laid out.
+    pub anchor: Anchor,
+    /// Where its corners were seen.
+    pub seen: [PixelPoint; 4],
+    /// RMS distance between its seen corners and the camera model's.
+    pub error: Pixels,
+    /// The same on the table: how far the model puts the seen corners from the true ones.
+    pub error_on_table: Inches,
+}
+
+/// An anchor that was seen but not trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RejectedAnchor {
+    /// The tag id.
+    pub id: u32,
+    /// Where it was seen (its centre).
+    pub seen_at: PixelPoint,
+    /// How far its corners are from where the trusted anchors put them.
+    pub off_by: Pixels,
+}
+
+/// Summary figures of a calibration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quality {
+    /// RMS corner reprojection error of the trusted anchors.
+    pub rms: Pixels,
+    /// The worst corner.
+    pub max: Pixels,
+    /// RMS error of the anchors' corners on the table.
+    pub rms_on_table: Inches,
+    /// The worst corner on the table.
+    pub max_on_table: Inches,
+    /// The camera's angle from straight down.
+    pub tilt: Degrees,
+    /// How many inches one pixel covers at the table's centre.
+    pub inches_per_pixel: f64,
+}
+
+/// A camera calibrated against the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableCalibration {
+    /// The tag family of the anchors (and, by default, of the units' tags).
+    pub family: String,
+    /// The playing area.
+    pub table: TableSize,
+    /// The camera.
+    pub camera: Camera,
+    /// Where the lens model came from.
+    pub lens: LensSource,
+    /// Figures of merit.
+    pub quality: Quality,
+    /// The anchors used, with their fit.
+    pub anchors: Vec<AnchorFit>,
+    /// Anchors seen but not trusted.
+    #[serde(default)]
+    pub rejected: Vec<RejectedAnchor>,
+    /// Anchors of the layout that were not seen.
+    #[serde(default)]
+    pub missing: Vec<u32>,
+    /// What the player should know (an assumed lens, no spare anchor …).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+/// Why a table calibration failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CalibrationError {
+    /// Too few anchors in view.
+    #[error("{} of the {} anchors in view (tags {}); at least {MIN_ANCHORS_SEEN} are needed — missing: {}", seen.len(), layout, list(seen), list(missing))]
+    TooFewAnchors {
+        /// Anchor ids seen.
+        seen: Vec<u32>,
+        /// Anchor ids not seen.
+        missing: Vec<u32>,
+        /// How many the layout has.
+        layout: usize,
+    },
+    /// The anchors seen do not agree on where the table is.
+    #[error(
+        "the anchors in view (tags {}) do not agree on where the table is: is one of them moved, or is the anchors file for another table?",
+        list(seen)
+    )]
+    NoConsensus {
+        /// Anchor ids seen.
+        seen: Vec<u32>,
+    },
+    /// The numbers could not be solved.
+    #[error("calibration could not be solved: {0}")]
+    Solver(#[from] CvError),
+    /// Too few views of the calibration board.
+    #[error(
+        "{usable} of the {given} images show enough of the board (at least {} tags); {} are needed, at different angles",
+        crate::board::MIN_TAGS_PER_VIEW,
+        crate::board::MIN_VIEWS
+    )]
+    TooFewBoardViews {
+        /// Views with enough board tags.
+        usable: usize,
+        /// Views given.
+        given: usize,
+    },
+    /// The image size does not match the lens given.
+    #[error("the image is {image} but the lens was measured at {lens}")]
+    SizeMismatch {
+        /// This image.
+        image: ImageSize,
+        /// The lens's.
+        lens: ImageSize,
+    },
+}
+
+fn list(ids: &[u32]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    ids.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One anchor sighting paired with its layout entry.
+#[derive(Clone, Copy)]
+struct Candidate<'a> {
+    anchor: &'a Anchor,
+    sighting: &'a TagSighting,
+}
+
+impl Candidate<'_> {
+    fn table_corners(&self) -> [TablePoint3; 4] {
+        self.anchor.placement().corners()
+    }
+}
+
+/// Calibrate the camera against the table from the tags seen in one image.
+pub fn calibrate(
+    layout: &AnchorLayout,
+    sightings: &[TagSighting],
+    image_size: ImageSize,
+    settings: &Settings,
+) -> Result<TableCalibration, CalibrationError> {
+    let candidates: Vec<Candidate> = sightings
+        .iter()
+        .filter_map(|s| {
+            layout.anchor(s.id).map(|anchor| Candidate {
+                anchor,
+                sighting: s,
+            })
+        })
+        .collect();
+    let seen: BTreeSet<u32> = candidates.iter().map(|c| c.anchor.id).collect();
+    let missing: Vec<u32> = layout
+        .anchors
+        .iter()
+        .map(|a| a.id)
+        .filter(|id| !seen.contains(id))
+        .collect();
+    let seen: Vec<u32> = seen.into_iter().collect();
+    if seen.len() < MIN_ANCHORS_SEEN {
+        return Err(CalibrationError::TooFewAnchors {
+            seen,
+            missing,
+            layout: layout.anchors.len(),
+        });
+    }
+    let intrinsics = match settings.intrinsics {
+        Some(lens) if lens.image_size == image_size => Some(lens),
+        Some(lens) => {
+            return Err(CalibrationError::SizeMismatch {
+                image: image_size,
+                lens: lens.image_size,
+            });
+        }
+        None => None,
+    };
+    let consensus = consensus(&candidates, image_size)?
+        .ok_or_else(|| CalibrationError::NoConsensus { seen: seen.clone() })?;
+    let mut trusted: Vec<Candidate> = consensus.iter().map(|&i| candidates[i]).collect();
+    let mut warnings = Vec::new();
+    let (mut camera, mut lens) = fit_camera(&trusted, image_size, intrinsics, &mut warnings)?;
+    // Drop the worst anchor while it is clearly off and three would remain.
+    loop {
+        let errors: Vec<f64> = trusted.iter().map(|c| corner_rms(&camera, c)).collect();
+        let Some((worst, &error)) = errors.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))
+        else {
+            break;
+        };
+        if error <= settings.anchor_tolerance.0 || trusted.len() <= MIN_ANCHORS_SEEN {
+            break;
+        }
+        trusted.remove(worst);
+        warnings.clear();
+        (camera, lens) = fit_camera(&trusted, image_size, intrinsics, &mut warnings)?;
+    }
+    let rejected = candidates
+        .iter()
+        .filter(|c| !trusted.iter().any(|t| std::ptr::eq(t.sighting, c.sighting)))
+        .map(|c| RejectedAnchor {
+            id: c.anchor.id,
+            seen_at: c.sighting.center(),
+            off_by: Pixels(corner_rms(&camera, c)),
+        })
+        .collect::<Vec<_>>();
+    for r in &rejected {
+        warnings.push(format!("anchor tag {} seen at {} is {} from where the other anchors put it: ignored (moved, or a stray tag with its id?)", r.id, r.seen_at, r.off_by));
+    }
+    if trusted.len() == MIN_ANCHORS_SEEN {
+        warnings.push("only three anchors trusted: a moved or mis-read anchor could not be caught; keep all four in view when calibrating".into());
+    }
+    let anchors: Vec<AnchorFit> = trusted.iter().map(|c| fit_of(&camera, c)).collect();
+    let quality = quality(&camera, &anchors, layout.table);
+    Ok(TableCalibration {
+        family: layout.family.clone(),
+        table: layout.table,
+        camera,
+        lens,
+        quality,
+        anchors,
+        rejected,
+        missing,
+        warnings,
+    })
+}
+
+/// The largest set of anchor sightings that agree on one table plane (indices into
+/// `candidates`), by exhaustive RANSAC over pairs: layouts have a handful of anchors.
+fn consensus(
+    candidates: &[Candidate],
+    image_size: ImageSize,
+) -> Result<Option<Vec<usize>>, CvError> {
+    // The homography ignores lens distortion and anchor heights: be generous (2 % of the
+    // image diagonal); the camera-model refit then applies the fine tolerance.
+    let diagonal = f64::from(image_size.width).hypot(f64::from(image_size.height));
+    let tolerance = 0.02 * diagonal;
+    let mut best: Option<(Vec<usize>, f64)> = None;
+    for i in 0..candidates.len() {
+        for j in i + 1..candidates.len() {
+            if candidates[i].anchor.id == candidates[j].anchor.id {
+                continue;
+            }
+            let Some(h) = plane_homography(&[candidates[i], candidates[j]])? else {
+                continue;
+            };
+            let mut members = Vec::new();
+            let mut total = 0.0;
+            for (k, c) in candidates.iter().enumerate() {
+                let error = homography_rms(&h, c);
+                let duplicate = members
+                    .iter()
+                    .any(|&m: &usize| candidates[m].anchor.id == c.anchor.id);
+                if error < tolerance && !duplicate {
+                    members.push(k);
+                    total += error;
+                }
+            }
+            let better = match &best {
+                None => true,
+                Some((b, e)) => members.len() > b.len() || (members.len() == b.len() && total < *e),
+            };
+            if better && members.len() >= 2 {
+                best = Some((members, total));
+            }
+        }
+    }
+    Ok(best
+        .filter(|(m, _)| m.len() >= MIN_ANCHORS_SEEN)
+        .map(|(m, _)| m))
+}
+
+fn plane_homography(candidates: &[Candidate]) -> Result<Option<Matrix3<f64>>, CvError> {
+    let plan: Vec<(f64, f64)> = candidates
+        .iter()
+        .flat_map(|c| c.table_corners().map(|p| (p.x, p.y)))
+        .collect();
+    let pixels: Vec<PixelPoint> = candidates.iter().flat_map(|c| c.sighting.corners).collect();
+    cv::homography(&plan, &pixels)
+}
+
+fn homography_rms(h: &Matrix3<f64>, c: &Candidate) -> f64 {
+    let squares: f64 = c
+        .table_corners()
+        .iter()
+        .zip(&c.sighting.corners)
+        .map(|(t, seen)| {
+            let p = h * nalgebra::Vector3::new(t.x, t.y, 1.0);
+            if p.z.abs() < 1e-12 {
+                return f64::INFINITY;
+            }
+            (p.x / p.z - seen.x).powi(2) + (p.y / p.z - seen.y).powi(2)
+        })
+        .sum();
+    (squares / 4.0).sqrt()
+}
+
+fn corner_rms(camera: &Camera, c: &Candidate) -> f64 {
+    let squares: f64 = c
+        .table_corners()
+        .iter()
+        .zip(&c.sighting.corners)
+        .map(|(t, seen)| {
+            camera
+                .project(t)
+                .map_or(f64::INFINITY, |p| p.distance(seen).0.powi(2))
+        })
+        .sum();
+    (squares / 4.0).sqrt()
+}
+
+/// The camera from trusted anchors: the lens if not given, then the pose.
+fn fit_camera(
+    trusted: &[Candidate],
+    image_size: ImageSize,
+    given: Option<Intrinsics>,
+    warnings: &mut Vec<String>,
+) -> Result<(Camera, LensSource), CvError> {
+    let table: Vec<TablePoint3> = trusted.iter().flat_map(|c| c.table_corners()).collect();
+    let pixels: Vec<PixelPoint> = trusted.iter().flat_map(|c| c.sighting.corners).collect();
+    if let Some(intrinsics) = given {
+        let pose = cv::solve_pose(&table, &pixels, &intrinsics)?;
+        return Ok((Camera { intrinsics, pose }, LensSource::Given));
+    }
+    let guess = match plane_homography(trusted)?.and_then(|h| focal_from_homography(&h, image_size))
+    {
+        Some(focal) => Intrinsics {
+            focal_x: Pixels(focal),
+            focal_y: Pixels(focal),
+            ..Intrinsics::from_field_of_view(image_size, TYPICAL_FIELD_OF_VIEW)
+        },
+        None => {
+            warnings.push(format!(
+                "the camera looks almost straight down, so the anchors cannot measure its lens: a {}° field of view is assumed; for the most exact tag-height correction, calibrate the lens with the board",
+                TYPICAL_FIELD_OF_VIEW.0
+            ));
+            let intrinsics = Intrinsics::from_field_of_view(image_size, TYPICAL_FIELD_OF_VIEW);
+            let pose = cv::solve_pose(&table, &pixels, &intrinsics)?;
+            return Ok((Camera { intrinsics, pose }, LensSource::Assumed));
+        }
+    };
+    let (intrinsics, poses, _) = cv::calibrate(&[(table, pixels)], &guess, Freedom::FocalOnly)?;
+    let pose = poses
+        .first()
+        .copied()
+        .ok_or_else(|| CvError::from(opencv::Error::new(0, "no pose")))?;
+    Ok((Camera { intrinsics, pose }, LensSource::Anchors))
+}
+
+/// The focal length a plane's homography implies, with the principal point at the image centre
+/// and square pixels (Zhang's two constraints on the rotation's first two columns, solved by
+/// least squares in 1/f²). `None` when the view is too square-on to tell, or the answer is not
+/// a plausible lens (a field of view between 10° and 150°).
+fn focal_from_homography(h: &Matrix3<f64>, image_size: ImageSize) -> Option<f64> {
+    let c = image_size.center();
+    let shift = Matrix3::new(1.0, 0.0, -c.x, 0.0, 1.0, -c.y, 0.0, 0.0, 1.0);
+    let h = shift * h;
+    let (h1, h2) = (h.column(0), h.column(1));
+    // a·w + b = 0 with w = 1/f².
+    let rows = [
+        (h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]),
+        (
+            h1[0] * h1[0] + h1[1] * h1[1] - h2[0] * h2[0] - h2[1] * h2[1],
+            h1[2] * h1[2] - h2[2] * h2[2],
+        ),
+    ];
+    let (aa, ab) = rows
+        .iter()
+        .fold((0.0, 0.0), |(aa, ab), (a, b)| (aa + a * a, ab + a * b));
+    let w = -ab / aa;
+    // How strongly perspective shows: |h31|, |h32| against the in-plane scale.
+    let perspective = (h1[2].hypot(h2[2])) * f64::from(image_size.width) / (h1[0].hypot(h1[1]));
+    if !(w.is_finite() && w > 0.0) || perspective < 0.05 {
+        return None;
+    }
+    let focal = w.sqrt().recip();
+    let half_width = f64::from(image_size.width) / 2.0;
+    let fov = 2.0 * (half_width / focal).atan().to_degrees();
+    (10.0..150.0).contains(&fov).then_some(focal)
+}
+
+fn fit_of(camera: &Camera, c: &Candidate) -> AnchorFit {
+    let corners = c.table_corners();
+    let height = Inches(c.anchor.height);
+    let on_table: f64 = corners
+        .iter()
+        .zip(&c.sighting.corners)
+        .map(|(t, seen)| {
+            camera
+                .unproject_at(seen, height)
+                .map_or(f64::INFINITY, |p| (p.x - t.x).powi(2) + (p.y - t.y).powi(2))
+        })
+        .sum();
+    AnchorFit {
+        anchor: *c.anchor,
+        seen: c.sighting.corners,
+        error: Pixels(corner_rms(camera, c)),
+        error_on_table: Inches((on_table / 4.0).sqrt()),
+    }
+}
+
+fn quality(camera: &Camera, anchors: &[AnchorFit], table: TableSize) -> Quality {
+    let mut squares = (0.0, 0.0);
+    let mut worst = (0.0f64, 0.0f64);
+    let mut count = 0.0;
+    for fit in anchors {
+        let placement = fit.anchor.placement();
+        for (t, seen) in placement.corners().iter().zip(&fit.seen) {
+            let px = camera
+                .project(t)
+                .map_or(f64::INFINITY, |p| p.distance(seen).0);
+            let inches = camera
+                .unproject_at(seen, placement.height)
+                .map_or(f64::INFINITY, |p| (p.x - t.x).hypot(p.y - t.y));
+            squares = (squares.0 + px * px, squares.1 + inches * inches);
+            worst = (worst.0.max(px), worst.1.max(inches));
+            count += 1.0;
+        }
+    }
+    let centre = rules::geometry::TablePoint::new(table.width / 2.0, table.depth / 2.0);
+    Quality {
+        rms: Pixels((squares.0 / count).sqrt()),
+        max: Pixels(worst.0),
+        rms_on_table: Inches((squares.1 / count).sqrt()),
+        max_on_table: Inches(worst.1),
+        tilt: camera.pose.tilt(),
+        inches_per_pixel: camera
+            .inches_per_pixel(&centre, Inches::ZERO)
+            .unwrap_or(f64::NAN),
+    }
+}
