@@ -3,6 +3,12 @@
 //! From camera frames to stands in table inches: frame sources (webcam, video file, image,
 //! synthetic renderer), AprilTag detection, tag → stand pose through the calibration, and
 //! tracking across frames. Its output is a `rules::scene::Scene`.
-//!
-//! Status: built by a later issue; the crate exists now so that the dependency direction
-//! `ui → vision → calibration → rules` holds from the start.
+
+pub mod detect;
+pub mod error;
+pub mod image_io;
+pub mod synthetic;
+
+pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
+pub use error::VisionError;
+pub use image_io::{read_gray, read_image, write_image};

@@ -1,0 +1,20 @@
+//! A synthetic table: tags at known poses, seen by a known camera.
+//!
+//! This is the ground truth of the camera half. Every test of detection, calibration, tag
+//! height and tracking, the accuracy benchmark and the app's built-in demo table render their
+//! frames here, with the same camera model the pipeline uses ([`calibration::Camera`]), so an
+//! error measured is an error of the pipeline, never of a mismatched model.
+//!
+//! The world is flat cloth with flat terrain patches and boxes on it (stands, movement trays,
+//! anchor cards), each box optionally carrying printed tags on its top. Rendering is ray
+//! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
+//! camera's faults: blur, uneven light, sensor noise and JPEG.
+
+mod noise;
+mod render;
+mod texture;
+mod world;
+
+pub use render::{Effects, Renderer};
+pub use texture::TagTexture;
+pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};

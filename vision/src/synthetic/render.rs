@@ -1,0 +1,465 @@
+//! Ray casting the synthetic table through the camera model.
+
+use std::collections::HashMap;
+
+use calibration::{Camera, Intrinsics, Pixels, TablePoint3};
+use nalgebra::Vector3;
+use opencv::core::{CV_8UC3, Mat, MatTraitManual, Scalar, Size, Vector};
+use opencv::{imgcodecs, imgproc};
+use rules::geometry::TablePoint;
+
+use super::noise::Noise;
+use super::texture::TagTexture;
+use super::world::{Block, Rgb, SyntheticTable};
+use crate::error::VisionError;
+
+/// A camera's faults, applied after the ideal image is rendered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effects {
+    /// Rays per pixel along each axis (3 → 9 rays a pixel).
+    pub supersample: u32,
+    /// Gaussian blur (defocus, motion), sigma.
+    pub blur: Pixels,
+    /// Sensor noise, standard deviation in grey levels.
+    pub noise: f64,
+    /// Uneven light: 0 for flat, 0.3 for a strong fall-off across the table.
+    pub uneven_light: f64,
+    /// JPEG compression quality, if the frame is compressed.
+    pub jpeg_quality: Option<u8>,
+    /// Seed of the noise.
+    pub seed: u64,
+}
+
+impl Effects {
+    /// A perfect camera: antialiased, nothing else.
+    pub const IDEAL: Effects = Effects {
+        supersample: 3,
+        blur: Pixels(0.0),
+        noise: 0.0,
+        uneven_light: 0.0,
+        jpeg_quality: None,
+        seed: 0,
+    };
+
+    /// A typical webcam: slight blur, noise, a light fall-off and JPEG.
+    pub const WEBCAM: Effects = Effects {
+        supersample: 3,
+        blur: Pixels(0.8),
+        noise: 3.0,
+        uneven_light: 0.25,
+        jpeg_quality: Some(85),
+        seed: 1,
+    };
+}
+
+/// Renders synthetic tables, keeping what can be reused between frames of one camera.
+#[derive(Default)]
+pub struct Renderer {
+    textures: HashMap<(String, u32), TagTexture>,
+    rays: Option<RayMap>,
+}
+
+/// Each pixel corner's ideal normalised image point, for one lens.
+struct RayMap {
+    intrinsics: Intrinsics,
+    points: Vec<(f64, f64)>,
+}
+
+/// A block in the form the inner loop wants.
+struct Solid<'a> {
+    block: &'a Block,
+    center: TablePoint,
+    right: (f64, f64),
+    forward: (f64, f64),
+    half: (f64, f64),
+    tags: Vec<(&'a TagTexture, TagFrame)>,
+}
+
+/// A tag's frame on its block's top: centre, unit axes, and the size of one cell.
+struct TagFrame {
+    center: TablePoint,
+    right: (f64, f64),
+    up: (f64, f64),
+    cell: f64,
+}
+
+const TILE: usize = 16;
+
+impl Renderer {
+    /// A renderer with empty caches.
+    pub fn new() -> Renderer {
+        Renderer::default()
+    }
+
+    /// Render the table as the camera sees it: a BGR image of the camera's size.
+    pub fn render(
+        &mut self,
+        world: &SyntheticTable,
+        camera: &Camera,
+        effects: &Effects,
+    ) -> Result<Mat, VisionError> {
+        for tag in world.tags() {
+            let key = (world.family.clone(), tag.id);
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.textures.entry(key) {
+                slot.insert(TagTexture::new(&world.family, tag.id)?);
+            }
+        }
+        self.prepare_rays(&camera.intrinsics);
+        let size = camera.intrinsics.image_size;
+        let (width, height) = (size.width as usize, size.height as usize);
+        let solids = self.solids(world);
+        let tiles = tile_index(&solids, camera, width, height);
+        let rays = self
+            .rays
+            .as_ref()
+            .map(|r| r.points.as_slice())
+            .unwrap_or_default();
+        let scene = Scene {
+            world,
+            camera,
+            solids: &solids,
+            tiles: &tiles,
+            rays,
+            width,
+            height,
+            supersample: effects.supersample.max(1) as usize,
+        };
+        let mut pixels = vec![0f32; width * height * 3];
+        render_rows(&scene, &mut pixels);
+        finish(pixels, width, height, effects)
+    }
+
+    fn prepare_rays(&mut self, intrinsics: &Intrinsics) {
+        if self
+            .rays
+            .as_ref()
+            .is_some_and(|r| r.intrinsics == *intrinsics)
+        {
+            return;
+        }
+        let (w, h) = (
+            intrinsics.image_size.width as usize,
+            intrinsics.image_size.height as usize,
+        );
+        let mut points = Vec::with_capacity((w + 1) * (h + 1));
+        for j in 0..=h {
+            for i in 0..=w {
+                let corner = calibration::PixelPoint::new(i as f64 - 0.5, j as f64 - 0.5);
+                points.push(intrinsics.to_normalized(&corner));
+            }
+        }
+        self.rays = Some(RayMap {
+            intrinsics: *intrinsics,
+            points,
+        });
+    }
+
+    fn solids<'a>(&'a self, world: &'a SyntheticTable) -> Vec<Solid<'a>> {
+        world
+            .blocks
+            .iter()
+            .map(|block| {
+                let r = block.footprint.right();
+                let f = block.footprint.forward();
+                let tags = block
+                    .tags
+                    .iter()
+                    .filter_map(|tag| {
+                        let texture = self.textures.get(&(world.family.clone(), tag.id))?;
+                        let up = rules::geometry::heading(tag.placement.facing);
+                        let frame = TagFrame {
+                            center: tag.placement.center,
+                            right: (up.y, -up.x),
+                            up: (up.x, up.y),
+                            cell: tag.placement.size.0 / texture.inked_cells() as f64,
+                        };
+                        Some((texture, frame))
+                    })
+                    .collect();
+                Solid {
+                    block,
+                    center: block.footprint.center(),
+                    right: (r.x, r.y),
+                    forward: (f.x, f.y),
+                    half: (
+                        block.footprint.width().0 / 2.0,
+                        block.footprint.depth().0 / 2.0,
+                    ),
+                    tags,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Everything one row of rendering reads.
+struct Scene<'a> {
+    world: &'a SyntheticTable,
+    camera: &'a Camera,
+    solids: &'a [Solid<'a>],
+    tiles: &'a [Vec<u32>],
+    rays: &'a [(f64, f64)],
+    width: usize,
+    height: usize,
+    supersample: usize,
+}
+
+/// Which blocks may be seen in each 16×16 tile.
+fn tile_index(solids: &[Solid], camera: &Camera, width: usize, height: usize) -> Vec<Vec<u32>> {
+    let (tw, th) = (width.div_ceil(TILE), height.div_ceil(TILE));
+    let mut tiles = vec![Vec::new(); tw * th];
+    for (index, solid) in solids.iter().enumerate() {
+        let corners = solid.block.footprint.corners();
+        let heights = [0.0, solid.block.height.0];
+        let projected: Vec<Option<calibration::PixelPoint>> = corners
+            .iter()
+            .flat_map(|c| heights.map(|z| camera.project(&TablePoint3::new(c.x, c.y, z))))
+            .collect();
+        let (x0, y0, x1, y1) = if projected.iter().all(Option::is_some) {
+            projected.iter().flatten().fold(
+                (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
+                |(a, b, c, d), p| (a.min(p.x), b.min(p.y), c.max(p.x), d.max(p.y)),
+            )
+        } else {
+            (0.0, 0.0, width as f64, height as f64)
+        };
+        let clamp = |v: f64, n: usize| (v.max(0.0) as usize).min(n - 1);
+        let (tx0, tx1) = (
+            clamp((x0 - 2.0) / TILE as f64, tw),
+            clamp((x1 + 2.0) / TILE as f64, tw),
+        );
+        let (ty0, ty1) = (
+            clamp((y0 - 2.0) / TILE as f64, th),
+            clamp((y1 + 2.0) / TILE as f64, th),
+        );
+        if x1 < -2.0 || y1 < -2.0 || x0 > width as f64 + 2.0 || y0 > height as f64 + 2.0 {
+            continue;
+        }
+        for ty in ty0..=ty1 {
+            for tx in tx0..=tx1 {
+                tiles[ty * tw + tx].push(index as u32);
+            }
+        }
+    }
+    tiles
+}
+
+/// Render every row, split across the machine's cores.
+fn render_rows(scene: &Scene, pixels: &mut [f32]) {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let rows_per_chunk = scene.height.div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (chunk, out) in pixels
+            .chunks_mut(rows_per_chunk * scene.width * 3)
+            .enumerate()
+        {
+            s.spawn(move || {
+                for (r, row) in out.chunks_mut(scene.width * 3).enumerate() {
+                    render_row(scene, chunk * rows_per_chunk + r, row);
+                }
+            });
+        }
+    });
+}
+
+fn render_row(scene: &Scene, y: usize, out: &mut [f32]) {
+    let n = scene.supersample;
+    let weight = 1.0 / (n * n) as f32;
+    let stride = scene.width + 1;
+    let inverse = scene.camera.pose.rotation.inverse();
+    let eye = scene.camera.pose.eye();
+    let tw = scene.width.div_ceil(TILE);
+    for x in 0..scene.width {
+        let candidates = &scene.tiles[(y / TILE) * tw + x / TILE];
+        let corner = |i: usize, j: usize| scene.rays[(y + j) * stride + x + i];
+        let (p00, p10, p01, p11) = (corner(0, 0), corner(1, 0), corner(0, 1), corner(1, 1));
+        let mut sum = [0f32; 3];
+        for sj in 0..n {
+            let v = (sj as f64 + 0.5) / n as f64;
+            for si in 0..n {
+                let u = (si as f64 + 0.5) / n as f64;
+                let lerp = |a: f64, b: f64, c: f64, d: f64| {
+                    (a * (1.0 - u) + b * u) * (1.0 - v) + (c * (1.0 - u) + d * u) * v
+                };
+                let nx = lerp(p00.0, p10.0, p01.0, p11.0);
+                let ny = lerp(p00.1, p10.1, p01.1, p11.1);
+                let direction = inverse * Vector3::new(nx, ny, 1.0);
+                let colour = trace(scene, &eye, &direction, candidates);
+                sum[0] += colour[0] * weight;
+                sum[1] += colour[1] * weight;
+                sum[2] += colour[2] * weight;
+            }
+        }
+        // BGR, as OpenCV stores it.
+        out[x * 3] = sum[2];
+        out[x * 3 + 1] = sum[1];
+        out[x * 3 + 2] = sum[0];
+    }
+}
+
+/// The colour a ray sees, RGB.
+fn trace(scene: &Scene, eye: &TablePoint3, d: &Vector3<f64>, candidates: &[u32]) -> [f32; 3] {
+    let mut nearest = if d.z < 0.0 {
+        -eye.z / d.z
+    } else {
+        f64::INFINITY
+    };
+    let mut colour = None;
+    for &index in candidates {
+        let solid = &scene.solids[index as usize];
+        if let Some((t, c)) = hit_block(solid, eye, d)
+            && t < nearest
+        {
+            nearest = t;
+            colour = Some(c);
+        }
+    }
+    if let Some(c) = colour {
+        return c;
+    }
+    if !nearest.is_finite() {
+        return rgb(Rgb::FLOOR, 0.6);
+    }
+    let p = TablePoint::new(eye.x + d.x * nearest, eye.y + d.y * nearest);
+    rgb(ground_colour(scene.world, &p), 1.0)
+}
+
+fn ground_colour(world: &SyntheticTable, p: &TablePoint) -> Rgb {
+    if !world.table.contains(p, rules::units::Inches::ZERO) {
+        return Rgb::FLOOR;
+    }
+    world
+        .patches
+        .iter()
+        .rev()
+        .find(|patch| contains(&patch.polygon, p))
+        .map_or(world.cloth, |patch| patch.colour)
+}
+
+fn contains(polygon: &[TablePoint], p: &TablePoint) -> bool {
+    let mut inside = false;
+    let n = polygon.len();
+    for i in 0..n {
+        let (a, b) = (polygon[i], polygon[(i + n - 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+    }
+    inside
+}
+
+fn rgb(c: Rgb, shade: f32) -> [f32; 3] {
+    [
+        f32::from(c.0) * shade,
+        f32::from(c.1) * shade,
+        f32::from(c.2) * shade,
+    ]
+}
+
+/// Where a ray enters a block (slab test in the block's own frame) and the colour there.
+fn hit_block(solid: &Solid, eye: &TablePoint3, d: &Vector3<f64>) -> Option<(f64, [f32; 3])> {
+    let (ox, oy) = (eye.x - solid.center.x, eye.y - solid.center.y);
+    let local_o = [
+        ox * solid.right.0 + oy * solid.right.1,
+        ox * solid.forward.0 + oy * solid.forward.1,
+        eye.z,
+    ];
+    let local_d = [
+        d.x * solid.right.0 + d.y * solid.right.1,
+        d.x * solid.forward.0 + d.y * solid.forward.1,
+        d.z,
+    ];
+    let low = [-solid.half.0, -solid.half.1, 0.0];
+    let high = [solid.half.0, solid.half.1, solid.block.height.0];
+    let (mut enter, mut exit, mut axis) = (f64::NEG_INFINITY, f64::INFINITY, 2);
+    for k in 0..3 {
+        if local_d[k].abs() < 1e-15 {
+            if local_o[k] < low[k] || local_o[k] > high[k] {
+                return None;
+            }
+            continue;
+        }
+        let (mut t0, mut t1) = (
+            (low[k] - local_o[k]) / local_d[k],
+            (high[k] - local_o[k]) / local_d[k],
+        );
+        if t0 > t1 {
+            std::mem::swap(&mut t0, &mut t1);
+        }
+        if t0 > enter {
+            enter = t0;
+            axis = k;
+        }
+        exit = exit.min(t1);
+    }
+    if enter > exit || enter <= 0.0 {
+        return None;
+    }
+    if axis != 2 {
+        return Some((enter, rgb(solid.block.colour, 0.62)));
+    }
+    let p = TablePoint::new(eye.x + d.x * enter, eye.y + d.y * enter);
+    Some((enter, top_colour(solid, &p)))
+}
+
+fn top_colour(solid: &Solid, p: &TablePoint) -> [f32; 3] {
+    for (texture, frame) in &solid.tags {
+        let (dx, dy) = (p.x - frame.center.x, p.y - frame.center.y);
+        let half = texture.cells as f64 / 2.0;
+        let u = (dx * frame.right.0 + dy * frame.right.1) / frame.cell + half;
+        let v = half - (dx * frame.up.0 + dy * frame.up.1) / frame.cell;
+        if (0.0..texture.cells as f64).contains(&u) && (0.0..texture.cells as f64).contains(&v) {
+            let ink = texture.is_black(u.floor() as i64, v.floor() as i64);
+            return rgb(if ink { Rgb::INK } else { Rgb::PAPER }, 1.0);
+        }
+    }
+    rgb(solid.block.colour, 1.0)
+}
+
+/// Light fall-off, noise, 8-bit, blur and JPEG.
+fn finish(
+    mut pixels: Vec<f32>,
+    width: usize,
+    height: usize,
+    effects: &Effects,
+) -> Result<Mat, VisionError> {
+    let mut noise = Noise::new(effects.seed);
+    let (cx, cy) = (width as f64 * 0.3, height as f64 * 0.2);
+    let reach = (width as f64).hypot(height as f64);
+    for y in 0..height {
+        for x in 0..width {
+            let fall = 1.0 - effects.uneven_light * ((x as f64 - cx).hypot(y as f64 - cy) / reach);
+            for c in 0..3 {
+                let i = (y * width + x) * 3 + c;
+                let grain = if effects.noise > 0.0 {
+                    noise.gaussian() * effects.noise
+                } else {
+                    0.0
+                };
+                pixels[i] = (f64::from(pixels[i]) * fall + grain) as f32;
+            }
+        }
+    }
+    let bytes: Vec<u8> = pixels
+        .iter()
+        .map(|v| v.round().clamp(0.0, 255.0) as u8)
+        .collect();
+    let mut image =
+        Mat::new_rows_cols_with_default(height as i32, width as i32, CV_8UC3, Scalar::all(0.0))?;
+    image.data_bytes_mut()?.copy_from_slice(&bytes);
+    if effects.blur.0 > 0.0 {
+        let mut blurred = Mat::default();
+        imgproc::gaussian_blur_def(&image, &mut blurred, Size::new(0, 0), effects.blur.0)?;
+        image = blurred;
+    }
+    if let Some(quality) = effects.jpeg_quality {
+        let mut buffer = Vector::<u8>::new();
+        let params =
+            Vector::from_slice(&[imgcodecs::IMWRITE_JPEG_QUALITY, i32::from(quality.min(100))]);
+        imgcodecs::imencode(".jpg", &image, &mut buffer, &params)?;
+        image = imgcodecs::imdecode(&buffer, imgcodecs::IMREAD_COLOR)?;
+    }
+    Ok(image)
+}
