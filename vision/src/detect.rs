@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::VisionError;
 
 /// How the detector runs. The defaults favour accuracy: full resolution (`decimate = 1`) is
-/// what finds 1" tags at the far edge of a 1080p table and gives corners within 0.2 px.
+/// what finds 1" tags at the far edge of a 1080p table, and edge refinement (snapping each side
+/// to the image gradient) brings synthetic corners from 0.20 to 0.11 px RMS.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DetectorSettings {
@@ -43,7 +44,7 @@ impl Default for DetectorSettings {
             decimate: 1.0,
             sigma: 0.0,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(8) as u8),
-            refine_edges: false,
+            refine_edges: true,
             max_bit_errors: 2,
             min_decision_margin: 0.0,
         }

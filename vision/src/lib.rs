@@ -7,8 +7,14 @@
 pub mod detect;
 pub mod error;
 pub mod image_io;
+pub mod locate;
+pub mod roster;
 pub mod synthetic;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
 pub use image_io::{read_gray, read_image, write_image};
+pub use locate::{
+    FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,
+};
+pub use roster::{Roster, TagMount, TagOwner};

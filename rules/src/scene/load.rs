@@ -67,6 +67,15 @@ impl Scene {
         })
     }
 
+    /// Check a scene document built in code (the camera pipeline builds one from a roster and
+    /// the tags it sees); `source` names it in errors.
+    pub fn from_doc(doc: SceneDoc, source: &str) -> Result<Scene, SceneError> {
+        validate(doc).map_err(|problems| SceneError::Invalid {
+            file: source.to_owned(),
+            problems,
+        })
+    }
+
     /// The scene as pretty JSON, in the same format it is read from.
     pub fn to_json(&self) -> String {
         // Serializing plain structs of numbers and strings cannot fail.

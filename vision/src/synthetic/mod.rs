@@ -10,11 +10,14 @@
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
+mod framing;
 mod noise;
 mod render;
+mod staging;
 mod texture;
 mod world;
 
+pub use framing::framing_camera;
 pub use render::{Effects, Renderer};
 pub use texture::TagTexture;
 pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};

@@ -309,8 +309,9 @@ fn trace(scene: &Scene, eye: &TablePoint3, d: &Vector3<f64>, candidates: &[u32])
     let mut colour = None;
     for &index in candidates {
         let solid = &scene.solids[index as usize];
+        // A block wins a tie with the cloth: a card of zero thickness lies on it.
         if let Some((t, c)) = hit_block(solid, eye, d)
-            && t < nearest
+            && (t < nearest || (colour.is_none() && t <= nearest))
         {
             nearest = t;
             colour = Some(c);
@@ -394,7 +395,7 @@ fn hit_block(solid: &Solid, eye: &TablePoint3, d: &Vector3<f64>) -> Option<(f64,
         }
         exit = exit.min(t1);
     }
-    if enter > exit || enter <= 0.0 {
+    if enter > exit + 1e-12 || enter <= 0.0 {
         return None;
     }
     if axis != 2 {

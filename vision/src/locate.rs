@@ -1,0 +1,315 @@
+//! From tag corners in pixels to tags, stands and units in table inches.
+
+use std::collections::HashMap;
+
+use calibration::{Pixels, TableCalibration, TagSighting};
+use rules::Scene;
+use rules::geometry::{TablePoint, TableVector, facing_of};
+use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, TerrainDoc, UnitDoc};
+use rules::units::{Degrees, Inches};
+use serde::Serialize;
+
+use crate::roster::{Roster, TagMount, TagOwner};
+
+/// Tags whose centre lies further than this outside the table are not trusted.
+pub const TABLE_MARGIN: Inches = Inches(1.0);
+
+/// A tag placed on the table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TagPose {
+    /// Its id.
+    pub id: u32,
+    /// Its centre, table inches.
+    pub center: TablePoint,
+    /// Where its top points, degrees counter-clockwise from +x.
+    pub facing: Degrees,
+    /// The height it was placed at.
+    pub height: Inches,
+    /// Its side as measured on the table: a check on the size and height the roster gives.
+    pub measured_size: Inches,
+    /// Its side in the image.
+    pub pixels: Pixels,
+}
+
+/// Place a tag seen in the image at `height` above the table: each corner where its pixel ray
+/// crosses that height, the centre their mean, the facing from the two pairs of sides.
+pub fn tag_pose(
+    calibration: &TableCalibration,
+    sighting: &TagSighting,
+    height: Inches,
+) -> Option<TagPose> {
+    let camera = &calibration.camera;
+    let mut corners = [TablePoint::origin(); 4];
+    for (out, pixel) in corners.iter_mut().zip(&sighting.corners) {
+        *out = camera.unproject_at(pixel, height)?;
+    }
+    let [bl, br, tr, tl] = corners;
+    let up = ((tl - bl) + (tr - br)) / 2.0;
+    let right = ((br - bl) + (tr - tl)) / 2.0;
+    // The right side turned a quarter left is another estimate of up: average the two.
+    let facing = facing_of(up + TableVector::new(-right.y, right.x));
+    let center = TablePoint::from((bl.coords + br.coords + tr.coords + tl.coords) / 4.0);
+    Some(TagPose {
+        id: sighting.id,
+        center,
+        facing,
+        height,
+        measured_size: Inches((up.norm() + right.norm()) / 2.0),
+        pixels: Pixels(sighting.side()),
+    })
+}
+
+/// What a tag in view is.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "role")]
+pub enum TagRole {
+    /// One of the table's anchors.
+    Anchor,
+    /// On a stand of a unit.
+    Stand {
+        /// The unit's id.
+        unit: String,
+        /// 1-based stand number.
+        stand: usize,
+    },
+    /// On a commander's base.
+    Commander {
+        /// His id.
+        commander: String,
+    },
+    /// Not in the roster (or no roster given).
+    Unknown,
+}
+
+/// A tag seen in a frame, placed and identified.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LocatedTag {
+    /// Where it is.
+    #[serde(flatten)]
+    pub pose: TagPose,
+    /// What it is.
+    #[serde(flatten)]
+    pub role: TagRole,
+}
+
+/// Something about the tags in view that the player should know.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "problem")]
+pub enum TagProblem {
+    /// A tag the roster does not list.
+    Unknown {
+        /// Its id.
+        id: u32,
+        /// Where it was seen.
+        at: TablePoint,
+    },
+    /// The same id seen more than once: neither sighting is trusted.
+    Duplicate {
+        /// Its id.
+        id: u32,
+        /// Where each was seen.
+        at: Vec<TablePoint>,
+    },
+    /// A tag whose centre is off the table.
+    OffTable {
+        /// Its id.
+        id: u32,
+        /// Where it was seen.
+        at: TablePoint,
+    },
+    /// A tag whose ray never comes down to its height (seen above the horizon).
+    Unplaceable {
+        /// Its id.
+        id: u32,
+    },
+}
+
+impl std::fmt::Display for TagProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let xy = |p: &TablePoint| format!("({:.2}, {:.2})", p.x, p.y);
+        match self {
+            TagProblem::Unknown { id, at } => {
+                write!(f, "tag {id} at {} is not in the roster", xy(at))
+            }
+            TagProblem::Duplicate { id, at } => {
+                let places: Vec<String> = at.iter().map(xy).collect();
+                write!(
+                    f,
+                    "tag {id} is in view {} times (at {}): every stand needs its own tag, so neither is used",
+                    at.len(),
+                    places.join(" and ")
+                )
+            }
+            TagProblem::OffTable { id, at } => {
+                write!(f, "tag {id} at {} is off the table: ignored", xy(at))
+            }
+            TagProblem::Unplaceable { id } => {
+                write!(f, "tag {id} cannot be placed on the table from this view")
+            }
+        }
+    }
+}
+
+/// The tags of one frame, placed and sorted out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FrameTags {
+    /// Tags trusted, with what they are.
+    pub tags: Vec<LocatedTag>,
+    /// Tags not trusted, and why.
+    pub problems: Vec<TagProblem>,
+}
+
+/// Place every tag of a frame. Anchors are placed at their own height, roster tags at theirs,
+/// and anything else at `default_height`.
+pub fn locate_tags(
+    calibration: &TableCalibration,
+    roster: Option<&Roster>,
+    sightings: &[TagSighting],
+    default_height: Inches,
+) -> FrameTags {
+    let mounts: HashMap<u32, TagMount> = roster.map(Roster::mounts).unwrap_or_default();
+    let anchors: HashMap<u32, Inches> = calibration
+        .anchors
+        .iter()
+        .map(|a| (a.anchor.id, Inches(a.anchor.height)))
+        .collect();
+    let mut by_id: HashMap<u32, Vec<&TagSighting>> = HashMap::new();
+    for s in sightings {
+        by_id.entry(s.id).or_default().push(s);
+    }
+    let mut ids: Vec<u32> = by_id.keys().copied().collect();
+    ids.sort_unstable();
+    let mut out = FrameTags {
+        tags: Vec::new(),
+        problems: Vec::new(),
+    };
+    for id in ids {
+        let (height, role) = match (anchors.get(&id), mounts.get(&id), roster) {
+            (Some(&h), _, _) => (h, TagRole::Anchor),
+            (None, Some(mount), Some(roster)) => (mount.height, role_of(roster, mount.owner)),
+            _ => (default_height, TagRole::Unknown),
+        };
+        let poses: Vec<TagPose> = by_id[&id]
+            .iter()
+            .filter_map(|s| tag_pose(calibration, s, height))
+            .collect();
+        match poses.as_slice() {
+            [] => out.problems.push(TagProblem::Unplaceable { id }),
+            [pose] if !calibration.table.contains(&pose.center, TABLE_MARGIN) => {
+                out.problems.push(TagProblem::OffTable {
+                    id,
+                    at: pose.center,
+                })
+            }
+            [pose] => {
+                if role == TagRole::Unknown && roster.is_some() {
+                    out.problems.push(TagProblem::Unknown {
+                        id,
+                        at: pose.center,
+                    });
+                }
+                out.tags.push(LocatedTag { pose: *pose, role });
+            }
+            many => out.problems.push(TagProblem::Duplicate {
+                id,
+                at: many.iter().map(|p| p.center).collect(),
+            }),
+        }
+    }
+    out
+}
+
+fn role_of(roster: &Roster, owner: TagOwner) -> TagRole {
+    match owner {
+        TagOwner::Stand { unit, stand } => TagRole::Stand {
+            unit: roster.units[unit].id.clone(),
+            stand: stand + 1,
+        },
+        TagOwner::Commander(i) => TagRole::Commander {
+            commander: roster.commanders[i].id.clone(),
+        },
+    }
+}
+
+/// The scene the roster's tags describe: every unit with at least one stand placed (stands from
+/// their tags), every commander placed. Units with no tag in `poses` are left off the table
+/// and listed in the second value.
+pub fn build_scene(
+    roster: &Roster,
+    poses: &HashMap<u32, TagPose>,
+    table: TableDoc,
+    terrain: Vec<TerrainDoc>,
+    source: &str,
+) -> Result<(Scene, Vec<String>), SceneError> {
+    let mut unseen = Vec::new();
+    let mut units = Vec::new();
+    for unit in &roster.units {
+        let stands: Vec<StandDoc> = unit
+            .stands
+            .iter()
+            .filter_map(|stand| {
+                let pose = poses.get(&stand.tag)?;
+                let (center, facing) = stand.pose_from_tag(pose.center, pose.facing);
+                Some(StandDoc {
+                    center: [center.x, center.y],
+                    facing: facing.0,
+                    width: stand.width,
+                    depth: stand.depth,
+                })
+            })
+            .collect();
+        if stands.is_empty() {
+            unseen.push(unit.id.clone());
+            continue;
+        }
+        units.push(UnitDoc {
+            id: unit.id.clone(),
+            name: unit.name.clone(),
+            side: unit.side.clone(),
+            kind: unit.kind,
+            formation: unit.formation,
+            front_center: None,
+            facing: None,
+            width: None,
+            depth: None,
+            weapon: unit.weapon.clone(),
+            brigade: unit.brigade.clone(),
+            stands: Some(stands),
+            size: unit.size,
+            stats: unit.stats.clone(),
+            engaged: None,
+            disordered: None,
+            shaken: None,
+        });
+    }
+    let commanders = roster
+        .commanders
+        .iter()
+        .filter_map(|c| {
+            let pose = poses.get(&c.tag).or_else(|| {
+                unseen.push(c.id.clone());
+                None
+            })?;
+            Some(CommanderDoc {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                side: c.side.clone(),
+                brigade: c.brigade.clone(),
+                position: [pose.center.x, pose.center.y],
+                mounted: c.mounted,
+                staff_rating: c.staff_rating,
+            })
+        })
+        .collect();
+    let doc = SceneDoc {
+        ruleset: roster.ruleset,
+        table,
+        distance_scale: None,
+        scenario: None,
+        sides: roster.sides.clone(),
+        terrain,
+        units,
+        commanders,
+    };
+    Ok((Scene::from_doc(doc, source)?, unseen))
+}

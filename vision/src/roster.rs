@@ -1,0 +1,461 @@
+//! The roster: which tag is on which stand of which unit, and what each unit is.
+//!
+//! ```toml
+//! ruleset = "black-powder"        # the default
+//! [tags]                          # defaults for every tag below
+//! size = 1.0                      # side of the black square, inches
+//! height = 0.16                   # the tag's face above the cloth (base + sticker), inches
+//!
+//! [[units]]
+//! id = "45th-foot"
+//! side = "british"
+//! kind = "infantry"
+//! formation = "line"              # and name, weapon, brigade, size, stats as in scenes
+//! [[units.stands]]
+//! tag = 12
+//! width = 1.6                     # the stand, inches
+//! depth = 0.8
+//! tag_offset = [0.0, -0.25]       # tag centre from the stand centre: x to its right, y to its front
+//! tag_turn = 0                    # the tag's top against the stand's front, degrees counter-clockwise
+//!
+//! [[commanders]]
+//! id = "wellesley"
+//! side = "british"
+//! tag = 40
+//! ```
+//!
+//! Tags usually go on the rear strip of a base or on the movement tray, so the offset matters:
+//! the stand is placed from its tag.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use calibration::FileError;
+use calibration::files;
+use rules::geometry::{TablePoint, TableVector, heading};
+use rules::scene::UnitDoc;
+use rules::scene::{Formation, Side, StatLine, UnitKind, UnitSize};
+use rules::units::{Degrees, Inches};
+use rules::{RulesetId, Scene};
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+/// The army on the table, tag by tag.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roster {
+    /// The ruleset of the scenes built from it.
+    #[serde(default = "default_ruleset")]
+    pub ruleset: RulesetId,
+    /// Defaults for every tag.
+    #[serde(default)]
+    pub tags: TagDefaults,
+    /// The armies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Side>,
+    /// The units.
+    #[serde(default)]
+    pub units: Vec<RosterUnit>,
+    /// The commanders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commanders: Vec<RosterCommander>,
+}
+
+fn default_ruleset() -> RulesetId {
+    RulesetId::BlackPowder
+}
+
+/// Tag size and height unless a stand says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagDefaults {
+    /// Side of the black square, inches.
+    pub size: f64,
+    /// Height of the tag's face above the cloth, inches.
+    pub height: f64,
+}
+
+impl Default for TagDefaults {
+    /// 1" tags (the smallest a 1080p camera reads across a 6' table) on 4 mm bases.
+    fn default() -> TagDefaults {
+        TagDefaults {
+            size: 1.0,
+            height: 0.16,
+        }
+    }
+}
+
+/// A unit: what the scene format says of it, without where it stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterUnit {
+    /// Unique id.
+    pub id: String,
+    /// For people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its army.
+    pub side: String,
+    /// Infantry, cavalry or artillery.
+    pub kind: UnitKind,
+    /// How it is drawn up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<Formation>,
+    /// Weapon id or name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
+    /// Brigade id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+    /// Standard, large, small, tiny.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<UnitSize>,
+    /// The stat line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<StatLine>,
+    /// Its stands, each with its tag.
+    pub stands: Vec<RosterStand>,
+}
+
+/// A stand (or movement tray) and the tag on it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterStand {
+    /// The tag's id.
+    pub tag: u32,
+    /// Frontage, inches.
+    pub width: f64,
+    /// Depth, inches.
+    pub depth: f64,
+    /// Tag centre from stand centre, inches: x to the stand's right, y to its front.
+    #[serde(default)]
+    pub tag_offset: [f64; 2],
+    /// The tag's top against the stand's front, degrees counter-clockwise.
+    #[serde(default)]
+    pub tag_turn: f64,
+    /// This tag's size, if not the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_size: Option<f64>,
+    /// This tag's height, if not the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_height: Option<f64>,
+}
+
+/// A commander figure: measured from its head, where its tag is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterCommander {
+    /// Unique id.
+    pub id: String,
+    /// For people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// His army.
+    pub side: String,
+    /// His brigade; none for the commander-in-chief.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brigade: Option<String>,
+    /// Mounted (the default) or on foot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mounted: Option<bool>,
+    /// Staff rating, if not the army's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staff_rating: Option<u8>,
+    /// The tag on his base.
+    pub tag: u32,
+    /// This tag's size, if not the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_size: Option<f64>,
+    /// This tag's height, if not the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_height: Option<f64>,
+}
+
+/// What a tag of the roster is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TagOwner {
+    /// Stand `stand` of unit `unit` (indices into the roster).
+    Stand {
+        /// Index into `units`.
+        unit: usize,
+        /// Index into the unit's `stands`.
+        stand: usize,
+    },
+    /// Commander `index`.
+    Commander(usize),
+}
+
+/// Where a tag sits on what it marks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TagMount {
+    /// What it is on.
+    pub owner: TagOwner,
+    /// Side of its black square.
+    pub size: Inches,
+    /// Its face above the cloth.
+    pub height: Inches,
+}
+
+impl RosterStand {
+    /// The stand's centre and facing, from its tag's centre and facing on the table.
+    pub fn pose_from_tag(
+        &self,
+        tag_center: TablePoint,
+        tag_facing: Degrees,
+    ) -> (TablePoint, Degrees) {
+        let facing = tag_facing - Degrees(self.tag_turn);
+        let forward = heading(facing);
+        let right = TableVector::new(forward.y, -forward.x);
+        let offset = right * self.tag_offset[0] + forward * self.tag_offset[1];
+        (tag_center - offset, facing)
+    }
+}
+
+/// Lines of the tag ids, for error messages.
+#[derive(Deserialize)]
+struct TagLines {
+    #[serde(default)]
+    units: Vec<UnitTagLines>,
+    #[serde(default)]
+    commanders: Vec<TagLine>,
+}
+
+#[derive(Deserialize)]
+struct UnitTagLines {
+    #[serde(default)]
+    stands: Vec<TagLine>,
+}
+
+#[derive(Deserialize)]
+struct TagLine {
+    tag: Spanned<u32>,
+}
+
+impl Roster {
+    /// Read and check a roster file.
+    pub fn load(path: &Path) -> Result<Roster, FileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+            file: path.to_owned(),
+            source,
+        })?;
+        Roster::parse(&text, path)
+    }
+
+    /// Parse and check a roster's text; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Roster, FileError> {
+        let roster: Roster = files::parse_toml(text, path)?;
+        let lines = toml::from_str::<TagLines>(text).ok();
+        let line = |owner: TagOwner| -> Option<usize> {
+            let lines = lines.as_ref()?;
+            let span = match owner {
+                TagOwner::Stand { unit, stand } => {
+                    lines.units.get(unit)?.stands.get(stand)?.tag.span()
+                }
+                TagOwner::Commander(i) => lines.commanders.get(i)?.tag.span(),
+            };
+            Some(files::line_of(text, span.start))
+        };
+        roster.check(path, line)?;
+        Ok(roster)
+    }
+
+    /// Save as TOML.
+    pub fn save(&self, path: &Path) -> Result<(), FileError> {
+        files::write_toml(self, path)
+    }
+
+    /// Every tag of the roster and where it is mounted.
+    pub fn mounts(&self) -> HashMap<u32, TagMount> {
+        self.tag_list().into_iter().collect()
+    }
+
+    /// A readable name for what a tag is on: "stand 2 of 45th-foot".
+    pub fn describe(&self, owner: TagOwner) -> String {
+        match owner {
+            TagOwner::Stand { unit, stand } => {
+                let unit = &self.units[unit];
+                if unit.stands.len() == 1 {
+                    unit.id.clone()
+                } else {
+                    format!("stand {} of {}", stand + 1, unit.id)
+                }
+            }
+            TagOwner::Commander(i) => format!("commander {}", self.commanders[i].id),
+        }
+    }
+
+    fn tag_list(&self) -> Vec<(u32, TagMount)> {
+        let defaults = self.tags;
+        let stands = self.units.iter().enumerate().flat_map(|(u, unit)| {
+            unit.stands.iter().enumerate().map(move |(s, stand)| {
+                let mount = TagMount {
+                    owner: TagOwner::Stand { unit: u, stand: s },
+                    size: Inches(stand.tag_size.unwrap_or(defaults.size)),
+                    height: Inches(stand.tag_height.unwrap_or(defaults.height)),
+                };
+                (stand.tag, mount)
+            })
+        });
+        let commanders = self.commanders.iter().enumerate().map(|(i, c)| {
+            let mount = TagMount {
+                owner: TagOwner::Commander(i),
+                size: Inches(c.tag_size.unwrap_or(defaults.size)),
+                height: Inches(c.tag_height.unwrap_or(defaults.height)),
+            };
+            (c.tag, mount)
+        });
+        stands.chain(commanders).collect()
+    }
+
+    fn check(
+        &self,
+        path: &Path,
+        line: impl Fn(TagOwner) -> Option<usize>,
+    ) -> Result<(), FileError> {
+        let invalid = |line: Option<usize>, message: String| FileError::Invalid {
+            file: PathBuf::from(path),
+            line,
+            message,
+        };
+        let defaults = [self.tags.size, self.tags.height];
+        if defaults.iter().any(|v| !v.is_finite())
+            || self.tags.size <= 0.0
+            || self.tags.height < 0.0
+        {
+            return Err(invalid(
+                None,
+                "tags: size must be positive and height zero or more, in inches".into(),
+            ));
+        }
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        for (i, unit) in self.units.iter().enumerate() {
+            if ids.insert(&unit.id, i).is_some() {
+                return Err(invalid(None, format!("unit {:?} is listed twice", unit.id)));
+            }
+            if unit.stands.is_empty() {
+                return Err(invalid(
+                    None,
+                    format!("unit {}: it has no stands, so no tag can place it", unit.id),
+                ));
+            }
+        }
+        let mut owners: HashMap<u32, TagOwner> = HashMap::new();
+        for (tag, mount) in self.tag_list() {
+            let at = line(mount.owner);
+            let here = self.describe(mount.owner);
+            if let Some(first) = owners.insert(tag, mount.owner) {
+                let first_line = line(first)
+                    .map(|l| format!(" (line {l})"))
+                    .unwrap_or_default();
+                return Err(invalid(
+                    at,
+                    format!(
+                        "tag {tag} is on {here} and also on {}{first_line}: every stand needs its own tag",
+                        self.describe(first)
+                    ),
+                ));
+            }
+            if !(mount.size.0.is_finite() && mount.height.0.is_finite())
+                || mount.size.0 <= 0.0
+                || mount.height.0 < 0.0
+            {
+                return Err(invalid(
+                    at,
+                    format!(
+                        "tag {tag} on {here}: size must be positive, height zero or more, in inches"
+                    ),
+                ));
+            }
+            if let TagOwner::Stand { unit, stand } = mount.owner {
+                let s = &self.units[unit].stands[stand];
+                let numbers = [
+                    s.width,
+                    s.depth,
+                    s.tag_offset[0],
+                    s.tag_offset[1],
+                    s.tag_turn,
+                ];
+                if numbers.iter().any(|n| !n.is_finite()) || s.width <= 0.0 || s.depth <= 0.0 {
+                    return Err(invalid(
+                        at,
+                        format!(
+                            "tag {tag} on {here}: the stand's width and depth must be positive inches, and every number finite"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Roster {
+    /// A roster for the units and commanders of a scene, one tag per stand numbered from
+    /// `first_tag`, each tag centred on its stand, facing its front, and shrunk to fit a stand
+    /// smaller than the default size. For demo tables and tests; players write their own.
+    pub fn for_scene(scene: &Scene, tags: TagDefaults, first_tag: u32) -> Roster {
+        let mut next = first_tag;
+        let mut take = || {
+            next += 1;
+            next - 1
+        };
+        let units = scene
+            .units
+            .iter()
+            .map(|unit| {
+                let doc = UnitDoc::from(unit);
+                let stands = unit
+                    .footprint
+                    .stands()
+                    .iter()
+                    .map(|s| {
+                        let fits = 0.8 * s.width().0.min(s.depth().0);
+                        RosterStand {
+                            tag: take(),
+                            width: s.width().0,
+                            depth: s.depth().0,
+                            tag_offset: [0.0, 0.0],
+                            tag_turn: 0.0,
+                            tag_size: (fits < tags.size).then_some(fits),
+                            tag_height: None,
+                        }
+                    })
+                    .collect();
+                RosterUnit {
+                    id: doc.id,
+                    name: doc.name,
+                    side: doc.side,
+                    kind: doc.kind,
+                    formation: doc.formation,
+                    weapon: doc.weapon,
+                    brigade: doc.brigade,
+                    size: doc.size,
+                    stats: doc.stats,
+                    stands,
+                }
+            })
+            .collect();
+        let commanders = scene
+            .commanders
+            .iter()
+            .map(|c| RosterCommander {
+                id: c.id.clone(),
+                name: (c.name != c.id).then(|| c.name.clone()),
+                side: c.side.clone(),
+                brigade: c.brigade.clone(),
+                mounted: Some(c.mounted),
+                staff_rating: c.staff_rating,
+                tag: take(),
+                tag_size: None,
+                tag_height: None,
+            })
+            .collect();
+        Roster {
+            ruleset: scene.ruleset,
+            tags,
+            sides: scene.sides.clone(),
+            units,
+            commanders,
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Placing a synthetic camera over the table the way a player would: south of it, tilted,
+//! pulled back until the whole table is in frame.
+
+use calibration::{Camera, CameraPose, ImageSize, Intrinsics, TablePoint3, TableSize};
+use nalgebra::Vector3;
+use rules::units::Degrees;
+
+/// A camera `tilt` from vertical, with a lens of `field_of_view` horizontally, as close as it
+/// can be while the whole table shows with a margin of 3 % of the image all round.
+pub fn framing_camera(
+    table: TableSize,
+    image_size: ImageSize,
+    tilt: Degrees,
+    field_of_view: Degrees,
+) -> Camera {
+    let intrinsics = Intrinsics::from_field_of_view(image_size, field_of_view);
+    let target = TablePoint3::new(table.width / 2.0, table.depth / 2.0, 0.0);
+    let place = |distance: f64| {
+        let t = tilt.0.to_radians();
+        let eye = TablePoint3::new(target.x, target.y - distance * t.sin(), distance * t.cos());
+        Camera {
+            intrinsics,
+            pose: CameraPose::looking_at(eye, target, Vector3::y()),
+        }
+    };
+    let margin = 0.03 * f64::from(image_size.width.min(image_size.height));
+    let fits = |camera: &Camera| {
+        [
+            (0.0, 0.0),
+            (table.width, 0.0),
+            (table.width, table.depth),
+            (0.0, table.depth),
+        ]
+        .iter()
+        .all(|&(x, y)| {
+            camera
+                .project(&TablePoint3::new(x, y, 0.0))
+                .is_some_and(|p| {
+                    p.x >= margin
+                        && p.y >= margin
+                        && p.x <= f64::from(image_size.width) - margin
+                        && p.y <= f64::from(image_size.height) - margin
+                })
+        })
+    };
+    let (mut near, mut far) = (1.0, 2000.0);
+    for _ in 0..60 {
+        let mid = (near + far) / 2.0;
+        if fits(&place(mid)) {
+            far = mid
+        } else {
+            near = mid
+        }
+    }
+    place(far)
+}

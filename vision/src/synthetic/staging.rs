@@ -1,0 +1,118 @@
+//! Staging a scene on the synthetic table: its terrain as patches, its stands and commanders
+//! as blocks carrying the roster's tags, and the anchors as cards.
+
+use calibration::{AnchorLayout, TagPlacement};
+use rules::Scene;
+use rules::geometry::{OrientedRect, TableVector, heading};
+use rules::scene::{TerrainKind, TerrainShape};
+use rules::units::{Degrees, Inches};
+
+use super::world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};
+use crate::roster::Roster;
+
+/// Side colours, in the order sides first appear.
+const SIDE_COLOURS: [Rgb; 4] = [
+    Rgb(168, 42, 38),
+    Rgb(40, 64, 150),
+    Rgb(200, 170, 60),
+    Rgb(90, 90, 90),
+];
+
+impl SyntheticTable {
+    /// The scene staged with the roster's tags (matched to the scene's units by id, stand by
+    /// stand) and the anchors. Units the roster lacks are staged without tags.
+    pub fn stage(scene: &Scene, roster: &Roster, anchors: &AnchorLayout) -> SyntheticTable {
+        let mut world = SyntheticTable::new(anchors.table);
+        world.family = anchors.family.clone();
+        world.patches = scene.terrain.iter().filter_map(patch).collect();
+        let mut sides: Vec<String> = Vec::new();
+        let mut colour_of = |side: &str| {
+            let index = sides.iter().position(|s| s == side).unwrap_or_else(|| {
+                sides.push(side.to_owned());
+                sides.len() - 1
+            });
+            SIDE_COLOURS[index % SIDE_COLOURS.len()]
+        };
+        let defaults = roster.tags;
+        for unit in &scene.units {
+            let colour = colour_of(&unit.side);
+            let listed = roster.units.iter().find(|u| u.id == unit.id);
+            for (index, stand) in unit.footprint.stands().iter().enumerate() {
+                let tagged = listed.and_then(|u| u.stands.get(index));
+                let height = Inches(tagged.and_then(|t| t.tag_height).unwrap_or(defaults.height));
+                let tags = tagged.map(|t| {
+                    let forward = heading(stand.facing());
+                    let right = TableVector::new(forward.y, -forward.x);
+                    let placement = TagPlacement {
+                        center: stand.center()
+                            + right * t.tag_offset[0]
+                            + forward * t.tag_offset[1],
+                        facing: stand.facing() + Degrees(t.tag_turn),
+                        size: Inches(t.tag_size.unwrap_or(defaults.size)),
+                        height,
+                    };
+                    PrintedTag {
+                        id: t.tag,
+                        placement,
+                    }
+                });
+                world.blocks.push(Block {
+                    footprint: *stand,
+                    height,
+                    colour,
+                    tags: tags.into_iter().collect(),
+                });
+            }
+        }
+        for commander in &scene.commanders {
+            let Some(listed) = roster.commanders.iter().find(|c| c.id == commander.id) else {
+                continue;
+            };
+            let size = Inches(listed.tag_size.unwrap_or(defaults.size));
+            let height = Inches(listed.tag_height.unwrap_or(defaults.height));
+            let placement = TagPlacement {
+                center: commander.position,
+                facing: Degrees(90.0),
+                size,
+                height,
+            };
+            let base = size * 1.5;
+            world.blocks.push(Block {
+                footprint: OrientedRect::from_center(commander.position, Degrees(90.0), base, base),
+                height,
+                colour: colour_of(&commander.side),
+                tags: vec![PrintedTag {
+                    id: listed.tag,
+                    placement,
+                }],
+            });
+        }
+        for anchor in &anchors.anchors {
+            world
+                .blocks
+                .push(Block::card(anchor.id, anchor.placement()));
+        }
+        world
+    }
+}
+
+fn patch(terrain: &rules::scene::Terrain) -> Option<Patch> {
+    let TerrainShape::Area(points) = &terrain.shape else {
+        return None;
+    };
+    let colour = match terrain.kind {
+        TerrainKind::Wood => Rgb(48, 82, 40),
+        TerrainKind::Hill => Rgb(128, 132, 82),
+        TerrainKind::Building => Rgb(120, 96, 80),
+        TerrainKind::Rough | TerrainKind::VeryRough | TerrainKind::ExtremelyRough => {
+            Rgb(110, 112, 72)
+        }
+        TerrainKind::River | TerrainKind::Impassable => Rgb(60, 86, 120),
+        TerrainKind::Road => Rgb(150, 130, 100),
+        TerrainKind::Obstacle | TerrainKind::Decorative => Rgb(100, 110, 70),
+    };
+    Some(Patch {
+        polygon: points.clone(),
+        colour,
+    })
+}
