@@ -9,7 +9,9 @@ pub mod error;
 pub mod image_io;
 pub mod locate;
 pub mod roster;
+pub mod source;
 pub mod synthetic;
+pub mod track;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
@@ -18,3 +20,5 @@ pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,
 };
 pub use roster::{Roster, TagMount, TagOwner};
+pub use source::{Frame, FrameSource, SourceError};
+pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};
