@@ -61,6 +61,67 @@ pub enum Command {
     /// Benchmarks that print their figures.
     #[command(subcommand)]
     Bench(Bench),
+    /// Find the AprilTags in a picture: ids, centres and corners in pixels.
+    Detect {
+        /// The picture (PNG, JPEG …).
+        image: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Tag family.
+        #[arg(long, default_value = "tag36h11")]
+        family: String,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+    /// Calibrate the camera against the table from a picture of its anchors (and measure the
+    /// lens from three or more pictures of the calibration board, if given too).
+    Calibrate {
+        /// Pictures: the table with its anchors in view, and optionally the board.
+        #[arg(required = true)]
+        images: Vec<PathBuf>,
+        /// The anchor layout: where each anchor tag lies on the table.
+        #[arg(long, value_name = "ANCHORS.toml")]
+        anchors: PathBuf,
+        /// Where to write the calibration.
+        #[arg(short, long, value_name = "CAMERA.toml")]
+        output: PathBuf,
+        /// Keep the lens of an earlier calibration (from the board) and only find the table.
+        #[arg(long, value_name = "CAMERA.toml")]
+        lens: Option<PathBuf>,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+    /// Place every tag of a picture on the table: centre in inches and facing in degrees,
+    /// with what it is on; with a roster, the scene.
+    Locate {
+        /// What to read.
+        #[command(flatten)]
+        inputs: LocateInputs,
+        /// Print JSON (with the scene in the scene format).
+        #[arg(long)]
+        json: bool,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+    /// The whole pipeline: picture → tags → scene → every ruling, with an annotated picture.
+    Analyze {
+        /// What to read.
+        #[command(flatten)]
+        inputs: LocateInputs,
+        /// Print JSON: tags, scene and rulings.
+        #[arg(long)]
+        json: bool,
+        /// Write the picture with tags, stands and units drawn on it.
+        #[arg(long, value_name = "OUT.png")]
+        annotate: Option<PathBuf>,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
     /// Compare two scenes of the same units (before and after a move) and check each unit's
     /// move against its allowance, with terrain, and the 12" rule's front-or-rear constraint.
     CheckMove {
@@ -72,6 +133,61 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Detector settings shared by the camera commands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DetectorArgs {
+    /// Find quads on an image this many times smaller: faster, but small tags are lost
+    /// (1 finds 1" tags across a 6' table at 1080p; 2 needs about 2" tags).
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub decimate: f32,
+    /// Detector threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<u8>,
+}
+
+impl DetectorArgs {
+    /// The detector settings these arguments ask for.
+    pub fn settings(&self) -> vision::DetectorSettings {
+        let defaults = vision::DetectorSettings::default();
+        vision::DetectorSettings {
+            decimate: self.decimate,
+            threads: self.threads.unwrap_or(defaults.threads),
+            ..defaults
+        }
+    }
+}
+
+/// Where `locate` and `analyze` read from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LocateInputs {
+    /// The picture (PNG, JPEG …).
+    pub image: PathBuf,
+    /// The calibration made by `vedette calibrate`.
+    #[arg(long, value_name = "CAMERA.toml")]
+    pub calibration: PathBuf,
+    /// The roster: which tag is on which stand of which unit.
+    #[arg(long, value_name = "ROSTER.toml")]
+    pub roster: Option<PathBuf>,
+    /// A scene file whose terrain is on the table (the camera sees only tags).
+    #[arg(long, value_name = "SCENE")]
+    pub terrain: Option<PathBuf>,
+    /// Height of tags the roster does not list, inches above the cloth.
+    #[arg(long, default_value_t = 0.16, value_name = "INCHES")]
+    pub tag_height: f64,
+}
+
+impl LocateInputs {
+    fn args(&self) -> commands::locate::LocateArgs<'_> {
+        commands::locate::LocateArgs {
+            image: &self.image,
+            calibration: &self.calibration,
+            roster: self.roster.as_deref(),
+            terrain: self.terrain.as_deref(),
+            tag_height: rules::units::Inches(self.tag_height),
+        }
+    }
 }
 
 /// The benchmarks.
@@ -91,6 +207,30 @@ pub enum Bench {
         /// The battle's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Time the camera pipeline per stage (decode, detect, pose, scene) on synthetic frames
+    /// at 1280×720 and 1920×1080, and print frames per second.
+    Vision {
+        /// Timed frames per resolution.
+        #[arg(long, default_value_t = 10)]
+        frames: usize,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+    /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48",
+    /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG): position
+    /// and facing errors, recall by tag size, false tags.
+    Accuracy {
+        /// Synthetic tables.
+        #[arg(long, default_value_t = 8)]
+        tables: usize,
+        /// The first table's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
     },
 }
 
@@ -123,6 +263,58 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             commands::bench::rules(bench, out)
         }
+        Some(Command::Detect {
+            image,
+            json,
+            family,
+            detector,
+        }) => {
+            let settings = vision::DetectorSettings {
+                family: family.clone(),
+                ..detector.settings()
+            };
+            commands::detect::run(image, settings, *json, out)
+        }
+        Some(Command::Calibrate {
+            images,
+            anchors,
+            output,
+            lens,
+            detector,
+        }) => {
+            let args = commands::calibrate::CalibrateArgs {
+                images,
+                anchors,
+                output,
+                lens: lens.as_deref(),
+            };
+            commands::calibrate::run(args, detector.settings(), out)
+        }
+        Some(Command::Locate {
+            inputs,
+            json,
+            detector,
+        }) => commands::locate::run_locate(&inputs.args(), detector.settings(), *json, out),
+        Some(Command::Analyze {
+            inputs,
+            json,
+            annotate,
+            detector,
+        }) => commands::locate::run_analyze(
+            &inputs.args(),
+            detector.settings(),
+            *json,
+            annotate.as_deref(),
+            out,
+        ),
+        Some(Command::Bench(Bench::Vision { frames, detector })) => {
+            commands::bench_vision::speed(*frames, detector.settings(), out)
+        }
+        Some(Command::Bench(Bench::Accuracy {
+            tables,
+            seed,
+            detector,
+        })) => commands::bench_vision::accuracy(*tables, *seed, detector.settings(), out),
         None => {
             writeln!(
                 out,

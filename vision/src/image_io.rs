@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use opencv::core::{Mat, MatTraitConst, Vector};
+use opencv::core::{Mat, MatTraitConst, Vector, VectorToVec};
 use opencv::imgcodecs;
 
 use crate::error::VisionError;
@@ -53,4 +53,32 @@ pub fn write_image(path: &Path, image: &Mat) -> Result<(), VisionError> {
         )),
         Err(e) => Err(unwritable(e.message)),
     }
+}
+
+/// The size of an image.
+pub fn image_size(image: &Mat) -> calibration::ImageSize {
+    calibration::ImageSize {
+        width: image.cols().max(0) as u32,
+        height: image.rows().max(0) as u32,
+    }
+}
+
+/// An image compressed as JPEG, as a webcam sends it.
+pub fn encode_jpeg(image: &Mat, quality: u8) -> Result<Vec<u8>, VisionError> {
+    let mut buffer = Vector::<u8>::new();
+    let params =
+        Vector::from_slice(&[imgcodecs::IMWRITE_JPEG_QUALITY, i32::from(quality.min(100))]);
+    imgcodecs::imencode(".jpg", image, &mut buffer, &params)?;
+    Ok(buffer.to_vec())
+}
+
+/// Decode a compressed image (JPEG, PNG …) held in memory.
+pub fn decode_image(bytes: &[u8]) -> Result<Mat, VisionError> {
+    let image = imgcodecs::imdecode(&Vector::<u8>::from_slice(bytes), imgcodecs::IMREAD_COLOR)?;
+    if image.empty() {
+        return Err(VisionError::Image(
+            "the compressed frame could not be decoded".into(),
+        ));
+    }
+    Ok(image)
 }

@@ -46,8 +46,22 @@ pub fn tag_pose(
     let [bl, br, tr, tl] = corners;
     let up = ((tl - bl) + (tr - br)) / 2.0;
     let right = ((br - bl) + (tr - tl)) / 2.0;
-    // The right side turned a quarter left is another estimate of up: average the two.
-    let facing = facing_of(up + TableVector::new(-right.y, right.x));
+    // Two estimates of the facing: the tag's sides, and its top and bottom turned a quarter
+    // left. A side's direction on the table is spoiled by corner noise across it; under an
+    // oblique camera, noise across the sides is magnified when the top and bottom are
+    // foreshortened, and the other way round. So the sides' estimate weighs by the top and
+    // bottom's squared length in pixels, and the ends' by the sides' (p95 facing error on the
+    // accuracy benchmark: 0.51° for a plain mean, 0.44° weighted).
+    let [pbl, pbr, ptr, ptl] = sighting.corners;
+    let up_pixels = (pbl.distance(&ptl).0 + pbr.distance(&ptr).0) / 2.0;
+    let right_pixels = (pbl.distance(&pbr).0 + ptl.distance(&ptr).0) / 2.0;
+    let from_sides = facing_of(up);
+    let from_ends = facing_of(TableVector::new(-right.y, right.x));
+    let (sides_weight, ends_weight) = (right_pixels * right_pixels, up_pixels * up_pixels);
+    let apart = (from_ends.0 - from_sides.0 + 540.0).rem_euclid(360.0) - 180.0;
+    let facing = Degrees(
+        (from_sides.0 + apart * ends_weight / (sides_weight + ends_weight)).rem_euclid(360.0),
+    );
     let center = TablePoint::from((bl.coords + br.coords + tr.coords + tl.coords) / 4.0);
     Some(TagPose {
         id: sighting.id,

@@ -20,12 +20,12 @@ pub struct RulesBench {
     pub seed: u64,
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
+pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(index).copied().unwrap_or_default()
 }
 
-fn progress(len: usize, message: &'static str) -> ProgressBar {
+pub(crate) fn progress(len: usize, message: &'static str) -> ProgressBar {
     let bar = ProgressBar::new(len as u64).with_message(message);
     if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len}") {
         bar.set_style(style);

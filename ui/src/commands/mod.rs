@@ -1,7 +1,11 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_vision;
+pub mod calibrate;
 pub mod check_move;
+pub mod detect;
+pub mod locate;
 pub mod measure;
 pub mod rulings;
 

@@ -103,7 +103,8 @@ pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> s
     Ok(())
 }
 
-fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std::io::Result<()> {
+/// Print a rulings report grouped by unit, then the general rulings and the legend.
+pub fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std::io::Result<()> {
     let profile = rules::Profile::builtin(scene.ruleset);
     let title = scene
         .scenario

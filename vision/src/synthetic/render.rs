@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use calibration::{Camera, Intrinsics, Pixels, TablePoint3};
 use nalgebra::Vector3;
-use opencv::core::{CV_8UC3, Mat, MatTraitManual, Scalar, Size, Vector};
-use opencv::{imgcodecs, imgproc};
+use opencv::core::{CV_8UC3, Mat, MatTraitManual, Scalar, Size};
+use opencv::imgproc;
 use rules::geometry::TablePoint;
 
 use super::noise::Noise;
@@ -456,11 +456,7 @@ fn finish(
         image = blurred;
     }
     if let Some(quality) = effects.jpeg_quality {
-        let mut buffer = Vector::<u8>::new();
-        let params =
-            Vector::from_slice(&[imgcodecs::IMWRITE_JPEG_QUALITY, i32::from(quality.min(100))]);
-        imgcodecs::imencode(".jpg", &image, &mut buffer, &params)?;
-        image = imgcodecs::imdecode(&buffer, imgcodecs::IMREAD_COLOR)?;
+        image = crate::image_io::decode_image(&crate::image_io::encode_jpeg(&image, quality)?)?;
     }
     Ok(image)
 }

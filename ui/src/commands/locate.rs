@@ -1,0 +1,214 @@
+//! `vedette locate` and `vedette analyze`: from a picture to tags, stands and rulings.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use calibration::{AnchorCheck, TableCalibration, check_anchors};
+use rules::Scene;
+use rules::rulings::rulings_with;
+use rules::scene::TableDoc;
+use rules::units::Inches;
+use vision::{
+    DetectorSettings, FrameTags, Mat, Roster, TagDetector, TagPose, annotate::annotate,
+    build_scene, locate_tags, read_image, write_image,
+};
+
+/// What `locate` and `analyze` read.
+pub struct LocateArgs<'a> {
+    /// The picture.
+    pub image: &'a Path,
+    /// The calibration file.
+    pub calibration: &'a Path,
+    /// The roster, if any.
+    pub roster: Option<&'a Path>,
+    /// A scene whose terrain is on the table.
+    pub terrain: Option<&'a Path>,
+    /// The height of tags the roster does not know.
+    pub tag_height: Inches,
+}
+
+/// One picture understood.
+pub struct Located {
+    image: Mat,
+    calibration: TableCalibration,
+    tags: FrameTags,
+    check: AnchorCheck,
+    roster: Option<Roster>,
+    scene: Option<(Scene, Vec<String>)>,
+}
+
+/// Detect, place and assemble.
+pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<Located> {
+    let calibration = TableCalibration::load(args.calibration)?;
+    let roster = args.roster.map(Roster::load).transpose()?;
+    let image = read_image(args.image)?;
+    let size = vision::image_size(&image);
+    if size != calibration.camera.intrinsics.image_size {
+        anyhow::bail!(
+            "{} is {size} but {} was made at {}: recalibrate at this resolution",
+            args.image.display(),
+            args.calibration.display(),
+            calibration.camera.intrinsics.image_size
+        );
+    }
+    let mut detector = TagDetector::new(DetectorSettings {
+        family: calibration.family.clone(),
+        ..detector
+    })?;
+    let sightings = detector.detect(&image)?.sightings();
+    let check = check_anchors(&calibration, &sightings);
+    let tags = locate_tags(&calibration, roster.as_ref(), &sightings, args.tag_height);
+    let scene = match &roster {
+        Some(roster) => {
+            let terrain = match args.terrain {
+                Some(path) => rules::scene::SceneDoc::from(&Scene::load(path)?).terrain,
+                None => Vec::new(),
+            };
+            let poses: HashMap<u32, TagPose> =
+                tags.tags.iter().map(|t| (t.pose.id, t.pose)).collect();
+            let table = TableDoc {
+                width: calibration.table.width,
+                depth: calibration.table.depth,
+            };
+            let source = args.image.display().to_string();
+            Some(
+                build_scene(roster, &poses, table, terrain, &source)
+                    .with_context(|| format!("the scene seen in {source}"))?,
+            )
+        }
+        None => None,
+    };
+    Ok(Located {
+        image,
+        calibration,
+        tags,
+        check,
+        roster,
+        scene,
+    })
+}
+
+/// `vedette locate`: print each tag's place, and the scene if there is a roster.
+pub fn run_locate(
+    args: &LocateArgs,
+    detector: DetectorSettings,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let located = locate(args, detector)?;
+    if json {
+        let value = serde_json::json!({
+            "tags": located.tags.tags,
+            "problems": located.tags.problems,
+            "problem_messages": located.tags.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "calibration": located.check,
+            "scene": located.scene.as_ref().map(|(s, _)| s),
+            "unseen": located.scene.as_ref().map(|(_, u)| u),
+        });
+        serde_json::to_writer_pretty(&mut *out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    write_tags(&located, out)?;
+    if let Some((scene, unseen)) = &located.scene {
+        writeln!(
+            out,
+            "\nscene: {} unit(s), {} commander(s) on the table",
+            scene.units.len(),
+            scene.commanders.len()
+        )?;
+        for unit in &scene.units {
+            let leader = unit.footprint.leader();
+            writeln!(
+                out,
+                "  {:<20} leader ({:.2}, {:.2})  facing {:.1}°  {} stand(s)",
+                unit.id,
+                leader.x,
+                leader.y,
+                unit.footprint.facing().0,
+                unit.footprint.stands().len()
+            )?;
+        }
+        if !unseen.is_empty() {
+            writeln!(out, "  not seen: {}", unseen.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_tags(located: &Located, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "{}", located.check.message())?;
+    for tag in &located.tags.tags {
+        let p = &tag.pose;
+        let what = match &tag.role {
+            vision::TagRole::Anchor => "anchor".to_owned(),
+            vision::TagRole::Stand { unit, stand } => format!("{unit}, stand {stand}"),
+            vision::TagRole::Commander { commander } => format!("commander {commander}"),
+            vision::TagRole::Unknown => "unknown".to_owned(),
+        };
+        writeln!(
+            out,
+            "  tag {:>4}  ({:>6.2}, {:>6.2})  facing {:>6.1}°  at {}  {:.0} px  {what}",
+            p.id, p.center.x, p.center.y, p.facing.0, p.height, p.pixels.0
+        )?;
+    }
+    for problem in &located.tags.problems {
+        writeln!(out, "  ! {problem}")?;
+    }
+    Ok(())
+}
+
+/// `vedette analyze`: the whole pipeline to rulings, with an annotated picture.
+pub fn run_analyze(
+    args: &LocateArgs,
+    detector: DetectorSettings,
+    json: bool,
+    annotate_to: Option<&Path>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let located = locate(args, detector)?;
+    let (scene, unseen) = located
+        .scene
+        .as_ref()
+        .context("analyze needs --roster: it names the units the tags are on")?;
+    let report = rulings_with(scene, &scene.profile());
+    if let Some(path) = annotate_to {
+        let height = located
+            .roster
+            .as_ref()
+            .map_or(args.tag_height, |r| Inches(r.tags.height));
+        let picture = annotate(
+            &located.image,
+            &located.calibration,
+            &located.tags,
+            Some(scene),
+            height,
+        )?;
+        write_image(path, &picture)?;
+    }
+    if json {
+        let value = serde_json::json!({
+            "tags": located.tags.tags,
+            "problems": located.tags.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "calibration": located.check,
+            "unseen": unseen,
+            "scene": scene,
+            "rulings": report,
+        });
+        serde_json::to_writer_pretty(&mut *out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    write_tags(&located, out)?;
+    if !unseen.is_empty() {
+        writeln!(out, "  not seen: {}", unseen.join(", "))?;
+    }
+    writeln!(out)?;
+    super::rulings::write_report(scene, &report, out)?;
+    if let Some(path) = annotate_to {
+        writeln!(out, "annotated picture: {}", path.display())?;
+    }
+    Ok(())
+}
