@@ -301,6 +301,11 @@ impl<'p> WeaponRef<'p> {
         self.weapon.minimum.map(|r| r * self.scale)
     }
 
+    /// Horse artillery (it has a faster limbered move): it may evade as cavalry (§7.6).
+    pub fn is_horse_artillery(&self) -> bool {
+        self.weapon.limbered_move.is_some()
+    }
+
     fn limbered_move(&self) -> Option<Inches> {
         self.weapon.limbered_move.map(|r| r * self.scale)
     }
