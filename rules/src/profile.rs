@@ -71,6 +71,20 @@ pub struct Readings {
     pub support_zone: SupportZone,
 }
 
+/// Whether a weapon may fire over other units' heads (digest §6.12–§6.15, A40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Overhead {
+    /// Never: small arms, machine guns.
+    #[default]
+    Never,
+    /// Cannon: when the gun or the target is on higher ground than the unit fired over, and
+    /// that unit is clear of the dead ground near the gun and near the target.
+    FromHigherGround,
+    /// Howitzers, mortars, rockets: over their own side's units, always.
+    OverFriends,
+}
+
 /// A weapon's reach (digest §6.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -88,6 +102,9 @@ pub struct Weapon {
     /// Limbered move of horse artillery.
     #[serde(default)]
     limbered_move: Option<Inches>,
+    /// Whether it fires over other units' heads.
+    #[serde(default)]
+    overhead: Overhead,
     /// Other names players write for it.
     #[serde(default)]
     aliases: Vec<String>,
@@ -149,6 +166,14 @@ pub struct Distances {
     pub commander_on_foot: Inches,
     /// A commander's move on horseback.
     pub commander_mounted: Inches,
+    /// Units fired over must be further than this from the gun and from the target (A40).
+    #[serde(default = "dead_ground")]
+    pub dead_ground: Inches,
+}
+
+/// The book's 6" dead ground, for profiles written before it was configurable.
+fn dead_ground() -> Inches {
+    Inches(6.0)
 }
 
 /// What a kind of terrain does to sight (digest A9, A10).
@@ -301,6 +326,11 @@ impl<'p> WeaponRef<'p> {
         self.weapon.minimum.map(|r| r * self.scale)
     }
 
+    /// Whether it fires over other units' heads (A40).
+    pub fn overhead(&self) -> Overhead {
+        self.weapon.overhead
+    }
+
     /// Horse artillery (it has a faster limbered move): it may evade as cavalry (§7.6).
     pub fn is_horse_artillery(&self) -> bool {
         self.weapon.limbered_move.is_some()
@@ -435,6 +465,7 @@ impl Profile {
             cavalry_square_halt: s(d.cavalry_square_halt),
             commander_on_foot: s(d.commander_on_foot),
             commander_mounted: s(d.commander_mounted),
+            dead_ground: s(d.dead_ground),
         }
     }
 

@@ -4,12 +4,13 @@ use serde::Serialize;
 
 use super::FiringFace;
 use super::enfilade::in_enfilade;
+use super::overhead::{FiredOver, look_over};
 use crate::geometry::{TablePoint, clip};
 use crate::quarter::Quarter;
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
-use crate::visibility::{Obstruction, gap_width, sight};
+use crate::visibility::{Obstruction, gap_width_over, sight};
 
 /// Why a target is not a clear target (digest §6.4): −1 to hit, and it may be passed over for
 /// a clear one.
@@ -168,6 +169,9 @@ pub struct Assessment {
     pub band: RangeBand,
     /// The shooter's leader is in its enfilade corridor: double dice.
     pub enfilade: bool,
+    /// The units the shot passes over (guns only, A40).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overhead: Vec<FiredOver>,
     /// The face of a square or building that shoots at it, from its own midpoint (A3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub face: Option<Quarter>,
@@ -285,16 +289,40 @@ pub fn assess(
         &face.arc,
         Some(candidate.nearest_in_arc),
     );
+    let looked = look_over(
+        situation,
+        shooter,
+        face,
+        target,
+        candidate.nearest_in_arc,
+        seen,
+    );
+    let seen = looked.sight;
     if seen.visible_fraction <= 0.0 {
         let blockers: Vec<String> = seen
             .obstructions
             .iter()
             .map(|o| describe_obstruction(situation, o))
             .collect();
-        return Err(out(format!(
-            "cannot be seen: blocked by {}",
-            blockers.join(", ")
-        )));
+        // A gun that could have fired over them but for the dead ground says so (A40).
+        let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.dead_ground).collect();
+        let why = dead
+            .iter()
+            .map(|r| format!("; {}", r.reason))
+            .collect::<String>();
+        let borderline = dead.iter().any(|r| r.borderline);
+        let note = if borderline {
+            " — borderline, players decide"
+        } else {
+            ""
+        };
+        return Err(Ineligible {
+            borderline,
+            ..out(format!(
+                "cannot be seen: blocked by {}{why}{note}",
+                blockers.join(", ")
+            ))
+        });
     }
     let Some((aim, range)) = seen.closest_visible else {
         return Err(out("no part of it in view is in the arc".to_owned()));
@@ -324,7 +352,10 @@ pub fn assess(
     };
     let frontage = face.frontage;
     let gap_band = minimum_gap.max(frontage);
-    if let Some((width, _)) = gap_width(situation, shooter, &eye, target, &aim, gap_band) {
+    let over: Vec<usize> = looked.over.iter().map(|o| o.index).collect();
+    if let Some((width, _)) =
+        gap_width_over(situation, shooter, &eye, target, &aim, gap_band, &over)
+    {
         if width < minimum_gap {
             return Err(out(format!(
                 "the gap it is seen through is {}, narrower than {minimum_gap}",
@@ -355,6 +386,7 @@ pub fn assess(
         band: band(situation, artillery, range, max),
         enfilade: in_enfilade(target_unit, &eye).is_some(),
         not_clear,
+        overhead: looked.over,
         face: face.face,
         eye,
     })

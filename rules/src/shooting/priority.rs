@@ -6,7 +6,8 @@ use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use super::{
-    Assessment, Candidate, FiringFace, Ineligible, arc_outline_from, assess, firing_faces, screen,
+    Assessment, Candidate, FiringFace, Ineligible, RangeBand, arc_outline_from, assess,
+    firing_faces, screen,
 };
 use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
@@ -434,6 +435,10 @@ fn target_ruling(
     if t.enfilade {
         explanation.push_str(" Its leader is in the target's enfilade corridor: double dice.");
     }
+    let overhead_borderline = t.overhead.iter().any(|o| o.borderline);
+    if !t.overhead.is_empty() {
+        explanation.push_str(&overhead_note(situation, t));
+    }
     let mut figures = vec![
         Figure::inches("range", t.range),
         Figure::fraction("in arc", t.arc_fraction),
@@ -444,7 +449,7 @@ fn target_ruling(
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(t.id.clone()),
-        verdict: if borderline {
+        verdict: if borderline || overhead_borderline {
             Verdict::Borderline
         } else {
             verdict
@@ -459,6 +464,44 @@ fn target_ruling(
             t.range.rounded().to_string(),
         )],
     }
+}
+
+/// What firing over heads means for the shot (A40).
+fn overhead_note(situation: &Situation, t: &Assessment) -> String {
+    let names: Vec<String> = t
+        .overhead
+        .iter()
+        .map(|o| situation.scene.units[o.index].name.clone())
+        .collect();
+    let names = names.join(" and ");
+    let cannon = t.overhead.iter().any(|o| o.gun_gap.is_some());
+    if !cannon {
+        return format!(" It lobs its shot over {names}.");
+    }
+    let dead = situation.profile.distances().dead_ground;
+    let gaps: Vec<String> = t
+        .overhead
+        .iter()
+        .filter_map(|o| {
+            Some(format!(
+                "{} from the gun, {} from the target",
+                o.gun_gap?, o.target_gap?
+            ))
+        })
+        .collect();
+    let mut note = format!(
+        " It fires over {names} from higher ground ({}; more than {dead} needed): −1 to hit.",
+        gaps.join("; ")
+    );
+    if t.band == RangeBand::Short {
+        note.push_str(" No canister overhead: use the medium-range dice.");
+    }
+    if t.overhead.iter().any(|o| o.borderline) {
+        note.push_str(&format!(
+            " A unit fired over is within tolerance of the {dead} dead ground: borderline — players decide."
+        ));
+    }
+    note
 }
 
 fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruling {
