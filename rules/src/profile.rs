@@ -62,6 +62,17 @@ pub enum SupportZone {
     HalfFootprint,
 }
 
+/// How much of a unit's front a charger crossed (digest A25).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraversingReading {
+    /// The charger's leader path projected onto the front edge (the digest's recommendation).
+    #[default]
+    LeaderPath,
+    /// The union of the charger's footprint projections along that path (more generous).
+    FootprintUnion,
+}
+
 /// The readings in force where the digest offers a choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -69,6 +80,9 @@ pub struct Readings {
     /// A27.
     #[serde(default)]
     pub support_zone: SupportZone,
+    /// A25.
+    #[serde(default)]
+    pub traversing_fire: TraversingReading,
 }
 
 /// Whether a weapon may fire over other units' heads (digest §6.12–§6.15, A40).
@@ -169,11 +183,19 @@ pub struct Distances {
     /// Units fired over must be further than this from the gun and from the target (A40).
     #[serde(default = "dead_ground")]
     pub dead_ground: Inches,
+    /// A charger crossing a unit's front within this may be shot at (A25).
+    #[serde(default = "traversing")]
+    pub traversing: Inches,
 }
 
 /// The book's 6" dead ground, for profiles written before it was configurable.
 fn dead_ground() -> Inches {
     Inches(6.0)
+}
+
+/// The book's 12" traversing-fire distance, for profiles written before it was configurable.
+fn traversing() -> Inches {
+    Inches(12.0)
 }
 
 /// What a kind of terrain does to sight (digest A9, A10).
@@ -466,6 +488,7 @@ impl Profile {
             commander_on_foot: s(d.commander_on_foot),
             commander_mounted: s(d.commander_mounted),
             dead_ground: s(d.dead_ground),
+            traversing: s(d.traversing),
         }
     }
 

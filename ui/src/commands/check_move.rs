@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::bail;
 use rules::Scene;
 use rules::movement::{check_brigades, check_commanders, check_moves};
+use rules::shooting::traversing_fire_in;
 
 /// Compare two scenes of the same units and report each unit's move against its allowance.
 pub fn run(
@@ -30,6 +31,7 @@ pub fn run(
     let (checks, roll) = check_moves(&before, &after, &profile);
     let brigades = check_brigades(&before, &after, &profile);
     let commanders = check_commanders(&before, &after, &profile);
+    let traversing = traversing_fire_in(&before, &after, &profile);
     if json {
         let report = serde_json::json!({
             "moves": checks,
@@ -37,6 +39,7 @@ pub fn run(
             "new": roll.new,
             "brigades": brigades,
             "commanders": commanders,
+            "traversing": traversing,
         });
         serde_json::to_writer_pretty(&mut *out, &report)?;
         writeln!(out)?;
@@ -59,7 +62,11 @@ pub fn run(
             )?;
         }
     }
-    for ruling in brigades.iter().chain(commanders.iter().map(|c| &c.ruling)) {
+    let others = commanders
+        .iter()
+        .map(|c| &c.ruling)
+        .chain(traversing.iter().map(|t| &t.ruling));
+    for ruling in brigades.iter().chain(others) {
         writeln!(
             out,
             "  {} {}",
