@@ -4,6 +4,7 @@
 
 use crate::command::{brigades, cut_off};
 use crate::geometry::angle_between;
+use crate::measure::possessive;
 use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Scene, Unit};
@@ -115,7 +116,8 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                     "the moves together break it".to_owned()
                 } else {
                     let names: Vec<&str> = breakers.iter().map(|u| u.name.as_str()).collect();
-                    format!("{}'s move breaks it", names.join(" and "))
+                    let whose = possessive(&names.join(" and "));
+                    format!("{whose} move breaks it")
                 };
                 format!(
                     "Brigade {brigade} was one group before the move but not after it: {who} — {} (more than {reach}). A brigade order must keep its units within {reach} of one another.",

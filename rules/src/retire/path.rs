@@ -2,6 +2,7 @@
 //! sweeps stays in its start footprint and the chosen quarter and touches no enemy, it ends on
 //! no friend and no impassable ground, and it stays on the table.
 
+use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::{ConvexPolygon, Cuboid};
 
@@ -96,8 +97,18 @@ pub fn attempt(situation: &Situation, index: usize, quarter: Quarter, by: TableV
     let stands = unit.footprint.stands();
     let sweeps: Vec<ConvexPolygon> = stands.iter().filter_map(|s| swept(s, by)).collect();
     let touching: Vec<usize> = situation.in_contact_with(index).collect();
+    // Only units near the ground swept can be in the way: a box query, not the whole army.
+    let swept_box = Aabb::from_points(
+        stands
+            .iter()
+            .flat_map(|s| s.corners())
+            .flat_map(|c| [c, c + by]),
+    )
+    .loosened(profile.tolerance().distance.0 + contact.0);
+    let side = situation.units[index].side;
+    let nearby = || situation.units_in(swept_box).filter(|v| v.index != index);
     let mut enemy_clearance = Inches(f64::INFINITY);
-    for enemy in situation.enemies_of(index) {
+    for enemy in nearby().filter(|v| v.side != side) {
         let already = touching.contains(&enemy.index);
         for base in enemy.unit.footprint.stands() {
             // An enemy it already touches may be slid along but not moved into.
@@ -133,7 +144,7 @@ pub fn attempt(situation: &Situation, index: usize, quarter: Quarter, by: TableV
             beyond: Inches(-edge_clearance),
         };
     }
-    for friend in situation.friends_of(index) {
+    for friend in nearby().filter(|v| v.side == side) {
         for base in friend.unit.footprint.stands() {
             if ends
                 .iter()

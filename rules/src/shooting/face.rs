@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 use super::fire_arc;
 use crate::charge::Face;
 use crate::geometry::{ConvexRegion, TablePoint};
+use crate::measure::possessive;
 use crate::profile::Profile;
 use crate::quarter::{Quarter, QuarterScheme};
 use crate::scene::Unit;
@@ -30,7 +31,7 @@ impl FiringFace {
     pub fn who(&self, unit: &Unit) -> String {
         match self.face {
             None => unit.name.clone(),
-            Some(face) => format!("{}'s {} face", unit.name, side_word(face)),
+            Some(face) => format!("{} {} face", possessive(&unit.name), side_word(face)),
         }
     }
 }

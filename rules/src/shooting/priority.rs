@@ -515,7 +515,11 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         explanation: format!(
             "{} cannot shoot at {}: {}.",
             match i.face {
-                Some(face) => format!("{}'s {} face", unit.name, super::side_word(face)),
+                Some(face) => format!(
+                    "{} {} face",
+                    crate::measure::possessive(&unit.name),
+                    super::side_word(face)
+                ),
                 None => unit.name.clone(),
             },
             situation.scene.units[i.index].name,
