@@ -23,6 +23,7 @@ pub mod measure;
 pub mod movement;
 pub mod profile;
 pub mod quarter;
+pub mod retire;
 pub mod ruling;
 pub mod rulings;
 pub mod scene;

@@ -194,7 +194,7 @@ pub(crate) fn summarize(
 }
 
 /// "45th Foot's", "2e Hussards'".
-fn possessive(name: &str) -> String {
+pub fn possessive(name: &str) -> String {
     if name.ends_with('s') {
         format!("{name}'")
     } else {

@@ -62,6 +62,17 @@ pub enum SupportZone {
     HalfFootprint,
 }
 
+/// How much of a unit's front a charger crossed (digest A25).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraversingReading {
+    /// The charger's leader path projected onto the front edge (the digest's recommendation).
+    #[default]
+    LeaderPath,
+    /// The union of the charger's footprint projections along that path (more generous).
+    FootprintUnion,
+}
+
 /// The readings in force where the digest offers a choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -69,6 +80,23 @@ pub struct Readings {
     /// A27.
     #[serde(default)]
     pub support_zone: SupportZone,
+    /// A25.
+    #[serde(default)]
+    pub traversing_fire: TraversingReading,
+}
+
+/// Whether a weapon may fire over other units' heads (digest §6.12–§6.15, A40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Overhead {
+    /// Never: small arms, machine guns.
+    #[default]
+    Never,
+    /// Cannon: when the gun or the target is on higher ground than the unit fired over, and
+    /// that unit is clear of the dead ground near the gun and near the target.
+    FromHigherGround,
+    /// Howitzers, mortars, rockets: over their own side's units, always.
+    OverFriends,
 }
 
 /// A weapon's reach (digest §6.2).
@@ -88,6 +116,9 @@ pub struct Weapon {
     /// Limbered move of horse artillery.
     #[serde(default)]
     limbered_move: Option<Inches>,
+    /// Whether it fires over other units' heads.
+    #[serde(default)]
+    overhead: Overhead,
     /// Other names players write for it.
     #[serde(default)]
     aliases: Vec<String>,
@@ -149,6 +180,22 @@ pub struct Distances {
     pub commander_on_foot: Inches,
     /// A commander's move on horseback.
     pub commander_mounted: Inches,
+    /// Units fired over must be further than this from the gun and from the target (A40).
+    #[serde(default = "dead_ground")]
+    pub dead_ground: Inches,
+    /// A charger crossing a unit's front within this may be shot at (A25).
+    #[serde(default = "traversing")]
+    pub traversing: Inches,
+}
+
+/// The book's 6" dead ground, for profiles written before it was configurable.
+fn dead_ground() -> Inches {
+    Inches(6.0)
+}
+
+/// The book's 12" traversing-fire distance, for profiles written before it was configurable.
+fn traversing() -> Inches {
+    Inches(12.0)
 }
 
 /// What a kind of terrain does to sight (digest A9, A10).
@@ -301,6 +348,16 @@ impl<'p> WeaponRef<'p> {
         self.weapon.minimum.map(|r| r * self.scale)
     }
 
+    /// Whether it fires over other units' heads (A40).
+    pub fn overhead(&self) -> Overhead {
+        self.weapon.overhead
+    }
+
+    /// Horse artillery (it has a faster limbered move): it may evade as cavalry (§7.6).
+    pub fn is_horse_artillery(&self) -> bool {
+        self.weapon.limbered_move.is_some()
+    }
+
     fn limbered_move(&self) -> Option<Inches> {
         self.weapon.limbered_move.map(|r| r * self.scale)
     }
@@ -430,6 +487,8 @@ impl Profile {
             cavalry_square_halt: s(d.cavalry_square_halt),
             commander_on_foot: s(d.commander_on_foot),
             commander_mounted: s(d.commander_mounted),
+            dead_ground: s(d.dead_ground),
+            traversing: s(d.traversing),
         }
     }
 

@@ -208,6 +208,8 @@ pub enum Topic {
     Proximity,
     /// Moves checked against allowances.
     Movement,
+    /// Where a unit retires or evades to.
+    Retire,
 }
 
 /// One decision about one unit (and possibly another), with everything needed to check it.

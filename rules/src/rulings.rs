@@ -13,6 +13,7 @@ use crate::command::{
 use crate::geometry::ConvexRegion;
 use crate::measure::{InArc, PairMeasurement, UnitSummary, in_arc, measure_pair_in_arc, summarize};
 use crate::profile::{Profile, RulesetId};
+use crate::retire::{Withdrawal, retire};
 use crate::ruling::Ruling;
 use crate::scene::Scene;
 use crate::shooting::{ShootingReport, fire_arc, target_priority};
@@ -50,6 +51,8 @@ pub struct UnitRulings {
     pub command: Option<CommandDistance>,
     /// Its supports, if engaged.
     pub supports: Option<SupportStatus>,
+    /// Where it goes if it must retire, if engaged.
+    pub retire: Option<Withdrawal>,
     /// Every ruling about it, for people.
     pub rulings: Vec<Ruling>,
 }
@@ -232,6 +235,11 @@ fn unit_rulings(
             .filter(|r| r.unit == view.unit.id)
             .cloned(),
     );
+    let retire = view.engaged.then(|| {
+        let (withdrawal, ruling) = retire(situation, index);
+        rulings.push(ruling);
+        withdrawal
+    });
     let unit = UnitRulings {
         summary: summarize(
             view.unit,
@@ -246,6 +254,7 @@ fn unit_rulings(
         shooting,
         proximity,
         command,
+        retire,
         rulings,
     };
     (unit, pairs)

@@ -97,7 +97,13 @@ fn corners_of<'a>(
     situation.units[index].corners.iter().copied()
 }
 
-fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usize) -> Corridor {
+fn corridor(
+    situation: &Situation,
+    eye: &TablePoint,
+    looker: usize,
+    target: usize,
+    over: &[usize],
+) -> Corridor {
     let target_view = &situation.units[target];
     let bounds = target_view.aabb.merged(&Aabb::from_points([*eye]));
     // A cheap capsule test first: the corridor lies within the target's bounding radius of the
@@ -117,7 +123,8 @@ fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usiz
     let mut units = Vec::new();
     let nearby = situation
         .units_in(bounds)
-        .filter(|v| v.index != looker && v.index != target && near_axis(v));
+        .filter(|v| v.index != looker && v.index != target && !over.contains(&v.index))
+        .filter(|v| near_axis(v));
     // Boxes wholly beyond the target's farthest corner, or wholly behind the eye, cut nothing.
     let farthest = target_span.map(|(_, _, _, far)| far);
     let beyond = |view: &crate::situation::UnitView| {
@@ -290,8 +297,29 @@ pub fn sight(
     region: &ConvexRegion,
     nearest_in_region: Option<(TablePoint, Inches)>,
 ) -> Sight {
+    sight_over(
+        situation,
+        looker,
+        eye,
+        target,
+        region,
+        nearest_in_region,
+        &[],
+    )
+}
+
+/// [`sight`], looking over the units in `over` (guns firing overhead, A40).
+pub fn sight_over(
+    situation: &Situation,
+    looker: usize,
+    eye: &TablePoint,
+    target: usize,
+    region: &ConvexRegion,
+    nearest_in_region: Option<(TablePoint, Inches)>,
+    over: &[usize],
+) -> Sight {
     let bases = situation.scene.units[target].footprint.stands();
-    let corridor = corridor(situation, eye, looker, target);
+    let corridor = corridor(situation, eye, looker, target, over);
     let exact = nearest_in_region.or_else(|| closest_part_inside(eye, region, bases));
     if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Sight {
@@ -353,7 +381,7 @@ pub fn can_see(
     eye: &TablePoint,
     target: usize,
 ) -> Result<(), Obstruction> {
-    let corridor = corridor(situation, eye, looker, target);
+    let corridor = corridor(situation, eye, looker, target, &[]);
     if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Ok(());
     }
@@ -385,6 +413,19 @@ pub fn gap_width(
     target: usize,
     aim: &TablePoint,
     band: Inches,
+) -> Option<(Inches, [String; 2])> {
+    gap_width_over(situation, looker, eye, target, aim, band, &[])
+}
+
+/// [`gap_width`], ignoring the units in `over` (a gun firing over their heads, A40).
+pub fn gap_width_over(
+    situation: &Situation,
+    looker: usize,
+    eye: &TablePoint,
+    target: usize,
+    aim: &TablePoint,
+    band: Inches,
+    over: &[usize],
 ) -> Option<(Inches, [String; 2])> {
     let axis = aim - eye;
     let length = axis.norm();
@@ -418,7 +459,7 @@ pub fn gap_width(
     };
     let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
     for view in situation.units_in(bounds) {
-        if view.index == looker || view.index == target {
+        if view.index == looker || view.index == target || over.contains(&view.index) {
             continue;
         }
         let mut corners = view

@@ -157,6 +157,76 @@ fn check_move_reports_allowances_and_the_twelve_inch_rule() {
 }
 
 #[test]
+fn check_move_reports_brigades_commanders_and_traversing_fire() {
+    let output = vedette(&[
+        "check-move",
+        "samples/moves/charge-across-before.json",
+        "samples/moves/charge-across-after.json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("Brigade lasalle was one group before the move but not after it: 2e Hussards' move breaks it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Lasalle moved 20.00\", within his 48.00\" move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("45th Foot may shoot at 2e Hussards as it charges across its front"),
+        "{text}"
+    );
+    let json = vedette(&[
+        "check-move",
+        "--json",
+        "samples/moves/charge-across-before.json",
+        "samples/moves/charge-across-after.json",
+    ]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("check-move --json prints JSON");
+    for field in [
+        "moves",
+        "missing",
+        "new",
+        "brigades",
+        "commanders",
+        "traversing",
+    ] {
+        assert!(report.get(field).is_some(), "no {field} in {report}");
+    }
+    assert_eq!(
+        report["traversing"][0]["may_shoot"],
+        serde_json::json!(true)
+    );
+}
+
+#[test]
+fn rulings_say_where_an_engaged_unit_would_retire() {
+    let output = vedette(&["rulings", "samples/moves/charge-across-after.json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(
+            "If 95th Rifles must retire, it makes one full move (12.00\") into its rear quarter"
+        ),
+        "{text}"
+    );
+    let json = vedette(&[
+        "rulings",
+        "--json",
+        "samples/moves/charge-across-after.json",
+    ]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("rulings --json prints JSON");
+    let hussars = report["units"]
+        .as_array()
+        .and_then(|units| units.iter().find(|u| u["id"] == "2e-hussards"))
+        .expect("the hussars");
+    assert_eq!(hussars["retire"]["outcome"], serde_json::json!("moves"));
+}
+
+#[test]
 fn bench_rules_prints_its_figures() {
     let output = vedette(&[
         "bench",

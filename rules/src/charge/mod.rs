@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TablePoint, facing_of};
 use crate::quarter::{Quarter, QuarterScheme, classify};
+use crate::retire::{Outcome, Withdrawal, evade, may_evade};
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
@@ -45,6 +46,9 @@ pub struct ChargeAssessment {
     /// Where the charger would stand in contact (A22).
     #[serde(skip)]
     pub placement: Option<OrientedRect>,
+    /// Where the target would go if it evades, when it may (§7.6, A28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evade: Option<Withdrawal>,
 }
 
 /// Why `charger` may not charge `target` at all (digest §7.1), if it may not.
@@ -230,6 +234,8 @@ pub fn assess_charge(
     let reaches = path.cost <= allowance;
     let reach_borderline = (path.cost - allowance).abs() <= tolerance.distance;
     let allowed = reason.is_none();
+    let evade = (allowed && (reaches || reach_borderline) && may_evade(situation, unit, enemy))
+        .then(|| evade(situation, target, charger, reading.face).0);
     ChargeAssessment {
         reachable: allowed && reaches,
         face,
@@ -240,6 +246,25 @@ pub fn assess_charge(
         face_borderline: allowed && face_borderline,
         reason,
         placement: Some(placement(unit, &geometric_face, (from, to))),
+        evade,
+    }
+}
+
+/// "It may evade …", for a target that may evade the charge.
+fn evade_sentence(name: &str, evade: &Withdrawal) -> String {
+    let into = evade.quarter.describe();
+    match evade.outcome {
+        Outcome::Moves => format!(
+            "{name} may evade: one full move ({}) into its {into} quarter, to the position shown.",
+            evade.distance.rounded()
+        ),
+        Outcome::Destroyed => format!(
+            "{name} may evade, but its move into its {into} quarter would cross the table edge: destroyed."
+        ),
+        Outcome::Breaks | Outcome::Holds => format!(
+            "{name} may evade, but cannot: {}.",
+            evade.reason.as_deref().unwrap_or("there is no room")
+        ),
     }
 }
 
@@ -276,6 +301,9 @@ pub fn charge_ruling(
     if in_play && charge.closing_fire {
         explanation.push_str(&format!(" {} may answer with closing fire.", enemy.name));
     }
+    if let Some(evade) = charge.evade.as_ref().filter(|_| in_play) {
+        explanation.push_str(&format!(" {}", evade_sentence(&enemy.name, evade)));
+    }
     if charge.face_borderline {
         let reading = classify(enemy.footprint.frame(), &leader);
         let other = neighbouring_quarter(enemy.footprint.frame(), &leader, reading.face);
@@ -297,6 +325,9 @@ pub fn charge_ruling(
         && let Some(place) = &charge.placement
     {
         shapes.push(Shape::polygon(ShapeRole::Placement, &place.corners()));
+    }
+    if let Some(end) = charge.evade.as_ref().and_then(|e| e.end.as_ref()) {
+        shapes.push(Shape::polygon(ShapeRole::Placement, &end.corners()));
     }
     Ruling {
         topic: Topic::Charge,

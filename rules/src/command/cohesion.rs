@@ -4,15 +4,16 @@
 use std::collections::BTreeMap;
 
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::scene::{Scene, Unit};
 use crate::situation::Situation;
 use crate::units::Inches;
 
 const COHESION: RuleRef = RuleRef::read_as("Brigade Orders (§5.3)", "A16");
 
-/// One ruling per brigade of two or more units: together, or which units are cut off.
-pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
+/// The brigades of a scene with two or more units, as (side, brigade) → unit indices.
+pub fn brigades(scene: &Scene) -> BTreeMap<(&str, &str), Vec<usize>> {
     let mut brigades: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for (index, unit) in situation.scene.units.iter().enumerate() {
+    for (index, unit) in scene.units.iter().enumerate() {
         if let Some(brigade) = &unit.brigade {
             brigades
                 .entry((unit.side.as_str(), brigade.as_str()))
@@ -20,20 +21,31 @@ pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
                 .push(index);
         }
     }
+    brigades.retain(|_, members| members.len() > 1);
     brigades
-        .into_iter()
-        .filter(|(_, members)| members.len() > 1)
-        .map(|((_, brigade), members)| brigade_ruling(situation, brigade, &members))
-        .collect()
 }
 
-fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ruling {
-    let reach = situation.profile.distances().brigade_cohesion;
-    let tolerance = situation.profile.tolerance().distance;
-    let units = &situation.scene.units;
+/// A unit cut off from its brigade's group: the unit, the nearest unit of the group, and the
+/// gap between them (all indices in the scene).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CutOff {
+    /// The unit outside the group.
+    pub unit: usize,
+    /// The nearest unit of the group.
+    pub nearest: usize,
+    /// Base edge to base edge.
+    pub gap: Inches,
+}
+
+/// The units of `members` not in one group with the rest, each unit within `reach` of
+/// another (A16: a chain is fine). The larger part is the group; the rest are cut off.
+pub fn cut_off(units: &[Unit], members: &[usize], reach: Inches) -> Vec<CutOff> {
+    let Some(&first) = members.first() else {
+        return Vec::new();
+    };
     let gap = |a: usize, b: usize| units[a].footprint.gap_to(&units[b].footprint);
     // Grow the group from the first unit; what is left is cut off.
-    let mut group = vec![members[0]];
+    let mut group = vec![first];
     let mut grown = true;
     while grown {
         grown = false;
@@ -52,19 +64,34 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
     if outside.len() > group.len() {
         std::mem::swap(&mut group, &mut outside);
     }
-    let nearest = |m: usize| {
-        group
-            .iter()
-            .map(|&g| (g, gap(m, g)))
-            .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
-            .unwrap_or((m, Inches(f64::INFINITY)))
-    };
-    let cut: Vec<(usize, usize, Inches)> = outside
-        .iter()
-        .map(|&m| {
-            let (g, d) = nearest(m);
-            (m, g, d)
+    outside
+        .into_iter()
+        .map(|unit| {
+            let (nearest, gap) = group
+                .iter()
+                .map(|&g| (g, gap(unit, g)))
+                .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+                .unwrap_or((unit, Inches(f64::INFINITY)));
+            CutOff { unit, nearest, gap }
         })
+        .collect()
+}
+
+/// One ruling per brigade of two or more units: together, or which units are cut off.
+pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
+    brigades(situation.scene)
+        .into_iter()
+        .map(|((_, brigade), members)| brigade_ruling(situation, brigade, &members))
+        .collect()
+}
+
+fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ruling {
+    let reach = situation.profile.distances().brigade_cohesion;
+    let tolerance = situation.profile.tolerance().distance;
+    let units = &situation.scene.units;
+    let cut: Vec<(usize, usize, Inches)> = cut_off(units, members, reach)
+        .into_iter()
+        .map(|c| (c.unit, c.nearest, c.gap))
         .collect();
     let borderline = cut.iter().any(|(_, _, d)| *d - reach <= tolerance);
     let explanation = if cut.is_empty() {

@@ -5,6 +5,6 @@ mod cohesion;
 mod distance;
 mod proximity;
 
-pub use cohesion::cohesion_rulings;
+pub use cohesion::{CutOff, brigades, cohesion_rulings, cut_off};
 pub use distance::{CommandDistance, command_distance, commander_of};
 pub use proximity::{EnemyWithin, enemy_within};

@@ -40,10 +40,19 @@ fn ray_meets_circle(
 /// measured from the leader (digest §6.3: "slightly longer to the unit's centre"). Points are in
 /// order, counter-clockwise.
 pub fn arc_outline(unit: &Unit, profile: &Profile, range: Inches) -> Vec<TablePoint> {
+    arc_outline_from(unit.footprint.leader(), &fire_arc(unit, profile), range)
+}
+
+/// The outline of `region` clipped to `range` measured from `leader` (a unit's leader, or the
+/// midpoint of a square's face).
+pub fn arc_outline_from(
+    leader: TablePoint,
+    region: &ConvexRegion,
+    range: Inches,
+) -> Vec<TablePoint> {
     const STEPS: usize = 16;
-    let leader = unit.footprint.leader();
     let circle_point = |angle: f64| leader + TableVector::new(angle.cos(), angle.sin()) * range.0;
-    let wedge = match fire_arc(unit, profile) {
+    let wedge = match region {
         ConvexRegion::Everywhere => {
             return (0..STEPS * 2)
                 .map(|i| circle_point(std::f64::consts::TAU * i as f64 / (STEPS * 2) as f64))

@@ -2,13 +2,15 @@
 
 use serde::Serialize;
 
+use super::FiringFace;
 use super::enfilade::in_enfilade;
-use super::fire_arc;
+use super::overhead::{FiredOver, look_over};
 use crate::geometry::{TablePoint, clip};
+use crate::quarter::Quarter;
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
-use crate::visibility::{Obstruction, gap_width, sight};
+use crate::visibility::{Obstruction, gap_width_over, sight};
 
 /// Why a target is not a clear target (digest §6.4): −1 to hit, and it may be passed over for
 /// a clear one.
@@ -72,6 +74,9 @@ pub struct Ineligible {
     /// Within tolerance of the limit that rules it out: players decide.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub borderline: bool,
+    /// The face of a square or building that looked at it (A3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub face: Option<Quarter>,
 }
 
 impl Ineligible {
@@ -83,6 +88,7 @@ impl Ineligible {
             index,
             reason,
             borderline: false,
+            face: None,
         }
     }
 
@@ -163,6 +169,15 @@ pub struct Assessment {
     pub band: RangeBand,
     /// The shooter's leader is in its enfilade corridor: double dice.
     pub enfilade: bool,
+    /// The units the shot passes over (guns only, A40).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overhead: Vec<FiredOver>,
+    /// The face of a square or building that shoots at it, from its own midpoint (A3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub face: Option<Quarter>,
+    /// Where the shot is measured from: the leader, or the face's midpoint.
+    #[serde(skip)]
+    pub eye: TablePoint,
 }
 
 impl Assessment {
@@ -214,34 +229,32 @@ impl Candidate {
 /// The cheap tests: engaged, arc, range to the part in the arc.
 pub fn screen(
     situation: &Situation,
-    shooter: usize,
+    shooter: &FiringFace,
     target: usize,
     max: Inches,
 ) -> Result<Candidate, Ineligible> {
-    let shooter_unit = &situation.scene.units[shooter];
     let view = &situation.units[target];
-    let out = |reason: String| Ineligible::new(situation, target, reason);
+    let out = |reason: String| Ineligible {
+        face: shooter.face,
+        ..Ineligible::new(situation, target, reason)
+    };
     if view.engaged {
         return Err(out(
             "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
         ));
     }
-    let arc = fire_arc(shooter_unit, situation.profile);
-    let clipped = clip(&arc, view.unit.footprint.stands());
+    let clipped = clip(&shooter.arc, view.unit.footprint.stands());
     let arc_fraction = clipped.fraction();
-    let eye = shooter_unit.footprint.leader();
+    let eye = shooter.eye;
     let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
         return Err(out("not in the arc of fire".to_owned()));
     };
     if nearest_in_arc.1 > max {
         let what = "closest part in the arc";
-        return Err(Ineligible::out_of_range(
-            situation,
-            target,
-            what,
-            nearest_in_arc.1,
-            max,
-        ));
+        return Err(Ineligible {
+            face: shooter.face,
+            ..Ineligible::out_of_range(situation, target, what, nearest_in_arc.1, max)
+        });
     }
     Ok(Candidate {
         index: target,
@@ -255,6 +268,7 @@ pub fn screen(
 pub fn assess(
     situation: &Situation,
     shooter: usize,
+    face: &FiringFace,
     candidate: &Candidate,
     max: Inches,
 ) -> Result<Assessment, Ineligible> {
@@ -262,36 +276,63 @@ pub fn assess(
     let shooter_unit = &situation.scene.units[shooter];
     let target = candidate.index;
     let target_unit = situation.units[target].unit;
-    let out = |reason: String| Ineligible::new(situation, target, reason);
-    let arc = fire_arc(shooter_unit, profile);
-    let eye = shooter_unit.footprint.leader();
+    let out = |reason: String| Ineligible {
+        face: face.face,
+        ..Ineligible::new(situation, target, reason)
+    };
+    let eye = face.eye;
     let seen = sight(
         situation,
         shooter,
         &eye,
         target,
-        &arc,
+        &face.arc,
         Some(candidate.nearest_in_arc),
     );
+    let looked = look_over(
+        situation,
+        shooter,
+        face,
+        target,
+        candidate.nearest_in_arc,
+        seen,
+    );
+    let seen = looked.sight;
     if seen.visible_fraction <= 0.0 {
         let blockers: Vec<String> = seen
             .obstructions
             .iter()
             .map(|o| describe_obstruction(situation, o))
             .collect();
-        return Err(out(format!(
-            "cannot be seen: blocked by {}",
-            blockers.join(", ")
-        )));
+        // A gun that could have fired over them but for the dead ground says so (A40).
+        let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.dead_ground).collect();
+        let why = dead
+            .iter()
+            .map(|r| format!("; {}", r.reason))
+            .collect::<String>();
+        let borderline = dead.iter().any(|r| r.borderline);
+        let note = if borderline {
+            " — borderline, players decide"
+        } else {
+            ""
+        };
+        return Err(Ineligible {
+            borderline,
+            ..out(format!(
+                "cannot be seen: blocked by {}{why}{note}",
+                blockers.join(", ")
+            ))
+        });
     }
     let Some((aim, range)) = seen.closest_visible else {
         return Err(out("no part of it in view is in the arc".to_owned()));
     };
     if range > max {
         let what = "closest visible part";
-        return Err(Ineligible::out_of_range(
-            situation, target, what, range, max,
-        ));
+        return Err(Ineligible {
+            face: face.face,
+            ..Ineligible::out_of_range(situation, target, what, range, max)
+        });
     }
     if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())
         && range < minimum
@@ -309,9 +350,12 @@ pub fn assess(
     } else {
         distances.gap
     };
-    let frontage = shooter_unit.footprint.frame().width();
+    let frontage = face.frontage;
     let gap_band = minimum_gap.max(frontage);
-    if let Some((width, _)) = gap_width(situation, shooter, &eye, target, &aim, gap_band) {
+    let over: Vec<usize> = looked.over.iter().map(|o| o.index).collect();
+    if let Some((width, _)) =
+        gap_width_over(situation, shooter, &eye, target, &aim, gap_band, &over)
+    {
         if width < minimum_gap {
             return Err(out(format!(
                 "the gap it is seen through is {}, narrower than {minimum_gap}",
@@ -342,6 +386,9 @@ pub fn assess(
         band: band(situation, artillery, range, max),
         enfilade: in_enfilade(target_unit, &eye).is_some(),
         not_clear,
+        overhead: looked.over,
+        face: face.face,
+        eye,
     })
 }
 

@@ -4,15 +4,26 @@
 //!   and whether it is a clear target.
 //! - [`target_priority`] applies "shoot the closest" with the not-clear exception and the
 //!   artillery half-range rule (A12).
+//! - [`firing_faces`] says where a unit shoots from: its leader, or each face of a square or
+//!   building from the face's midpoint (A3).
+//! - [`look_over`] lets guns fire over heads: cannon from higher ground clear of the 6" dead
+//!   ground, howitzers, mortars and rockets over friends (A40).
+//! - [`traversing_fire`] asks whether a unit may shoot at a charger crossing its front (A25).
 //! - [`arc_outline`] draws the real firing area: the arc clipped to the weapon's range,
 //!   measured from the leader.
 
 mod arc;
 mod assess;
 mod enfilade;
+mod face;
+mod overhead;
 mod priority;
+mod traversing;
 
-pub use arc::{arc_outline, fire_arc};
+pub use arc::{arc_outline, arc_outline_from, fire_arc};
 pub use assess::{Assessment, Candidate, Ineligible, NotClear, RangeBand, assess, screen};
 pub use enfilade::in_enfilade;
+pub use face::{FiringFace, firing_faces, side_word};
+pub use overhead::{FiredOver, OverheadSight, Refused, look_over};
 pub use priority::{ShootingReport, target_priority};
+pub use traversing::{TraversingFire, traversing_fire, traversing_fire_in};

@@ -5,7 +5,10 @@
 use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
-use super::{Assessment, Candidate, Ineligible, arc_outline, assess, screen};
+use super::{
+    Assessment, Candidate, FiringFace, Ineligible, RangeBand, arc_outline_from, assess,
+    firing_faces, screen,
+};
 use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Unit, UnitKind};
@@ -123,11 +126,101 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
         };
     }
     let max = max_range(unit, profile);
-    let leader = unit.footprint.leader();
+    let faces = firing_faces(unit, profile);
+    if let [face] = faces.as_slice() {
+        let (mut report, ineligible) = from_face(situation, shooter, face, max);
+        report.rulings.extend(
+            ineligible
+                .iter()
+                .map(|i| ineligible_ruling(situation, unit, i)),
+        );
+        report.rulings.insert(0, arc_ruling(unit, face, max));
+        report.ineligible = ineligible;
+        return report;
+    }
+    // A square or a building: each face shoots on its own, from its own midpoint (A3).
+    let mut report = ShootingReport {
+        can_shoot: true,
+        ..ShootingReport::default()
+    };
+    let mut ineligible: Vec<Ineligible> = Vec::new();
+    for face in &faces {
+        let (part, out) = from_face(situation, shooter, face, max);
+        report.rulings.push(arc_ruling(unit, face, max));
+        report.rulings.extend(part.rulings);
+        for id in part.must_target {
+            if !report.must_target.contains(&id) {
+                report.must_target.push(id);
+            }
+        }
+        for id in part.may_target {
+            if !report.may_target.contains(&id) {
+                report.may_target.push(id);
+            }
+        }
+        for target in part.targets {
+            match report.targets.iter_mut().find(|t| t.index == target.index) {
+                Some(seen) if seen.range <= target.range => {}
+                Some(seen) => *seen = target,
+                None => report.targets.push(target),
+            }
+        }
+        for candidate in part.screened {
+            match report
+                .screened
+                .iter_mut()
+                .find(|c| c.index == candidate.index)
+            {
+                Some(seen) if seen.arc_fraction >= candidate.arc_fraction => {}
+                Some(seen) => *seen = candidate,
+                None => report.screened.push(candidate),
+            }
+        }
+        ineligible.extend(out);
+    }
+    let must = report.must_target.clone();
+    report.may_target.retain(|id| !must.contains(id));
+    report
+        .targets
+        .sort_by(|a, b| a.range.0.total_cmp(&b.range.0));
+    // An enemy out of one face's arc is another face's business: it is out only if no face may
+    // shoot it, and then for the reason given by a face whose arc it is in, if any.
+    let mut out: Vec<Ineligible> = Vec::new();
+    for reason in ineligible {
+        if report.targets.iter().any(|t| t.index == reason.index) {
+            continue;
+        }
+        let out_of_arc = reason.reason == NOT_IN_ARC;
+        match out.iter_mut().find(|o| o.index == reason.index) {
+            Some(kept) if kept.reason == NOT_IN_ARC && !out_of_arc => *kept = reason,
+            Some(_) => {}
+            None => out.push(reason),
+        }
+    }
+    report
+        .rulings
+        .extend(out.iter().map(|i| ineligible_ruling(situation, unit, i)));
+    report.ineligible = out;
+    report
+}
+
+/// What `screen` says of an enemy outside the arc.
+const NOT_IN_ARC: &str = "not in the arc of fire";
+
+/// The priority rule for one firing face (a unit's one front, or a face of a square): its
+/// report without the arc and ineligible rulings, and the enemies it cannot shoot.
+fn from_face(
+    situation: &Situation,
+    shooter: usize,
+    face: &FiringFace,
+    max: Inches,
+) -> (ShootingReport, Vec<Ineligible>) {
+    let unit = &situation.scene.units[shooter];
+    let profile = situation.profile;
     let tie = profile.tolerance().distance;
     let mut candidates = Vec::new();
     let mut ineligible = Vec::new();
-    let eye = parry2d_f64::bounding_volume::Aabb::from_points([leader]);
+    let eye = parry2d_f64::bounding_volume::Aabb::from_points([face.eye]);
     let side = situation.units[shooter].side;
     let reach = eye.loosened((max + tie).0);
     for enemy in situation.units_in(reach).filter(|v| v.side != side) {
@@ -135,7 +228,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
         if crate::situation::aabb_gap(&eye, &enemy.aabb) > max + tie {
             continue;
         }
-        match screen(situation, shooter, enemy.index, max) {
+        match screen(situation, face, enemy.index, max) {
             Ok(candidate) => candidates.push(candidate),
             Err(reason) => ineligible.push(reason),
         }
@@ -153,10 +246,13 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
                 .map(|t| name_of(situation, t))
                 .unwrap_or_default();
             let reason = format!("{first} is closer and takes priority (sight to it not checked)");
-            ineligible.push(Ineligible::new(situation, candidate.index, reason));
+            ineligible.push(Ineligible {
+                face: face.face,
+                ..Ineligible::new(situation, candidate.index, reason)
+            });
             continue;
         }
-        match assess(situation, shooter, &candidate, max) {
+        match assess(situation, shooter, face, &candidate, max) {
             Ok(assessment) => {
                 let at = targets.partition_point(|t| t.range <= assessment.range);
                 targets.insert(at, assessment);
@@ -164,28 +260,23 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
             Err(reason) => ineligible.push(reason),
         }
     }
-    let mut report = choose(situation, unit, max, &targets);
-    report.rulings.extend(
-        ineligible
-            .iter()
-            .map(|i| ineligible_ruling(situation, unit, i)),
-    );
-    report.rulings.insert(0, arc_ruling(unit, profile, max));
+    let mut report = choose(situation, unit, face, max, &targets);
     report.can_shoot = true;
-    report.ineligible = ineligible;
     report.targets = targets;
     report.screened = screened;
-    report
+    (report, ineligible)
 }
 
 /// Pick the must and may targets among the eligible ones.
 fn choose(
     situation: &Situation,
     unit: &Unit,
+    face: &FiringFace,
     max: Inches,
     targets: &[Assessment],
 ) -> ShootingReport {
     let tie = situation.profile.tolerance().distance;
+    let who = face.who(unit);
     let all: Vec<&Assessment> = targets.iter().collect();
     let mut report = ShootingReport::default();
     if unit.kind == UnitKind::Artillery {
@@ -200,13 +291,13 @@ fn choose(
                 .iter()
                 .map(|t| target_ruling(situation, unit, t, Verdict::Yes, ARTILLERY, format!(
                     "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
-                    unit.name, name_of(situation, t), t.range.rounded(), max / 2.0)))
+                    who, name_of(situation, t), t.range.rounded(), max / 2.0)))
                 .collect();
             return report;
         }
-        return priority_among(situation, unit, &within_half, &all, tie);
+        return priority_among(situation, unit, &who, &within_half, &all, tie);
     }
-    priority_among(situation, unit, &all, &all, tie)
+    priority_among(situation, unit, &who, &all, &all, tie)
 }
 
 fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
@@ -227,6 +318,7 @@ fn reasons(target: &Assessment) -> String {
 fn priority_among(
     situation: &Situation,
     unit: &Unit,
+    who: &str,
     pool: &[&Assessment],
     all: &[&Assessment],
     tie: Inches,
@@ -257,7 +349,7 @@ fn priority_among(
             if tied { TIES } else { PICK_A_TARGET },
             format!(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
-                unit.name,
+                who,
                 name_of(situation, t),
                 t.range.rounded(),
                 t.band.describe()
@@ -281,7 +373,7 @@ fn priority_among(
             NOT_CLEAR,
             format!(
                 "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
-                unit.name,
+                who,
                 name_of(situation, t),
                 t.range.rounded(),
                 name_of(situation, first),
@@ -313,7 +405,7 @@ fn priority_among(
             PICK_A_TARGET,
             format!(
                 "{} may not shoot at {} — {}: {why}.",
-                unit.name,
+                who,
                 name_of(situation, t),
                 t.range.rounded()
             ),
@@ -330,7 +422,6 @@ fn target_ruling(
     rule: RuleRef,
     explanation: String,
 ) -> Ruling {
-    let leader = unit.footprint.leader();
     let max = max_range(unit, situation.profile);
     let tolerance = situation.profile.tolerance().distance;
     let borderline = (t.range - max).abs() <= tolerance;
@@ -344,6 +435,10 @@ fn target_ruling(
     if t.enfilade {
         explanation.push_str(" Its leader is in the target's enfilade corridor: double dice.");
     }
+    let overhead_borderline = t.overhead.iter().any(|o| o.borderline);
+    if !t.overhead.is_empty() {
+        explanation.push_str(&overhead_note(situation, t));
+    }
     let mut figures = vec![
         Figure::inches("range", t.range),
         Figure::fraction("in arc", t.arc_fraction),
@@ -354,7 +449,7 @@ fn target_ruling(
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(t.id.clone()),
-        verdict: if borderline {
+        verdict: if borderline || overhead_borderline {
             Verdict::Borderline
         } else {
             verdict
@@ -364,11 +459,49 @@ fn target_ruling(
         explanation,
         shapes: vec![Shape::segment(
             ShapeRole::Measure,
-            &leader,
+            &t.eye,
             &t.aim,
             t.range.rounded().to_string(),
         )],
     }
+}
+
+/// What firing over heads means for the shot (A40).
+fn overhead_note(situation: &Situation, t: &Assessment) -> String {
+    let names: Vec<String> = t
+        .overhead
+        .iter()
+        .map(|o| situation.scene.units[o.index].name.clone())
+        .collect();
+    let names = names.join(" and ");
+    let cannon = t.overhead.iter().any(|o| o.gun_gap.is_some());
+    if !cannon {
+        return format!(" It lobs its shot over {names}.");
+    }
+    let dead = situation.profile.distances().dead_ground;
+    let gaps: Vec<String> = t
+        .overhead
+        .iter()
+        .filter_map(|o| {
+            Some(format!(
+                "{} from the gun, {} from the target",
+                o.gun_gap?, o.target_gap?
+            ))
+        })
+        .collect();
+    let mut note = format!(
+        " It fires over {names} from higher ground ({}; more than {dead} needed): −1 to hit.",
+        gaps.join("; ")
+    );
+    if t.band == RangeBand::Short {
+        note.push_str(" No canister overhead: use the medium-range dice.");
+    }
+    if t.overhead.iter().any(|o| o.borderline) {
+        note.push_str(&format!(
+            " A unit fired over is within tolerance of the {dead} dead ground: borderline — players decide."
+        ));
+    }
+    note
 }
 
 fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruling {
@@ -381,27 +514,43 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         figures: Vec::new(),
         explanation: format!(
             "{} cannot shoot at {}: {}.",
-            unit.name, situation.scene.units[i.index].name, i.reason
+            match i.face {
+                Some(face) => format!(
+                    "{} {} face",
+                    crate::measure::possessive(&unit.name),
+                    super::side_word(face)
+                ),
+                None => unit.name.clone(),
+            },
+            situation.scene.units[i.index].name,
+            i.reason
         ),
         shapes: Vec::new(),
     }
 }
 
-fn arc_ruling(unit: &Unit, profile: &Profile, max: Inches) -> Ruling {
+fn arc_ruling(unit: &Unit, face: &FiringFace, max: Inches) -> Ruling {
+    let (from, rule) = match face.face {
+        None => (
+            "measured from its leader, into its arc",
+            RuleRef::read_as("Arc of fire and range (§6.3)", "A13"),
+        ),
+        Some(_) => (
+            "measured from the face's midpoint, into the quarter in front of it",
+            RuleRef::read_as("Squares and buildings: each face shoots (§6.3, §9.1)", "A3"),
+        ),
+    };
     Ruling {
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: None,
         verdict: Verdict::Yes,
-        rule: RuleRef::read_as("Arc of fire and range (§6.3)", "A13"),
+        rule,
         figures: vec![Figure::inches("maximum range", max)],
-        explanation: format!(
-            "{} shoots up to {max}, measured from its leader, into its arc.",
-            unit.name
-        ),
+        explanation: format!("{} shoots up to {max}, {from}.", face.who(unit)),
         shapes: vec![Shape::polygon(
             ShapeRole::Arc,
-            &arc_outline(unit, profile, max),
+            &arc_outline_from(face.eye, &face.arc, max),
         )],
     }
 }

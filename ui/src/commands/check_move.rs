@@ -5,7 +5,8 @@ use std::path::Path;
 
 use anyhow::bail;
 use rules::Scene;
-use rules::movement::check_moves;
+use rules::movement::{check_brigades, check_commanders, check_moves};
+use rules::shooting::traversing_fire_in;
 
 /// Compare two scenes of the same units and report each unit's move against its allowance.
 pub fn run(
@@ -28,9 +29,18 @@ pub fn run(
     }
     let profile = super::profile_for(&before, profile)?;
     let (checks, roll) = check_moves(&before, &after, &profile);
+    let brigades = check_brigades(&before, &after, &profile);
+    let commanders = check_commanders(&before, &after, &profile);
+    let traversing = traversing_fire_in(&before, &after, &profile);
     if json {
-        let report =
-            serde_json::json!({ "moves": checks, "missing": roll.missing, "new": roll.new });
+        let report = serde_json::json!({
+            "moves": checks,
+            "missing": roll.missing,
+            "new": roll.new,
+            "brigades": brigades,
+            "commanders": commanders,
+            "traversing": traversing,
+        });
         serde_json::to_writer_pretty(&mut *out, &report)?;
         writeln!(out)?;
         return Ok(());
@@ -51,6 +61,18 @@ pub fn run(
                 ruling.explanation
             )?;
         }
+    }
+    let others = commanders
+        .iter()
+        .map(|c| &c.ruling)
+        .chain(traversing.iter().map(|t| &t.ruling));
+    for ruling in brigades.iter().chain(others) {
+        writeln!(
+            out,
+            "  {} {}",
+            super::rulings::mark(ruling.verdict),
+            ruling.explanation
+        )?;
     }
     for id in &roll.missing {
         writeln!(

@@ -65,6 +65,7 @@ fn heading(topic: Topic) -> &'static str {
         Topic::Command => "Command",
         Topic::Proximity => "Enemy within 12\"",
         Topic::Movement => "Movement",
+        Topic::Retire => "If it must retire or evade",
     }
 }
 
@@ -77,6 +78,7 @@ pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> s
         Topic::Command,
         Topic::Proximity,
         Topic::Contact,
+        Topic::Retire,
         Topic::Movement,
     ];
     for topic in topics {

@@ -1,6 +1,13 @@
 //! Moves checked between two scenes of the same units (digest §4, A18, A19): how far each
 //! stand went, what that cost through terrain, how many moves that is, and whether a unit near
-//! the enemy kept to its front or rear quarter.
+//! the enemy kept to its front or rear quarter; whether each brigade stayed one group
+//! ([`check_brigades`]); and how far each commander went ([`check_commanders`]).
+
+mod brigade;
+mod commanders;
+
+pub use brigade::check_brigades;
+pub use commanders::{CommanderMove, check_commanders};
 
 use serde::Serialize;
 
