@@ -79,7 +79,7 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Fil
 
 /// Write `value` as TOML, replacing the file.
 pub fn write_toml<T: Serialize>(value: &T, path: &Path) -> Result<(), FileError> {
-    let text = toml::to_string_pretty(value).map_err(|e| FileError::Invalid {
+    let text = toml::to_string(value).map_err(|e| FileError::Invalid {
         file: path.to_owned(),
         line: None,
         message: format!("cannot be written as TOML: {e}"),

@@ -122,6 +122,40 @@ pub enum Command {
         #[command(flatten)]
         detector: DetectorArgs,
     },
+    /// Render a synthetic camera picture of a scene with a tag on every stand and the anchors
+    /// in the corners: try the camera commands without a camera, or see how big your tags
+    /// will look.
+    Render {
+        /// The scene (JSON or TOML).
+        scene: PathBuf,
+        /// The picture to write (PNG or JPEG).
+        #[arg(short, long, value_name = "OUT.png")]
+        output: PathBuf,
+        /// The roster giving each stand's tag; without one, tags are numbered from 10.
+        #[arg(long, value_name = "ROSTER.toml")]
+        roster: Option<PathBuf>,
+        /// Save the roster used (to give to `locate` and `analyze`).
+        #[arg(long, value_name = "ROSTER.toml")]
+        save_roster: Option<PathBuf>,
+        /// The anchor layout; four 2" anchors in the corners, 1.5" in, by default.
+        #[arg(long, value_name = "ANCHORS.toml")]
+        anchors: Option<PathBuf>,
+        /// Image width, pixels.
+        #[arg(long, default_value_t = 1920)]
+        width: u32,
+        /// Image height, pixels.
+        #[arg(long, default_value_t = 1080)]
+        height: u32,
+        /// Camera angle from vertical, degrees.
+        #[arg(long, default_value_t = 40.0)]
+        tilt: f64,
+        /// Horizontal field of view of the lens, degrees.
+        #[arg(long, default_value_t = 70.0)]
+        fov: f64,
+        /// A perfect camera: no blur, noise or JPEG.
+        #[arg(long)]
+        ideal: bool,
+    },
     /// Compare two scenes of the same units (before and after a move) and check each unit's
     /// move against its allowance, with terrain, and the 12" rule's front-or-rear constraint.
     CheckMove {
@@ -307,6 +341,34 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             annotate.as_deref(),
             out,
         ),
+        Some(Command::Render {
+            scene,
+            output,
+            roster,
+            save_roster,
+            anchors,
+            width,
+            height,
+            tilt,
+            fov,
+            ideal,
+        }) => {
+            let args = commands::render::RenderArgs {
+                scene,
+                roster: roster.as_deref(),
+                save_roster: save_roster.as_deref(),
+                anchors: anchors.as_deref(),
+                output,
+                size: calibration::ImageSize {
+                    width: *width,
+                    height: *height,
+                },
+                tilt: rules::units::Degrees(*tilt),
+                field_of_view: rules::units::Degrees(*fov),
+                ideal: *ideal,
+            };
+            commands::render::run(args, out)
+        }
         Some(Command::Bench(Bench::Vision { frames, detector })) => {
             commands::bench_vision::speed(*frames, detector.settings(), out)
         }

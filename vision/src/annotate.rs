@@ -113,6 +113,7 @@ fn tag_outline(
 }
 
 fn label(image: &mut Mat, text: &str, at: Point, c: Scalar) -> Result<(), VisionError> {
+    let text = &ascii(text);
     let font = imgproc::FONT_HERSHEY_SIMPLEX;
     imgproc::put_text(
         image,
@@ -127,4 +128,22 @@ fn label(image: &mut Mat, text: &str, at: Point, c: Scalar) -> Result<(), Vision
     )?;
     imgproc::put_text(image, text, at, font, 0.5, c, 1, imgproc::LINE_AA, false)?;
     Ok(())
+}
+
+/// OpenCV's built-in fonts are ASCII only: "1er Léger" is written "1er Leger".
+fn ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => 'a',
+            'ç' => 'c',
+            'è' | 'é' | 'ê' | 'ë' => 'e',
+            'ì' | 'í' | 'î' | 'ï' => 'i',
+            'ñ' => 'n',
+            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => 'o',
+            'ù' | 'ú' | 'û' | 'ü' => 'u',
+            'É' | 'È' => 'E',
+            c if c.is_ascii() => c,
+            _ => '?',
+        })
+        .collect()
 }

@@ -7,6 +7,7 @@ pub mod check_move;
 pub mod detect;
 pub mod locate;
 pub mod measure;
+pub mod render;
 pub mod rulings;
 
 use std::io::Write;

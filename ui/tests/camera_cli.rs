@@ -1,0 +1,214 @@
+//! The camera commands as a player runs them, on the sample picture of `samples/camera/` and on
+//! the bad inputs a table produces.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn vedette(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the vedette binary runs")
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("vedette-camera-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+const PICTURE: &str = "samples/camera/two-lines.jpg";
+const ANCHORS: &str = "samples/camera/anchors.toml";
+const ROSTER: &str = "samples/camera/two-lines-roster.toml";
+
+/// A sample file's text (the test runs in `ui/`, the binary at the workspace root).
+fn sample(relative: &str) -> String {
+    std::fs::read_to_string(format!("{}/../{relative}", env!("CARGO_MANIFEST_DIR")))
+        .expect("sample file")
+}
+
+fn calibrated(dir: &std::path::Path) -> String {
+    let camera = dir.join("camera.toml").display().to_string();
+    let output = vedette(&["calibrate", PICTURE, "--anchors", ANCHORS, "-o", &camera]);
+    let (out, err) = text(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(
+        out.contains("4 anchors used") && out.contains("reprojection: RMS"),
+        "{out}"
+    );
+    camera
+}
+
+#[test]
+fn detect_lists_every_tag_of_the_sample_picture() {
+    let output = vedette(&["detect", "--json", PICTURE]);
+    let (out, err) = text(&output);
+    assert!(output.status.success(), "{err}");
+    let tags: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let ids: Vec<u64> = tags
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|t| t["id"].as_u64())
+        .collect();
+    for anchor in 0..4 {
+        assert!(ids.contains(&anchor), "anchor {anchor} not found: {ids:?}");
+    }
+    assert!(ids.len() >= 14, "{ids:?}");
+    assert!(tags[0]["corners"].as_array().is_some_and(|c| c.len() == 4));
+}
+
+#[test]
+fn calibrate_then_locate_places_the_45th_foot_where_the_scene_has_it() {
+    let dir = temp("locate");
+    let camera = calibrated(&dir);
+    let output = vedette(&[
+        "locate",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        ROSTER,
+        "--json",
+    ]);
+    let (out, err) = text(&output);
+    assert!(output.status.success(), "{err}");
+    let located: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let unit = located["scene"]["units"]
+        .as_array()
+        .expect("units")
+        .iter()
+        .find(|u| u["id"] == "45th-foot")
+        .cloned()
+        .expect("45th");
+    let center = &unit["stands"][0]["center"];
+    let (x, y) = (
+        center[0].as_f64().expect("x"),
+        center[1].as_f64().expect("y"),
+    );
+    // samples/scenes/two-lines.json: front centre (30, 12), 1.6" deep, so the centre is (30, 11.2).
+    assert!(
+        (x - 30.0).abs() < 0.05 && (y - 11.2).abs() < 0.05,
+        "45th Foot at ({x}, {y})"
+    );
+    assert_eq!(located["calibration"]["status"], "steady");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn analyze_rules_on_the_picture_and_draws_it() {
+    let dir = temp("analyze");
+    let camera = calibrated(&dir);
+    let annotated = dir.join("annotated.png").display().to_string();
+    let output = vedette(&[
+        "analyze",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        ROSTER,
+        "--annotate",
+        &annotated,
+    ]);
+    let (out, err) = text(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(out.contains("45th Foot must shoot at 3e Ligne"), "{out}");
+    let picture = vision::read_image(std::path::Path::new(&annotated)).expect("annotated picture");
+    assert_eq!(
+        vision::image_size(&picture),
+        calibration::ImageSize {
+            width: 1920,
+            height: 1080
+        }
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_inputs_are_named_and_nothing_panics() {
+    let dir = temp("bad");
+    let camera = calibrated(&dir);
+    let path = |name: &str| dir.join(name).display().to_string();
+
+    // An unreadable image.
+    std::fs::write(path("frame.jpg"), b"not a picture").expect("write");
+    let (_, err) = text(&vedette(&["detect", &path("frame.jpg")]));
+    assert!(
+        err.contains("frame.jpg") && err.contains("cannot decode"),
+        "{err}"
+    );
+
+    // No anchors in view: a picture of the table with the anchors left off.
+    let no_anchors = path("no-anchors.toml");
+    std::fs::write(&no_anchors, sample(ANCHORS).replace("id = ", "id = 10")).expect("write");
+    let (_, err) = text(&vedette(&[
+        "calibrate",
+        PICTURE,
+        "--anchors",
+        &no_anchors,
+        "-o",
+        &path("x.toml"),
+    ]));
+    assert!(err.contains("0 of the 4 anchors in view"), "{err}");
+
+    // An anchors file with three anchors.
+    let three = path("three.toml");
+    let text_anchors = sample(ANCHORS);
+    std::fs::write(
+        &three,
+        &text_anchors[..text_anchors.rfind("[[anchors]]").expect("anchor")],
+    )
+    .expect("write");
+    let (_, err) = text(&vedette(&[
+        "calibrate",
+        PICTURE,
+        "--anchors",
+        &three,
+        "-o",
+        &path("x.toml"),
+    ]));
+    assert!(
+        err.contains("three.toml") && err.contains("3 anchor(s) listed"),
+        "{err}"
+    );
+
+    // A corrupt calibration file.
+    let corrupt = path("corrupt.toml");
+    std::fs::write(
+        &corrupt,
+        std::fs::read_to_string(&camera)
+            .expect("camera")
+            .replacen("focal_x = ", "focal_x = [", 1),
+    )
+    .expect("write");
+    let (_, err) = text(&vedette(&["locate", PICTURE, "--calibration", &corrupt]));
+    assert!(err.contains("corrupt.toml:"), "{err}");
+
+    // A roster naming a tag twice.
+    let twice = path("twice.toml");
+    std::fs::write(&twice, sample(ROSTER).replacen("tag = 11", "tag = 10", 1)).expect("write");
+    let (_, err) = text(&vedette(&[
+        "locate",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        &twice,
+    ]));
+    assert!(
+        err.contains("twice.toml:") && err.contains("tag 10 is on"),
+        "{err}"
+    );
+
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
