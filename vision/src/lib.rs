@@ -3,6 +3,19 @@
 //! From camera frames to stands in table inches: frame sources (webcam, video file, image,
 //! synthetic renderer), AprilTag detection, tag → stand pose through the calibration, and
 //! tracking across frames. Its output is a `rules::scene::Scene`.
+//!
+//! The flow of one frame: a [`FrameSource`] delivers a BGR picture; [`TagDetector`] finds the
+//! tags' corners in pixels; [`locate_tags`] places each tag on the table at its own height
+//! through a `calibration::TableCalibration`, sorting out anchors, the roster's tags and
+//! strangers; [`Tracker`] follows them across frames; [`build_scene`] turns the roster's tags into
+//! a scene the rulings take.
+//!
+//! Decisions:
+//! - Tags are decoded by the AprilTag C library (vendored, statically linked), not OpenCV 4.6's
+//!   ArUco: it finds far more of the small, oblique tags a table camera sees ([`detect`]).
+//! - The synthetic renderer ([`synthetic`]) is part of the crate, not of the tests: it is the
+//!   ground truth of every test and benchmark and the app's demo table, and it shares the
+//!   calibration's camera model, so it cannot drift from what the pipeline assumes.
 
 pub mod annotate;
 pub mod detect;
