@@ -113,11 +113,7 @@ struct IdLine {
 impl AnchorLayout {
     /// Read and check an anchors file.
     pub fn load(path: &Path) -> Result<AnchorLayout, FileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
-            file: path.to_owned(),
-            source,
-        })?;
-        AnchorLayout::parse(&text, path)
+        AnchorLayout::parse(&files::read_text(path)?, path)
     }
 
     /// Parse and check an anchors file's text; `path` names it in errors.

@@ -49,13 +49,17 @@ pub enum FileError {
     },
 }
 
-/// Read a TOML file into `T`.
-pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+/// Read a text file, naming it if it cannot be read.
+pub fn read_text(path: &Path) -> Result<String, FileError> {
+    std::fs::read_to_string(path).map_err(|source| FileError::Read {
         file: path.to_owned(),
         source,
-    })?;
-    parse_toml(&text, path)
+    })
+}
+
+/// Read a TOML file into `T`.
+pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, FileError> {
+    parse_toml(&read_text(path)?, path)
 }
 
 /// Parse TOML text into `T`; `path` names it in errors.

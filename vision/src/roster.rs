@@ -234,11 +234,7 @@ struct TagLine {
 impl Roster {
     /// Read and check a roster file.
     pub fn load(path: &Path) -> Result<Roster, FileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
-            file: path.to_owned(),
-            source,
-        })?;
-        Roster::parse(&text, path)
+        Roster::parse(&files::read_text(path)?, path)
     }
 
     /// Parse and check a roster's text; `path` names it in errors.
