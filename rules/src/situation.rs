@@ -62,8 +62,9 @@ pub struct Situation<'a> {
     pub units: Vec<UnitView<'a>>,
     /// Enemy units touching or nearly touching.
     pub contacts: Vec<Contact>,
-    /// Unit indices sorted by the left edge of their boxes, for [`Situation::units_in`].
-    by_left_edge: Vec<usize>,
+    /// Unit boxes and indices sorted by the left edge of the boxes, for [`Situation::units_in`]:
+    /// kept side by side so the sweep reads one compact array, not every unit's view.
+    by_left_edge: Vec<(Aabb, usize)>,
     /// The widest box, so a query knows how far left to start.
     widest: f64,
 }
@@ -147,8 +148,9 @@ impl<'a> Situation<'a> {
                 }
             })
             .collect();
-        let mut by_left_edge: Vec<usize> = (0..units.len()).collect();
-        by_left_edge.sort_by(|&a, &b| boxes[a].mins.x.total_cmp(&boxes[b].mins.x));
+        let mut by_left_edge: Vec<(Aabb, usize)> = boxes.iter().copied().zip(0..).collect();
+        // Stable, so units with equal left edges stay in scene order.
+        by_left_edge.sort_by(|a, b| a.0.mins.x.total_cmp(&b.0.mins.x));
         let widest = boxes
             .iter()
             .map(|b| b.maxs.x - b.mins.x)
@@ -179,12 +181,12 @@ impl<'a> Situation<'a> {
         let left = bounds.mins.x - self.widest;
         let start = self
             .by_left_edge
-            .partition_point(|&i| self.units[i].aabb.mins.x < left);
+            .partition_point(|(aabb, _)| aabb.mins.x < left);
         self.by_left_edge[start..]
             .iter()
-            .map(|&i| &self.units[i])
-            .take_while(move |v| v.aabb.mins.x <= bounds.maxs.x)
-            .filter(move |v| v.aabb.intersects(&bounds))
+            .take_while(move |(aabb, _)| aabb.mins.x <= bounds.maxs.x)
+            .filter(move |(aabb, _)| aabb.intersects(&bounds))
+            .map(|&(_, i)| &self.units[i])
     }
 
     /// The units of other sides than `index`'s.
