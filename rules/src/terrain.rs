@@ -198,13 +198,12 @@ impl TerrainMap {
     }
 
     /// The pieces that could block sight inside `bounds` (their indices).
-    pub fn sight_blockers_in(&self, bounds: &Aabb) -> Vec<usize> {
+    pub fn sight_blockers_in(&self, bounds: Aabb) -> impl Iterator<Item = usize> + '_ {
         self.pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.rules.sight != SightRule::Clear && p.aabb.intersects(bounds))
+            .filter(move |(_, p)| p.rules.sight != SightRule::Clear && p.aabb.intersects(&bounds))
             .map(|(i, _)| i)
-            .collect()
     }
 
     /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
