@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::geometry::clip;
-use crate::profile::{Profile, RulesetId, Tolerance};
+use crate::profile::{Profile, RulesetId, Tolerance, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
 use crate::shooting::fire_arc;
@@ -158,10 +158,6 @@ fn nearest_enemy<'s>(scene: &'s Scene, unit: &Unit) -> Option<(&'s Unit, Inches)
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
 }
 
-fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
-    profile.unit_weapon(unit).and_then(|w| w.range())
-}
-
 pub(crate) fn summarize(
     unit: &Unit,
     profile: &Profile,
@@ -224,14 +220,16 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
 
 fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
-    measure_pair_in_arc(from, to, profile, in_arc(from, to, profile), gap)
+    let weapon = profile.unit_weapon(from);
+    measure_pair_in_arc(from, to, profile, weapon, in_arc(from, to, profile), gap)
 }
 
-/// Measure a pair whose arc clipping is already known.
+/// Measure a pair whose arc clipping is already known; `weapon` is `from`'s.
 pub(crate) fn measure_pair_in_arc(
     from: &Unit,
     to: &Unit,
     profile: &Profile,
+    weapon: Option<WeaponRef<'_>>,
     arc: InArc,
     gap: Inches,
 ) -> PairMeasurement {
@@ -241,8 +239,7 @@ pub(crate) fn measure_pair_in_arc(
     let range_in_arc = arc.range;
     let reading = classify(to.footprint.frame(), &leader);
     let scheme = profile.quarter_scheme(to.formation);
-    let weapon = profile.unit_weapon(from);
-    let max_range = weapon_range(from, profile);
+    let max_range = weapon.and_then(|w| w.range());
     let minimum = weapon
         .as_ref()
         .and_then(|w| w.minimum())

@@ -76,12 +76,9 @@ pub struct PairRulings {
 /// How far from `from` a rule can reach: its range, its charge, the 12" rule.
 fn reach(situation: &Situation, index: usize) -> Inches {
     let profile = situation.profile;
-    let unit = &situation.scene.units[index];
-    let range = profile
-        .unit_weapon(unit)
-        .and_then(|w| w.range())
-        .unwrap_or(Inches::ZERO);
-    let charge = profile.unit_move(unit);
+    let view = &situation.units[index];
+    let range = view.range().unwrap_or(Inches::ZERO);
+    let charge = view.move_allowance;
     range.max(charge).max(profile.proximity()) + profile.tolerance().distance
 }
 
@@ -197,8 +194,7 @@ fn unit_rulings(
         status
     });
     let unit_reach = reach(situation, index);
-    let close =
-        profile.unit_move(view.unit).max(profile.proximity()) + profile.tolerance().distance;
+    let close = view.move_allowance.max(profile.proximity()) + profile.tolerance().distance;
     let mut pairs = Vec::new();
     let side = view.side;
     for enemy in situation
@@ -268,13 +264,14 @@ fn pair_rulings(
         None => in_arc(unit, enemy, profile),
     };
     let gap = situation.gap(from, to);
-    let measurement = measure_pair_in_arc(unit, enemy, profile, arc, gap);
+    let measurement =
+        measure_pair_in_arc(unit, enemy, profile, situation.units[from].weapon, arc, gap);
     let visible_fraction = shooting
         .targets
         .iter()
         .find(|t| t.index == to)
         .map(|t| t.visible_fraction);
-    let allowance = profile.unit_move(unit);
+    let allowance = situation.units[from].move_allowance;
     // The shooting assessment already looked from the same leader: a target it saw needs no
     // second look for the charge.
     let seen = visible_fraction.is_some_and(|f| f > 0.0);

@@ -6,7 +6,7 @@ use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
 use crate::geometry::gap_between;
-use crate::profile::Profile;
+use crate::profile::{Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
 use crate::terrain::TerrainMap;
@@ -35,6 +35,17 @@ pub struct UnitView<'a> {
     pub corners: Vec<crate::geometry::TablePoint>,
     /// Its side, as a number: units with different numbers are enemies.
     pub side: usize,
+    /// Its weapon, looked up once (the rules ask for it for every pair).
+    pub weapon: Option<WeaponRef<'a>>,
+    /// One move, its weapon included.
+    pub move_allowance: Inches,
+}
+
+impl UnitView<'_> {
+    /// Its weapon's maximum range, if it shoots.
+    pub fn range(&self) -> Option<Inches> {
+        self.weapon.and_then(|w| w.range())
+    }
 }
 
 /// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
@@ -145,6 +156,8 @@ impl<'a> Situation<'a> {
                         .iter()
                         .position(|s| *s == unit.side.as_str())
                         .unwrap_or(0),
+                    weapon: profile.unit_weapon(unit),
+                    move_allowance: profile.unit_move(unit),
                 }
             })
             .collect();

@@ -293,7 +293,7 @@ pub fn assess(
             situation, target, what, range, max,
         ));
     }
-    if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())
+    if let Some(minimum) = situation.units[shooter].weapon.and_then(|w| w.minimum())
         && range < minimum
     {
         return Err(out(format!(

@@ -44,8 +44,7 @@ pub struct ShootingReport {
 fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     let unit = &situation.scene.units[shooter];
     let profile = situation.profile;
-    let weapon = profile.unit_weapon(unit);
-    if weapon.as_ref().and_then(|w| w.range()).is_none() {
+    if situation.units[shooter].range().is_none() {
         return Some("has no ranged weapon".to_owned());
     }
     if !profile.formation_shoots(unit.formation) {
@@ -60,11 +59,8 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     None
 }
 
-fn max_range(unit: &Unit, profile: &Profile) -> Inches {
-    profile
-        .unit_weapon(unit)
-        .and_then(|w| w.range())
-        .unwrap_or(Inches::ZERO)
+fn max_range(situation: &Situation, unit: usize) -> Inches {
+    situation.units[unit].range().unwrap_or(Inches::ZERO)
 }
 
 /// The range beyond which no further target can change the choice, once `targets` (sorted)
@@ -122,7 +118,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
             ..ShootingReport::default()
         };
     }
-    let max = max_range(unit, profile);
+    let max = max_range(situation, shooter);
     let leader = unit.footprint.leader();
     let tie = profile.tolerance().distance;
     let mut candidates = Vec::new();
@@ -331,7 +327,11 @@ fn target_ruling(
     explanation: String,
 ) -> Ruling {
     let leader = unit.footprint.leader();
-    let max = max_range(unit, situation.profile);
+    let max = situation
+        .profile
+        .unit_weapon(unit)
+        .and_then(|w| w.range())
+        .unwrap_or(Inches::ZERO);
     let tolerance = situation.profile.tolerance().distance;
     let borderline = (t.range - max).abs() <= tolerance;
     let mut explanation = explanation;
