@@ -1,6 +1,9 @@
 //! A scene prepared for rulings: everything several rules need about each unit — its bounding
 //! box, whether it is engaged, its height level, its cover — worked out once.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
@@ -88,6 +91,30 @@ fn aabb_of(unit: &Unit) -> Aabb {
         .reduce(|a, b| a.merged(&b))
         .unwrap_or_else(Aabb::new_invalid)
 }
+
+/// An enemy by the lower bound of its gap, then its index: the order of a stable sort by bound.
+#[derive(Clone, Copy, Debug)]
+struct Candidate(Inches, usize);
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.0.total_cmp(&other.0.0).then(self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Candidate {}
 
 /// The gap between two boxes (0 if they overlap): a cheap lower bound of the gap between units.
 pub fn aabb_gap(a: &Aabb, b: &Aabb) -> Inches {
@@ -220,13 +247,14 @@ impl<'a> Situation<'a> {
     /// so only enemies whose box is nearer than the best gap so far are measured exactly.
     pub fn nearest_enemy(&self, index: usize) -> Option<(usize, Inches)> {
         let view = &self.units[index];
-        let mut candidates: Vec<(Inches, usize)> = self
+        // Usually only the first few are measured: a heap hands them out nearest first (ties in
+        // scene order) without sorting the whole army.
+        let mut candidates: BinaryHeap<Reverse<Candidate>> = self
             .enemies_of(index)
-            .map(|e| (aabb_gap(&view.aabb, &e.aabb), e.index))
+            .map(|e| Reverse(Candidate(aabb_gap(&view.aabb, &e.aabb), e.index)))
             .collect();
-        candidates.sort_by(|a, b| a.0.0.total_cmp(&b.0.0));
         let mut best: Option<(usize, Inches)> = None;
-        for (bound, enemy) in candidates {
+        while let Some(Reverse(Candidate(bound, enemy))) = candidates.pop() {
             if best.is_some_and(|(_, gap)| bound > gap) {
                 break;
             }
