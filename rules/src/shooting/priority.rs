@@ -10,6 +10,7 @@ use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Unit, UnitKind};
 use crate::situation::Situation;
+use crate::text::concat;
 use crate::units::Inches;
 
 const PICK_A_TARGET: RuleRef = RuleRef::read_as("Pick a Target (§6.4)", "A12");
@@ -148,7 +149,10 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
                 .first()
                 .map(|t| name_of(situation, t))
                 .unwrap_or_default();
-            let reason = format!("{first} is closer and takes priority (sight to it not checked)");
+            let reason = concat(&[
+                first,
+                " is closer and takes priority (sight to it not checked)",
+            ]);
             ineligible.push(Ineligible::new(situation, candidate.index, reason));
             continue;
         }
@@ -379,10 +383,14 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         verdict: Verdict::judge(false, i.borderline),
         rule: PICK_A_TARGET,
         figures: Vec::new(),
-        explanation: format!(
-            "{} cannot shoot at {}: {}.",
-            unit.name, situation.scene.units[i.index].name, i.reason
-        ),
+        explanation: concat(&[
+            &unit.name,
+            " cannot shoot at ",
+            &situation.scene.units[i.index].name,
+            ": ",
+            &i.reason,
+            ".",
+        ]),
         shapes: Vec::new(),
     }
 }
