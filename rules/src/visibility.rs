@@ -109,14 +109,22 @@ fn corridor(situation: &Situation, eye: &TablePoint, looker: usize, target: usiz
     let direction = (target_centre - eye)
         .try_normalize(1e-12)
         .unwrap_or(TableVector::x());
+    let axis_length = (target_centre - eye).norm();
     let near_axis = |view: &UnitView| {
         let centre = view.aabb.center();
         let reach = view.aabb.half_extents().norm() + target_radius;
         // The distance to the line through the capsule's axis never exceeds the distance to
         // the axis itself: a unit plainly off the line needs no exact (and dearer) projection.
         // The margin covers rounding, so this only ever rejects what the exact test would.
+        // Likewise, one plainly on it, level with a point of the axis, is near it: the
+        // distance to the axis is then the distance to the line.
         let offset = centre - eye;
         let off_line = (direction.x * offset.y - direction.y * offset.x).abs();
+        let along = offset.dot(&direction);
+        let level = along > NEAR_AXIS_MARGIN && along < axis_length - NEAR_AXIS_MARGIN;
+        if level && off_line < reach - NEAR_AXIS_MARGIN {
+            return true;
+        }
         off_line <= reach + NEAR_AXIS_MARGIN
             && capsule.distance_to_local_point(&centre, true) <= reach
     };
