@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::geometry::clip;
+use crate::geometry::{ConvexRegion, clip};
 use crate::profile::{Profile, RulesetId, Tolerance, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
@@ -210,8 +210,9 @@ pub(crate) struct InArc {
     pub range: Option<Inches>,
 }
 
-pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
-    let clipped = clip(&fire_arc(from, profile), to.footprint.stands());
+/// How much of `to` lies in `arc`, `from`'s fire arc.
+pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion) -> InArc {
+    let clipped = clip(arc, to.footprint.stands());
     InArc {
         fraction: clipped.fraction(),
         range: clipped.closest_to(&from.footprint.leader()).map(|(_, d)| d),
@@ -221,7 +222,8 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
 fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
     let weapon = profile.unit_weapon(from);
-    measure_pair_in_arc(from, to, profile, weapon, in_arc(from, to, profile), gap)
+    let arc = in_arc(from, to, &fire_arc(from, profile));
+    measure_pair_in_arc(from, to, profile, weapon, arc, gap)
 }
 
 /// Measure a pair whose arc clipping is already known; `weapon` is `from`'s.

@@ -17,7 +17,7 @@ use crate::measure::{InArc, PairMeasurement, UnitSummary, in_arc, measure_pair_i
 use crate::profile::{Profile, RulesetId};
 use crate::ruling::Ruling;
 use crate::scene::Scene;
-use crate::shooting::{ShootingReport, fire_arc, target_priority};
+use crate::shooting::{ShootingReport, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::Inches;
@@ -195,18 +195,9 @@ fn worth_measuring(
     if gap <= close {
         return true;
     }
-    match fire_arc(a.unit, situation.profile) {
+    match &a.arc {
         ConvexRegion::Everywhere => true,
-        ConvexRegion::Wedge(wedge) => {
-            let corners: Vec<_> = b
-                .unit
-                .footprint
-                .stands()
-                .iter()
-                .flat_map(|s| s.corners())
-                .collect();
-            !wedge.surely_misses(&corners)
-        }
+        ConvexRegion::Wedge(wedge) => !wedge.surely_misses(&b.corners),
     }
 }
 
@@ -293,7 +284,7 @@ fn pair_rulings(
             fraction: candidate.arc_fraction,
             range: Some(candidate.bound()),
         },
-        None => in_arc(unit, enemy, profile),
+        None => in_arc(unit, enemy, &situation.units[from].arc),
     };
     let gap = situation.gap(from, to);
     let measurement =

@@ -8,10 +8,11 @@ use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
-use crate::geometry::gap_between;
+use crate::geometry::{ConvexRegion, gap_between};
 use crate::profile::{Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
+use crate::shooting::fire_arc;
 use crate::terrain::TerrainMap;
 use crate::units::Inches;
 
@@ -42,6 +43,8 @@ pub struct UnitView<'a> {
     pub weapon: Option<WeaponRef<'a>>,
     /// One move, its weapon included.
     pub move_allowance: Inches,
+    /// Where it may shoot (asked for every enemy it might shoot or charge).
+    pub arc: ConvexRegion,
 }
 
 impl UnitView<'_> {
@@ -185,6 +188,7 @@ impl<'a> Situation<'a> {
                         .unwrap_or(0),
                     weapon: profile.unit_weapon(unit),
                     move_allowance: profile.unit_move(unit),
+                    arc: fire_arc(unit, profile),
                 }
             })
             .collect();

@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use super::enfilade::in_enfilade;
-use super::fire_arc;
 use crate::geometry::{TablePoint, clip};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
@@ -226,8 +225,8 @@ pub fn screen(
             "engaged in hand-to-hand combat: never a target (it still blocks sight)".to_owned(),
         ));
     }
-    let arc = fire_arc(shooter_unit, situation.profile);
-    let clipped = clip(&arc, view.unit.footprint.stands());
+    let arc = &situation.units[shooter].arc;
+    let clipped = clip(arc, view.unit.footprint.stands());
     let arc_fraction = clipped.fraction();
     let eye = shooter_unit.footprint.leader();
     let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
@@ -263,14 +262,14 @@ pub fn assess(
     let target = candidate.index;
     let target_unit = situation.units[target].unit;
     let out = |reason: String| Ineligible::new(situation, target, reason);
-    let arc = fire_arc(shooter_unit, profile);
+    let arc = &situation.units[shooter].arc;
     let eye = shooter_unit.footprint.leader();
     let seen = sight(
         situation,
         shooter,
         &eye,
         target,
-        &arc,
+        arc,
         Some(candidate.nearest_in_arc),
     );
     if seen.visible_fraction <= 0.0 {
