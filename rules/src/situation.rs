@@ -133,10 +133,25 @@ impl<'a> Situation<'a> {
         let terrain = TerrainMap::new(scene, profile);
         let near_contact = profile.distances().contact + profile.tolerance().distance;
         let boxes: Vec<Aabb> = scene.units.iter().map(aabb_of).collect();
+        let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        // Sides as numbers: every pair of units is looked at below, and comparing numbers is
+        // cheaper than comparing names.
+        let side_of: Vec<usize> = scene
+            .units
+            .iter()
+            .map(|unit| {
+                sides
+                    .iter()
+                    .position(|s| *s == unit.side.as_str())
+                    .unwrap_or(0)
+            })
+            .collect();
         let mut contacts = Vec::new();
         for (a, unit_a) in scene.units.iter().enumerate() {
             for (b, unit_b) in scene.units.iter().enumerate().skip(a + 1) {
-                if unit_a.side == unit_b.side || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
+                if side_of[a] == side_of[b] || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
                     continue;
                 }
                 let gap = unit_a.footprint.gap_to(&unit_b.footprint);
@@ -146,9 +161,6 @@ impl<'a> Situation<'a> {
             }
         }
         let contact = profile.distances().contact;
-        let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
-        sides.sort_unstable();
-        sides.dedup();
         let units: Vec<UnitView> = scene
             .units
             .iter()
@@ -182,10 +194,7 @@ impl<'a> Situation<'a> {
                         .iter()
                         .flat_map(|s| s.corners())
                         .collect(),
-                    side: sides
-                        .iter()
-                        .position(|s| *s == unit.side.as_str())
-                        .unwrap_or(0),
+                    side: side_of[index],
                     weapon: profile.unit_weapon(unit),
                     move_allowance: profile.unit_move(unit),
                     arc: fire_arc(unit, profile),
