@@ -455,9 +455,12 @@ pub fn gap_width(
     }
     let along = axis / length;
     let left = TableVector::new(-along.y, along.x);
-    let mut left_bound = (f64::INFINITY, String::new());
-    let mut right_bound = (f64::NEG_INFINITY, String::new());
-    let mut consider = |corners: &mut dyn Iterator<Item = TablePoint>, name: String| {
+    // The nearest blocker on either side so far, by its name (copied once, at the end).
+    let mut left_bound = (f64::INFINITY, "");
+    let mut right_bound = (f64::NEG_INFINITY, "");
+    // How far left of the line (negative: right) a blocker's corners lie, if it is level
+    // with some of the shot.
+    let extent = |corners: &mut dyn Iterator<Item = TablePoint>| {
         let (mut a_min, mut a_max, mut l_min, mut l_max) = (
             f64::INFINITY,
             f64::NEG_INFINITY,
@@ -469,13 +472,16 @@ pub fn gap_width(
             let (a, l) = (offset.dot(&along), offset.dot(&left));
             (a_min, a_max, l_min, l_max) = (a_min.min(a), a_max.max(a), l_min.min(l), l_max.max(l));
         }
-        if a_max <= 0.0 || a_min >= length {
-            return;
-        }
-        if l_min > 0.0 && l_min < left_bound.0 {
-            left_bound = (l_min, name);
-        } else if l_max < 0.0 && l_max > right_bound.0 {
-            right_bound = (l_max, name);
+        (a_max > 0.0 && a_min < length).then_some((l_min, l_max))
+    };
+    // Which bound a blocker with this extent would move: the left one (true) or the right.
+    let moves = |(l_min, l_max): (f64, f64), left: f64, right: f64| {
+        if l_min > 0.0 && l_min < left {
+            Some(true)
+        } else if l_max < 0.0 && l_max > right {
+            Some(false)
+        } else {
+            None
         }
     };
     let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
@@ -483,23 +489,41 @@ pub fn gap_width(
         if view.index == looker || view.index == target {
             continue;
         }
-        let mut corners = view
-            .unit
-            .footprint
-            .stands()
-            .iter()
-            .flat_map(|s| s.corners());
-        consider(&mut corners, view.unit.id.clone());
+        let Some(span) = extent(&mut view.corners.iter().copied()) else {
+            continue;
+        };
+        match moves(span, left_bound.0, right_bound.0) {
+            Some(true) => left_bound = (span.0, view.unit.id.as_str()),
+            Some(false) => right_bound = (span.1, view.unit.id.as_str()),
+            None => {}
+        }
     }
     for piece in situation.terrain.pieces() {
-        if piece.rules.sight == SightRule::Clear || piece.contains(eye) || piece.contains(aim) {
+        if piece.rules.sight == SightRule::Clear {
             continue;
         }
-        let mut corners = piece.outline().iter().copied();
-        consider(&mut corners, piece.id.clone());
+        let Some(span) = extent(&mut piece.outline().iter().copied()) else {
+            continue;
+        };
+        let Some(to_left) = moves(span, left_bound.0, right_bound.0) else {
+            continue;
+        };
+        // Terrain the shot starts or ends in does not hem it in. (Asked last: it is the
+        // dearest test, and only matters for a piece that would move a bound.)
+        if piece.contains(eye) || piece.contains(aim) {
+            continue;
+        }
+        if to_left {
+            left_bound = (span.0, piece.id.as_str());
+        } else {
+            right_bound = (span.1, piece.id.as_str());
+        }
     }
     let width = left_bound.0 - right_bound.0;
-    width
-        .is_finite()
-        .then_some((Inches(width), [left_bound.1, right_bound.1]))
+    width.is_finite().then(|| {
+        (
+            Inches(width),
+            [left_bound.1.to_owned(), right_bound.1.to_owned()],
+        )
+    })
 }
