@@ -218,7 +218,10 @@ impl TerrainMap {
         if candidates.is_empty() {
             return None;
         }
-        let (eye_level, target_level) = (self.level_at(eye), self.level_at(target));
+        // Height levels are point-in-polygon tests on every hill: only asked once a hill is
+        // actually in the way.
+        let levels = std::cell::OnceCell::new();
+        let levels = || *levels.get_or_init(|| (self.level_at(eye), self.level_at(target)));
         candidates
             .iter()
             .filter_map(|&i| self.pieces.get(i))
@@ -231,7 +234,10 @@ impl TerrainMap {
                     SightRule::Wood => passage.inside > wood_edge,
                     SightRule::Solid => through && !piece.contains(eye) && !piece.contains(target),
                     SightRule::Height => {
-                        through && eye_level < piece.height && target_level < piece.height
+                        through && {
+                            let (eye_level, target_level) = levels();
+                            eye_level < piece.height && target_level < piece.height
+                        }
                     }
                 }
             })
