@@ -32,6 +32,7 @@ pub mod situation;
 pub mod support;
 pub mod synthetic;
 pub mod terrain;
+pub(crate) mod text;
 pub mod units;
 pub mod visibility;
 

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
-use crate::geometry::clip;
-use crate::profile::{Profile, RulesetId, Tolerance};
+use crate::geometry::{ConvexRegion, clip};
+use crate::profile::{Profile, RulesetId, Tolerance, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
 use crate::shooting::fire_arc;
@@ -158,10 +158,6 @@ fn nearest_enemy<'s>(scene: &'s Scene, unit: &Unit) -> Option<(&'s Unit, Inches)
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
 }
 
-fn weapon_range(unit: &Unit, profile: &Profile) -> Option<Inches> {
-    profile.unit_weapon(unit).and_then(|w| w.range())
-}
-
 pub(crate) fn summarize(
     unit: &Unit,
     profile: &Profile,
@@ -214,8 +210,9 @@ pub(crate) struct InArc {
     pub range: Option<Inches>,
 }
 
-pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
-    let clipped = clip(&fire_arc(from, profile), to.footprint.stands());
+/// How much of `to` lies in `arc`, `from`'s fire arc.
+pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion) -> InArc {
+    let clipped = clip(arc, to.footprint.stands());
     InArc {
         fraction: clipped.fraction(),
         range: clipped.closest_to(&from.footprint.leader()).map(|(_, d)| d),
@@ -224,14 +221,17 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
 
 fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
-    measure_pair_in_arc(from, to, profile, in_arc(from, to, profile), gap)
+    let weapon = profile.unit_weapon(from);
+    let arc = in_arc(from, to, &fire_arc(from, profile));
+    measure_pair_in_arc(from, to, profile, weapon, arc, gap)
 }
 
-/// Measure a pair whose arc clipping is already known.
+/// Measure a pair whose arc clipping is already known; `weapon` is `from`'s.
 pub(crate) fn measure_pair_in_arc(
     from: &Unit,
     to: &Unit,
     profile: &Profile,
+    weapon: Option<WeaponRef<'_>>,
     arc: InArc,
     gap: Inches,
 ) -> PairMeasurement {
@@ -241,8 +241,7 @@ pub(crate) fn measure_pair_in_arc(
     let range_in_arc = arc.range;
     let reading = classify(to.footprint.frame(), &leader);
     let scheme = profile.quarter_scheme(to.formation);
-    let weapon = profile.unit_weapon(from);
-    let max_range = weapon_range(from, profile);
+    let max_range = weapon.and_then(|w| w.range());
     let minimum = weapon
         .as_ref()
         .and_then(|w| w.minimum())

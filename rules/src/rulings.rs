@@ -4,6 +4,8 @@
 //! its charge move and the 12" proximity distance — so a 200-unit table is not 40,000 lines of
 //! "too far".
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use serde::Serialize;
 
 use crate::charge::{ChargeAssessment, assess_charge, charge_ruling, contact_rulings};
@@ -16,7 +18,7 @@ use crate::profile::{Profile, RulesetId};
 use crate::retire::{Withdrawal, retire};
 use crate::ruling::Ruling;
 use crate::scene::Scene;
-use crate::shooting::{ShootingReport, fire_arc, target_priority};
+use crate::shooting::{ShootingReport, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::Inches;
@@ -79,12 +81,9 @@ pub struct PairRulings {
 /// How far from `from` a rule can reach: its range, its charge, the 12" rule.
 fn reach(situation: &Situation, index: usize) -> Inches {
     let profile = situation.profile;
-    let unit = &situation.scene.units[index];
-    let range = profile
-        .unit_weapon(unit)
-        .and_then(|w| w.range())
-        .unwrap_or(Inches::ZERO);
-    let charge = profile.unit_move(unit);
+    let view = &situation.units[index];
+    let range = view.range().unwrap_or(Inches::ZERO);
+    let charge = view.move_allowance;
     range.max(charge).max(profile.proximity()) + profile.tolerance().distance
 }
 
@@ -103,42 +102,20 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
         .map_or(1, |n| n.get())
         .min(count / PER_THREAD)
         .max(1);
-    let chunk = count.div_ceil(threads).max(1);
-    let per_unit: Vec<(UnitRulings, Vec<PairRulings>)> = if threads == 1 {
-        (0..count)
+    let general_rulings = || {
+        let mut general = cohesion_rulings(&situation);
+        general.extend(contact_rulings(&situation));
+        general
+    };
+    let (per_unit, general) = if threads == 1 {
+        let per_unit = (0..count)
             .map(|index| unit_rulings(&situation, &supports, index))
-            .collect()
+            .collect();
+        (per_unit, general_rulings())
     } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..count)
-                .step_by(chunk)
-                .map(|start| {
-                    let (situation, supports) = (&situation, &supports);
-                    scope.spawn(move || {
-                        (start..(start + chunk).min(count))
-                            .map(|index| unit_rulings(situation, supports, index))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            // A worker only panics on a bug; rule on its units here rather than lose them.
-            workers
-                .into_iter()
-                .enumerate()
-                .flat_map(|(i, worker)| {
-                    worker.join().unwrap_or_else(|_| {
-                        let start = i * chunk;
-                        (start..(start + chunk).min(count))
-                            .map(|index| unit_rulings(&situation, &supports, index))
-                            .collect()
-                    })
-                })
-                .collect()
-        })
+        share_out(&situation, &supports, threads, general_rulings)
     };
     let (units, pairs): (Vec<UnitRulings>, Vec<Vec<PairRulings>>) = per_unit.into_iter().unzip();
-    let mut general = cohesion_rulings(&situation);
-    general.extend(contact_rulings(&situation));
     Rulings {
         ruleset: profile.id(),
         units,
@@ -149,6 +126,58 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
 
 /// Below this many units per thread, one thread is faster than starting another.
 const PER_THREAD: usize = 40;
+
+/// Units handed to a thread at a time: small enough that no thread is left with the costly
+/// end of the table while the others wait, large enough that taking them is cheap.
+const BLOCK: usize = 4;
+
+type PerUnit = (UnitRulings, Vec<PairRulings>);
+
+/// Rule on every unit with `threads` threads (this one included), each taking the next block
+/// of units when it is free, since units cost very different amounts (a shooter with many
+/// targets in range against a gun with none). This thread first works out the rulings about
+/// the table as a whole (`general`), while the others start on the units.
+fn share_out(
+    situation: &Situation,
+    supports: &Supports,
+    threads: usize,
+    general: impl FnOnce() -> Vec<Ruling>,
+) -> (Vec<PerUnit>, Vec<Ruling>) {
+    let count = situation.units.len();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+            if start >= count {
+                break done;
+            }
+            for index in start..(start + BLOCK).min(count) {
+                done.push((index, unit_rulings(situation, supports, index)));
+            }
+        }
+    };
+    let (general, finished) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let general = general();
+        let mut finished = work();
+        for helper in helpers {
+            // A helper only panics on a bug; its units are ruled on again below.
+            finished.extend(helper.join().unwrap_or_default());
+        }
+        (general, finished)
+    });
+    let mut slots: Vec<Option<PerUnit>> = (0..count).map(|_| None).collect();
+    for (index, done) in finished {
+        slots[index] = Some(done);
+    }
+    let per_unit = slots
+        .into_iter()
+        .enumerate()
+        .map(|(index, done)| done.unwrap_or_else(|| unit_rulings(situation, supports, index)))
+        .collect();
+    (per_unit, general)
+}
 
 type Supports = (Vec<(usize, SupportStatus)>, Vec<Ruling>);
 
@@ -169,18 +198,9 @@ fn worth_measuring(
     if gap <= close {
         return true;
     }
-    match fire_arc(a.unit, situation.profile) {
+    match &a.arc {
         ConvexRegion::Everywhere => true,
-        ConvexRegion::Wedge(wedge) => {
-            let corners: Vec<_> = b
-                .unit
-                .footprint
-                .stands()
-                .iter()
-                .flat_map(|s| s.corners())
-                .collect();
-            !wedge.surely_misses(&corners)
-        }
+        ConvexRegion::Wedge(wedge) => !wedge.surely_misses(&b.corners),
     }
 }
 
@@ -200,8 +220,7 @@ fn unit_rulings(
         status
     });
     let unit_reach = reach(situation, index);
-    let close =
-        profile.unit_move(view.unit).max(profile.proximity()) + profile.tolerance().distance;
+    let close = view.move_allowance.max(profile.proximity()) + profile.tolerance().distance;
     let mut pairs = Vec::new();
     let side = view.side;
     for enemy in situation
@@ -274,16 +293,17 @@ fn pair_rulings(
             fraction: candidate.arc_fraction,
             range: Some(candidate.bound()),
         },
-        None => in_arc(unit, enemy, profile),
+        None => in_arc(unit, enemy, &situation.units[from].arc),
     };
     let gap = situation.gap(from, to);
-    let measurement = measure_pair_in_arc(unit, enemy, profile, arc, gap);
+    let measurement =
+        measure_pair_in_arc(unit, enemy, profile, situation.units[from].weapon, arc, gap);
     let visible_fraction = shooting
         .targets
         .iter()
         .find(|t| t.index == to)
         .map(|t| t.visible_fraction);
-    let allowance = profile.unit_move(unit);
+    let allowance = situation.units[from].move_allowance;
     // The shooting assessment already looked from the same leader: a target it saw needs no
     // second look for the charge.
     let seen = visible_fraction.is_some_and(|f| f > 0.0);

@@ -1,14 +1,18 @@
 //! A scene prepared for rulings: everything several rules need about each unit — its bounding
 //! box, whether it is engaged, its height level, its cover — worked out once.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
-use crate::geometry::gap_between;
-use crate::profile::Profile;
+use crate::geometry::{ConvexRegion, gap_between};
+use crate::profile::{Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
+use crate::shooting::fire_arc;
 use crate::terrain::TerrainMap;
 use crate::units::Inches;
 
@@ -35,6 +39,19 @@ pub struct UnitView<'a> {
     pub corners: Vec<crate::geometry::TablePoint>,
     /// Its side, as a number: units with different numbers are enemies.
     pub side: usize,
+    /// Its weapon, looked up once (the rules ask for it for every pair).
+    pub weapon: Option<WeaponRef<'a>>,
+    /// One move, its weapon included.
+    pub move_allowance: Inches,
+    /// Where it may shoot (asked for every enemy it might shoot or charge).
+    pub arc: ConvexRegion,
+}
+
+impl UnitView<'_> {
+    /// Its weapon's maximum range, if it shoots.
+    pub fn range(&self) -> Option<Inches> {
+        self.weapon.and_then(|w| w.range())
+    }
 }
 
 /// Two enemy units whose bases touch (or nearly: gaps within the borderline tolerance are kept
@@ -62,8 +79,9 @@ pub struct Situation<'a> {
     pub units: Vec<UnitView<'a>>,
     /// Enemy units touching or nearly touching.
     pub contacts: Vec<Contact>,
-    /// Unit indices sorted by the left edge of their boxes, for [`Situation::units_in`].
-    by_left_edge: Vec<usize>,
+    /// Unit boxes and indices sorted by the left edge of the boxes, for [`Situation::units_in`]:
+    /// kept side by side so the sweep reads one compact array, not every unit's view.
+    by_left_edge: Vec<(Aabb, usize)>,
     /// The widest box, so a query knows how far left to start.
     widest: f64,
 }
@@ -76,6 +94,30 @@ fn aabb_of(unit: &Unit) -> Aabb {
         .reduce(|a, b| a.merged(&b))
         .unwrap_or_else(Aabb::new_invalid)
 }
+
+/// An enemy by the lower bound of its gap, then its index: the order of a stable sort by bound.
+#[derive(Clone, Copy, Debug)]
+struct Candidate(Inches, usize);
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.0.total_cmp(&other.0.0).then(self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Candidate {}
 
 /// The gap between two boxes (0 if they overlap): a cheap lower bound of the gap between units.
 pub fn aabb_gap(a: &Aabb, b: &Aabb) -> Inches {
@@ -91,10 +133,25 @@ impl<'a> Situation<'a> {
         let terrain = TerrainMap::new(scene, profile);
         let near_contact = profile.distances().contact + profile.tolerance().distance;
         let boxes: Vec<Aabb> = scene.units.iter().map(aabb_of).collect();
+        let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        // Sides as numbers: every pair of units is looked at below, and comparing numbers is
+        // cheaper than comparing names.
+        let side_of: Vec<usize> = scene
+            .units
+            .iter()
+            .map(|unit| {
+                sides
+                    .iter()
+                    .position(|s| *s == unit.side.as_str())
+                    .unwrap_or(0)
+            })
+            .collect();
         let mut contacts = Vec::new();
         for (a, unit_a) in scene.units.iter().enumerate() {
             for (b, unit_b) in scene.units.iter().enumerate().skip(a + 1) {
-                if unit_a.side == unit_b.side || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
+                if side_of[a] == side_of[b] || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
                     continue;
                 }
                 let gap = unit_a.footprint.gap_to(&unit_b.footprint);
@@ -104,9 +161,6 @@ impl<'a> Situation<'a> {
             }
         }
         let contact = profile.distances().contact;
-        let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
-        sides.sort_unstable();
-        sides.dedup();
         let units: Vec<UnitView> = scene
             .units
             .iter()
@@ -140,15 +194,16 @@ impl<'a> Situation<'a> {
                         .iter()
                         .flat_map(|s| s.corners())
                         .collect(),
-                    side: sides
-                        .iter()
-                        .position(|s| *s == unit.side.as_str())
-                        .unwrap_or(0),
+                    side: side_of[index],
+                    weapon: profile.unit_weapon(unit),
+                    move_allowance: profile.unit_move(unit),
+                    arc: fire_arc(unit, profile),
                 }
             })
             .collect();
-        let mut by_left_edge: Vec<usize> = (0..units.len()).collect();
-        by_left_edge.sort_by(|&a, &b| boxes[a].mins.x.total_cmp(&boxes[b].mins.x));
+        let mut by_left_edge: Vec<(Aabb, usize)> = boxes.iter().copied().zip(0..).collect();
+        // Stable, so units with equal left edges stay in scene order.
+        by_left_edge.sort_by(|a, b| a.0.mins.x.total_cmp(&b.0.mins.x));
         let widest = boxes
             .iter()
             .map(|b| b.maxs.x - b.mins.x)
@@ -179,12 +234,12 @@ impl<'a> Situation<'a> {
         let left = bounds.mins.x - self.widest;
         let start = self
             .by_left_edge
-            .partition_point(|&i| self.units[i].aabb.mins.x < left);
+            .partition_point(|(aabb, _)| aabb.mins.x < left);
         self.by_left_edge[start..]
             .iter()
-            .map(|&i| &self.units[i])
-            .take_while(move |v| v.aabb.mins.x <= bounds.maxs.x)
-            .filter(move |v| v.aabb.intersects(&bounds))
+            .take_while(move |(aabb, _)| aabb.mins.x <= bounds.maxs.x)
+            .filter(move |(aabb, _)| aabb.intersects(&bounds))
+            .map(|&(_, i)| &self.units[i])
     }
 
     /// The units of other sides than `index`'s.
@@ -205,13 +260,14 @@ impl<'a> Situation<'a> {
     /// so only enemies whose box is nearer than the best gap so far are measured exactly.
     pub fn nearest_enemy(&self, index: usize) -> Option<(usize, Inches)> {
         let view = &self.units[index];
-        let mut candidates: Vec<(Inches, usize)> = self
+        // Usually only the first few are measured: a heap hands them out nearest first (ties in
+        // scene order) without sorting the whole army.
+        let mut candidates: BinaryHeap<Reverse<Candidate>> = self
             .enemies_of(index)
-            .map(|e| (aabb_gap(&view.aabb, &e.aabb), e.index))
+            .map(|e| Reverse(Candidate(aabb_gap(&view.aabb, &e.aabb), e.index)))
             .collect();
-        candidates.sort_by(|a, b| a.0.0.total_cmp(&b.0.0));
         let mut best: Option<(usize, Inches)> = None;
-        for (bound, enemy) in candidates {
+        while let Some(Reverse(Candidate(bound, enemy))) = candidates.pop() {
             if best.is_some_and(|(_, gap)| bound > gap) {
                 break;
             }

@@ -198,13 +198,12 @@ impl TerrainMap {
     }
 
     /// The pieces that could block sight inside `bounds` (their indices).
-    pub fn sight_blockers_in(&self, bounds: &Aabb) -> Vec<usize> {
+    pub fn sight_blockers_in(&self, bounds: Aabb) -> impl Iterator<Item = usize> + '_ {
         self.pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.rules.sight != SightRule::Clear && p.aabb.intersects(bounds))
+            .filter(move |(_, p)| p.rules.sight != SightRule::Clear && p.aabb.intersects(&bounds))
             .map(|(i, _)| i)
-            .collect()
     }
 
     /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
@@ -219,7 +218,10 @@ impl TerrainMap {
         if candidates.is_empty() {
             return None;
         }
-        let (eye_level, target_level) = (self.level_at(eye), self.level_at(target));
+        // Height levels are point-in-polygon tests on every hill: only asked once a hill is
+        // actually in the way.
+        let levels = std::cell::OnceCell::new();
+        let levels = || *levels.get_or_init(|| (self.level_at(eye), self.level_at(target)));
         candidates
             .iter()
             .filter_map(|&i| self.pieces.get(i))
@@ -232,7 +234,10 @@ impl TerrainMap {
                     SightRule::Wood => passage.inside > wood_edge,
                     SightRule::Solid => through && !piece.contains(eye) && !piece.contains(target),
                     SightRule::Height => {
-                        through && eye_level < piece.height && target_level < piece.height
+                        through && {
+                            let (eye_level, target_level) = levels();
+                            eye_level < piece.height && target_level < piece.height
+                        }
                     }
                 }
             })

@@ -9,12 +9,13 @@
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::query::{PointQuery, Ray, RayCast};
 use parry2d_f64::shape::Segment;
+use smallvec::SmallVec;
 
 use crate::geometry::{
     ConvexRegion, LocalPoint, OrientedRect, TablePoint, TableVector, closest_part_inside,
 };
 use crate::profile::SightRule;
-use crate::situation::Situation;
+use crate::situation::{Situation, UnitView};
 use crate::units::Inches;
 
 /// What stops a sight line.
@@ -72,11 +73,11 @@ struct Corridor {
     /// The direction from the eye to the target's centre; bearings are measured from it.
     axis: TableVector,
     /// Bearing spans (from, to, as tangents) of units wholly nearer than the target, with their index.
-    occluders: Vec<(f64, f64, usize)>,
+    occluders: SmallVec<[(f64, f64, usize); 8]>,
     /// Units that need a ray cast.
-    units: Vec<usize>,
+    units: SmallVec<[usize; 8]>,
     /// Terrain pieces that may block sight.
-    terrain: Vec<usize>,
+    terrain: SmallVec<[usize; 8]>,
 }
 
 impl Corridor {
@@ -111,41 +112,72 @@ fn corridor(
     let target_centre = target_view.aabb.center();
     let target_radius = target_view.aabb.half_extents().norm();
     let capsule = Segment::new(*eye, target_centre);
-    let near_axis = |view: &crate::situation::UnitView| {
-        let radius = view.aabb.half_extents().norm();
-        capsule.distance_to_local_point(&view.aabb.center(), true) <= radius + target_radius
-    };
     let direction = (target_centre - eye)
         .try_normalize(1e-12)
         .unwrap_or(TableVector::x());
+    let axis_length = (target_centre - eye).norm();
+    let near_axis = |view: &UnitView| {
+        let centre = view.aabb.center();
+        let reach = view.aabb.half_extents().norm() + target_radius;
+        // The distance to the line through the capsule's axis never exceeds the distance to
+        // the axis itself: a unit plainly off the line needs no exact (and dearer) projection.
+        // The margin covers rounding, so this only ever rejects what the exact test would.
+        // Likewise, one plainly on it, level with a point of the axis, is near it: the
+        // distance to the axis is then the distance to the line.
+        let offset = centre - eye;
+        let off_line = (direction.x * offset.y - direction.y * offset.x).abs();
+        let along = offset.dot(&direction);
+        let level = along > NEAR_AXIS_MARGIN && along < axis_length - NEAR_AXIS_MARGIN;
+        if level && off_line < reach - NEAR_AXIS_MARGIN {
+            return true;
+        }
+        off_line <= reach + NEAR_AXIS_MARGIN
+            && capsule.distance_to_local_point(&centre, true) <= reach
+    };
     let target_span = span(eye, &direction, corners_of(situation, target));
-    let mut occluders = Vec::new();
-    let mut units = Vec::new();
-    let nearby = situation
-        .units_in(bounds)
-        .filter(|v| v.index != looker && v.index != target && !over.contains(&v.index))
-        .filter(|v| near_axis(v));
+    let mut occluders: SmallVec<[(f64, f64, usize); 8]> = SmallVec::new();
+    let mut units: SmallVec<[usize; 8]> = SmallVec::new();
     // Boxes wholly beyond the target's farthest corner, or wholly behind the eye, cut nothing.
     let farthest = target_span.map(|(_, _, _, far)| far);
-    let beyond = |view: &crate::situation::UnitView| {
+    let beyond = |view: &UnitView| {
         let gap = crate::situation::aabb_gap(&view.aabb, &Aabb::from_points([*eye])).0;
         farthest.is_some_and(|far| gap * gap > far)
     };
-    let behind = |view: &crate::situation::UnitView| {
-        let (lo, hi) = (view.aabb.mins, view.aabb.maxs);
-        [
-            lo,
-            hi,
-            TablePoint::new(lo.x, hi.y),
-            TablePoint::new(hi.x, lo.y),
-        ]
-        .iter()
-        .all(|c| (c - eye).dot(&direction) <= 0.0)
+    let behind = |view: &UnitView| {
+        // The box corner farthest along the axis: the others are behind the eye if it is
+        // (each coordinate is picked by the sign of the axis, and rounding keeps that order).
+        let corner = TablePoint::new(
+            if direction.x >= 0.0 {
+                view.aabb.maxs.x
+            } else {
+                view.aabb.mins.x
+            },
+            if direction.y >= 0.0 {
+                view.aabb.maxs.y
+            } else {
+                view.aabb.mins.y
+            },
+        );
+        (corner - eye).dot(&direction) <= 0.0
     };
+    // A unit's bearings surely miss the target's when its bounding circle's do.
+    let misses_bearings = |view: &UnitView| {
+        target_span.is_some_and(|(low, high, _, _)| {
+            circle_bearings(eye, &direction, view)
+                .is_some_and(|(from, to)| to < low - slack(low) || from > high + slack(high))
+        })
+    };
+    // The tests are independent filters, so the cheapest run first.
+    let nearby = situation.units_in(bounds).filter(|v| {
+        v.index != looker
+            && v.index != target
+            && !over.contains(&v.index)
+            && !behind(v)
+            && !beyond(v)
+            && near_axis(v)
+            && !misses_bearings(v)
+    });
     for view in nearby {
-        if beyond(view) || behind(view) {
-            continue;
-        }
         let index = view.index;
         // Bearings decide exactly for units wholly ahead of the eye: one whose bearings miss the
         // target's, or which lies wholly beyond it, cuts no sight line to it.
@@ -171,9 +203,39 @@ fn corridor(
         axis: direction,
         occluders,
         units,
-        terrain: situation.terrain.sight_blockers_in(&bounds),
+        terrain: situation.terrain.sight_blockers_in(bounds).collect(),
     }
 }
+
+/// Bounds on the bearings (as tangents, see [`span`]) of a unit's corners, from the circle
+/// around its box: a few operations instead of a bearing per corner. `None` unless the circle
+/// lies well ahead of the eye (near the eye, tangents are too sensitive to bound this way).
+fn circle_bearings(eye: &TablePoint, axis: &TableVector, view: &UnitView) -> Option<(f64, f64)> {
+    /// Inches: far enough ahead that rounding in a corner's tangent is negligible.
+    const WELL_AHEAD: f64 = 0.1;
+    let offset = view.aabb.center() - eye;
+    let (ahead, aside) = (offset.dot(axis), axis.x * offset.y - axis.y * offset.x);
+    // Slightly enlarged, so every corner lies inside despite rounding.
+    let radius = view.aabb.half_extents().norm() * (1.0 + 1e-9) + 1e-9;
+    let (near, far) = (ahead - radius, ahead + radius);
+    if near <= WELL_AHEAD {
+        return None;
+    }
+    let (left, right) = (aside + radius, aside - radius);
+    let highest = left / if left >= 0.0 { near } else { far };
+    let lowest = right / if right >= 0.0 { far } else { near };
+    Some((lowest, highest))
+}
+
+/// The margin by which [`circle_bearings`] must clear a bearing to decide, for rounding in
+/// both (tangents of points well ahead of the eye are good to far better than this).
+fn slack(bearing: f64) -> f64 {
+    1e-7 * (1.0 + bearing.abs())
+}
+
+/// Slack for rounding in the off-line pre-check of [`corridor`] (inches; table coordinates are
+/// at most a few hundred inches, so rounding errors are some twelve orders smaller).
+const NEAR_AXIS_MARGIN: f64 = 1e-6;
 
 /// Where the line from `eye` towards `point` first enters the target's bases (so terrain inside
 /// the target's own footprint does not hide it, A9).
@@ -434,9 +496,12 @@ pub fn gap_width_over(
     }
     let along = axis / length;
     let left = TableVector::new(-along.y, along.x);
-    let mut left_bound = (f64::INFINITY, String::new());
-    let mut right_bound = (f64::NEG_INFINITY, String::new());
-    let mut consider = |corners: &mut dyn Iterator<Item = TablePoint>, name: String| {
+    // The nearest blocker on either side so far, by its name (copied once, at the end).
+    let mut left_bound = (f64::INFINITY, "");
+    let mut right_bound = (f64::NEG_INFINITY, "");
+    // How far left of the line (negative: right) a blocker's corners lie, if it is level
+    // with some of the shot.
+    let extent = |corners: &mut dyn Iterator<Item = TablePoint>| {
         let (mut a_min, mut a_max, mut l_min, mut l_max) = (
             f64::INFINITY,
             f64::NEG_INFINITY,
@@ -448,13 +513,16 @@ pub fn gap_width_over(
             let (a, l) = (offset.dot(&along), offset.dot(&left));
             (a_min, a_max, l_min, l_max) = (a_min.min(a), a_max.max(a), l_min.min(l), l_max.max(l));
         }
-        if a_max <= 0.0 || a_min >= length {
-            return;
-        }
-        if l_min > 0.0 && l_min < left_bound.0 {
-            left_bound = (l_min, name);
-        } else if l_max < 0.0 && l_max > right_bound.0 {
-            right_bound = (l_max, name);
+        (a_max > 0.0 && a_min < length).then_some((l_min, l_max))
+    };
+    // Which bound a blocker with this extent would move: the left one (true) or the right.
+    let moves = |(l_min, l_max): (f64, f64), left: f64, right: f64| {
+        if l_min > 0.0 && l_min < left {
+            Some(true)
+        } else if l_max < 0.0 && l_max > right {
+            Some(false)
+        } else {
+            None
         }
     };
     let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
@@ -462,23 +530,41 @@ pub fn gap_width_over(
         if view.index == looker || view.index == target || over.contains(&view.index) {
             continue;
         }
-        let mut corners = view
-            .unit
-            .footprint
-            .stands()
-            .iter()
-            .flat_map(|s| s.corners());
-        consider(&mut corners, view.unit.id.clone());
+        let Some(span) = extent(&mut view.corners.iter().copied()) else {
+            continue;
+        };
+        match moves(span, left_bound.0, right_bound.0) {
+            Some(true) => left_bound = (span.0, view.unit.id.as_str()),
+            Some(false) => right_bound = (span.1, view.unit.id.as_str()),
+            None => {}
+        }
     }
     for piece in situation.terrain.pieces() {
-        if piece.rules.sight == SightRule::Clear || piece.contains(eye) || piece.contains(aim) {
+        if piece.rules.sight == SightRule::Clear {
             continue;
         }
-        let mut corners = piece.outline().iter().copied();
-        consider(&mut corners, piece.id.clone());
+        let Some(span) = extent(&mut piece.outline().iter().copied()) else {
+            continue;
+        };
+        let Some(to_left) = moves(span, left_bound.0, right_bound.0) else {
+            continue;
+        };
+        // Terrain the shot starts or ends in does not hem it in. (Asked last: it is the
+        // dearest test, and only matters for a piece that would move a bound.)
+        if piece.contains(eye) || piece.contains(aim) {
+            continue;
+        }
+        if to_left {
+            left_bound = (span.0, piece.id.as_str());
+        } else {
+            right_bound = (span.1, piece.id.as_str());
+        }
     }
     let width = left_bound.0 - right_bound.0;
-    width
-        .is_finite()
-        .then_some((Inches(width), [left_bound.1, right_bound.1]))
+    width.is_finite().then(|| {
+        (
+            Inches(width),
+            [left_bound.1.to_owned(), right_bound.1.to_owned()],
+        )
+    })
 }

@@ -120,9 +120,7 @@ fn may_give_closing_fire(situation: &Situation, target: usize, face: Quarter) ->
     let view = &situation.units[target];
     let unit = view.unit;
     let profile = situation.profile;
-    let shoots = profile
-        .unit_weapon(unit)
-        .is_some_and(|w| w.range().is_some());
+    let shoots = view.range().is_some();
     let front = face == Quarter::Front
         || profile.quarter_scheme(unit.formation) == QuarterScheme::FourFronts;
     shoots && front && profile.formation_shoots(unit.formation) && !view.engaged
@@ -203,7 +201,7 @@ pub fn assess_charge(
         && (reading.inside_footprint
             || reading.margin.distance <= tolerance.distance
             || reading.margin.angle <= tolerance.angle);
-    let allowance = profile.unit_move(unit);
+    let allowance = situation.units[charger].move_allowance;
     let (closest, _) = enemy.footprint.closest_point(&leader);
     let path = situation
         .terrain

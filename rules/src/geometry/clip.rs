@@ -6,6 +6,7 @@ use parry2d_f64::math::Isometry;
 use parry2d_f64::query::PointQuery;
 use parry2d_f64::shape::ConvexPolygon;
 use parry2d_f64::transformation::convex_polygons_intersection_points;
+use smallvec::SmallVec;
 
 use super::{OrientedRect, TablePoint, Wedge};
 use crate::units::Inches;
@@ -50,11 +51,15 @@ enum Part<'b> {
     Piece(Vec<TablePoint>, &'b OrientedRect),
 }
 
+/// The parts of a unit's bases in a region: on the stack for the usual handful of bases, as
+/// every shooter clips every enemy near it.
+type Parts<'b> = SmallVec<[Part<'b>; 4]>;
+
 /// The parts of each base inside the wedge. Most bases are plainly all in or all out of an arc;
 /// only those straddling a ray are clipped.
-fn parts_inside<'b>(wedge: &Wedge, bases: &'b [OrientedRect]) -> Vec<Part<'b>> {
+fn parts_inside<'b>(wedge: &Wedge, bases: &'b [OrientedRect]) -> Parts<'b> {
     let mut region: Option<Vec<TablePoint>> = None;
-    let mut parts = Vec::new();
+    let mut parts = Parts::new();
     for base in bases {
         let corners = base.corners();
         if wedge.surely_misses(&corners) {
@@ -80,7 +85,7 @@ fn parts_inside<'b>(wedge: &Wedge, bases: &'b [OrientedRect]) -> Vec<Part<'b>> {
 pub struct Clipped<'b> {
     bases: &'b [OrientedRect],
     everywhere: bool,
-    parts: Vec<Part<'b>>,
+    parts: Parts<'b>,
     wedge: Option<Wedge>,
 }
 
@@ -90,7 +95,7 @@ pub fn clip<'b>(region: &ConvexRegion, bases: &'b [OrientedRect]) -> Clipped<'b>
         ConvexRegion::Everywhere => Clipped {
             bases,
             everywhere: true,
-            parts: Vec::new(),
+            parts: Parts::new(),
             wedge: None,
         },
         ConvexRegion::Wedge(wedge) => Clipped {

@@ -334,7 +334,7 @@ pub fn assess(
             ..Ineligible::out_of_range(situation, target, what, range, max)
         });
     }
-    if let Some(minimum) = profile.unit_weapon(shooter_unit).and_then(|w| w.minimum())
+    if let Some(minimum) = situation.units[shooter].weapon.and_then(|w| w.minimum())
         && range < minimum
     {
         return Err(out(format!(

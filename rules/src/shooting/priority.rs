@@ -9,10 +9,10 @@ use super::{
     Assessment, Candidate, FiringFace, Ineligible, RangeBand, arc_outline_from, assess,
     firing_faces, screen,
 };
-use crate::profile::Profile;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Unit, UnitKind};
 use crate::situation::Situation;
+use crate::text::concat;
 use crate::units::Inches;
 
 const PICK_A_TARGET: RuleRef = RuleRef::read_as("Pick a Target (§6.4)", "A12");
@@ -47,8 +47,7 @@ pub struct ShootingReport {
 fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     let unit = &situation.scene.units[shooter];
     let profile = situation.profile;
-    let weapon = profile.unit_weapon(unit);
-    if weapon.as_ref().and_then(|w| w.range()).is_none() {
+    if situation.units[shooter].range().is_none() {
         return Some("has no ranged weapon".to_owned());
     }
     if !profile.formation_shoots(unit.formation) {
@@ -63,11 +62,8 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     None
 }
 
-fn max_range(unit: &Unit, profile: &Profile) -> Inches {
-    profile
-        .unit_weapon(unit)
-        .and_then(|w| w.range())
-        .unwrap_or(Inches::ZERO)
+fn max_range(situation: &Situation, unit: usize) -> Inches {
+    situation.units[unit].range().unwrap_or(Inches::ZERO)
 }
 
 /// The range beyond which no further target can change the choice, once `targets` (sorted)
@@ -125,7 +121,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
             ..ShootingReport::default()
         };
     }
-    let max = max_range(unit, profile);
+    let max = max_range(situation, shooter);
     let faces = firing_faces(unit, profile);
     if let [face] = faces.as_slice() {
         let (mut report, ineligible) = from_face(situation, shooter, face, max);
@@ -245,7 +241,10 @@ fn from_face(
                 .first()
                 .map(|t| name_of(situation, t))
                 .unwrap_or_default();
-            let reason = format!("{first} is closer and takes priority (sight to it not checked)");
+            let reason = concat(&[
+                first,
+                " is closer and takes priority (sight to it not checked)",
+            ]);
             ineligible.push(Ineligible {
                 face: face.face,
                 ..Ineligible::new(situation, candidate.index, reason)
@@ -422,7 +421,11 @@ fn target_ruling(
     rule: RuleRef,
     explanation: String,
 ) -> Ruling {
-    let max = max_range(unit, situation.profile);
+    let max = situation
+        .profile
+        .unit_weapon(unit)
+        .and_then(|w| w.range())
+        .unwrap_or(Inches::ZERO);
     let tolerance = situation.profile.tolerance().distance;
     let borderline = (t.range - max).abs() <= tolerance;
     let mut explanation = explanation;

@@ -1,0 +1,30 @@
+//! Building the sentences of rulings cheaply.
+//!
+//! A 200-unit table produces thousands of sentences per ruling pass. `format!` guesses its
+//! buffer and grows it as it goes; joining known pieces into a buffer of the exact size costs
+//! one allocation and a copy per piece. Only plain text pieces go through here: numbers keep
+//! their `Display` formatting.
+
+/// The pieces, joined.
+pub fn concat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        out.push_str(piece);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concat_joins_like_format() {
+        let (a, b) = ("45th Foot", "2e Hussards");
+        assert_eq!(
+            concat(&[a, " cannot shoot at ", b, ": ", "too far", "."]),
+            format!("{a} cannot shoot at {b}: too far.")
+        );
+        assert_eq!(concat(&[]), "");
+    }
+}
