@@ -222,7 +222,9 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, profile: &Profile) -> InArc {
     }
 }
 
-fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+/// Measure one ordered pair of units, enemies or friends: what `vedette measure` reports for
+/// each enemy pair, and what the app's tape measure shows for any two units.
+pub fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
     measure_pair_in_arc(from, to, profile, in_arc(from, to, profile), gap)
 }
