@@ -1,17 +1,24 @@
 # Vedette: two commands.
-#   make run   installs what is missing, builds in release, and starts Vedette on a sample scene
+#   make run   installs what is missing, builds in release, and opens the app (on the demo table
+#              when there is no camera); without a display it says how to run it headless
 #   make test  installs what is missing, then checks formatting, lints and runs every test
 #
 # System packages come from .ci/system-deps.sh (Debian/Ubuntu; elsewhere it lists what to install).
 
 CARGO ?= cargo
-SCENE ?= samples/scenes/two-lines.json
 
 .PHONY: run test deps toolchain build fmt-check clippy unit-tests
 
 run: deps toolchain
 	$(CARGO) build --release --locked -p vedette-ui
-	./target/release/vedette measure $(SCENE)
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+		./target/release/vedette; \
+	else \
+		echo "vedette: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the app window cannot open."; \
+		echo "  On a desktop, run:              ./target/release/vedette"; \
+		echo "  Headless, with a virtual screen: xvfb-run -a -s '-screen 0 1600x900x24' ./target/release/vedette"; \
+		echo "  Or render the app to a picture:  ./target/release/vedette screenshot --demo app.png"; \
+	fi
 
 test: deps toolchain fmt-check clippy unit-tests
 

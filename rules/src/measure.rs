@@ -219,7 +219,9 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion) -> InArc {
     }
 }
 
-fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
+/// Measure one ordered pair of units, enemies or friends: what `vedette measure` reports for
+/// each enemy pair, and what the app's tape measure shows for any two units.
+pub fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
     let weapon = profile.unit_weapon(from);
     let arc = in_arc(from, to, &fire_arc(from, profile));

@@ -30,6 +30,23 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the app on the built-in demo table (a Black Powder scenario played by the synthetic
+    /// camera), whatever source was used last.
+    Demo,
+    /// Render the app headless to a PNG (no display needed): the look, checked in tests.
+    Screenshot {
+        /// Show the demo table (the only source for screenshots so far).
+        #[arg(long, required = true)]
+        demo: bool,
+        /// The picture to write.
+        output: PathBuf,
+        /// The demo's turn to show (1 is the opening positions).
+        #[arg(long, default_value_t = 2)]
+        turn: usize,
+        /// The unit to select (default: one that must shoot at someone).
+        #[arg(long, value_name = "UNIT")]
+        select: Option<String>,
+    },
     /// Print the basic measurements of a scene: for every unit its position, move and range;
     /// for every pair of enemy units the edge-to-edge distance, the range from the leader,
     /// the quarter one stands in, the fraction in the fire arc, and whether it is in range.
@@ -252,6 +269,13 @@ pub enum Bench {
         #[command(flatten)]
         detector: DetectorArgs,
     },
+    /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time
+    /// and the pipeline's frame rate beside it.
+    App {
+        /// How long to run, seconds.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+    },
     /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48",
     /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG): position
     /// and facing errors, recall by tag size, false tags.
@@ -377,13 +401,15 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             detector,
         })) => commands::bench_vision::accuracy(*tables, *seed, detector.settings(), out),
-        None => {
-            writeln!(
-                out,
-                "The Vedette app is not built yet. Try `vedette measure samples/scenes/two-lines.json`,\nor `vedette --help` for every command."
-            )?;
-            Ok(())
-        }
+        Some(Command::Bench(Bench::App { seconds })) => crate::app::headless::bench(*seconds, out),
+        Some(Command::Screenshot {
+            demo: _,
+            output,
+            turn,
+            select,
+        }) => crate::app::headless::screenshot(output, turn.saturating_sub(1), select.clone(), out),
+        Some(Command::Demo) => crate::app::run(true),
+        None => crate::app::run(false),
     }
 }
 

@@ -1,10 +1,11 @@
 //! Drawing what Vedette understood onto the camera's picture: each tag's outline and id, each
 //! unit's stands in perspective at their height, and what was not trusted.
 
-use calibration::{PixelPoint, TableCalibration};
+use calibration::{Camera, PixelPoint, TableCalibration};
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::imgproc;
 use rules::Scene;
+use rules::ruling::{Shape, ShapeRole};
 use rules::units::Inches;
 
 use crate::error::VisionError;
@@ -93,6 +94,56 @@ pub fn annotate(
         line += 22;
     }
     Ok(out)
+}
+
+/// Draw the shapes of rulings (table inches, at table level) onto a picture through the camera:
+/// measured lines with their labels, arcs, zones and placements, as an umpire's case file shows
+/// them.
+pub fn draw_shapes(image: &mut Mat, camera: &Camera, shapes: &[Shape]) -> Result<(), VisionError> {
+    let at = |p: &[f64; 2]| {
+        camera
+            .project_at(&rules::geometry::TablePoint::new(p[0], p[1]), Inches::ZERO)
+            .map(point)
+    };
+    for shape in shapes {
+        match shape {
+            Shape::Segment {
+                role,
+                from,
+                to,
+                label: text,
+            } => {
+                let (Some(a), Some(b)) = (at(from), at(to)) else {
+                    continue;
+                };
+                let c = colour(role_colour(*role));
+                imgproc::line(image, a, b, c, 2, imgproc::LINE_AA, 0)?;
+                let middle = Point::new((a.x + b.x) / 2 + 6, (a.y + b.y) / 2 - 6);
+                label(image, text, middle, c)?;
+            }
+            Shape::Polygon { role, points } => {
+                let corners: Option<Vec<Point>> = points.iter().map(at).collect();
+                let Some(corners) = corners else {
+                    continue;
+                };
+                let polygon: Vector<Vector<Point>> =
+                    Vector::from_iter([Vector::from_iter(corners)]);
+                let c = colour(role_colour(*role));
+                imgproc::polylines(image, &polygon, true, c, 2, imgproc::LINE_AA, 0)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn role_colour(role: ShapeRole) -> (f64, f64, f64) {
+    match role {
+        ShapeRole::Measure | ShapeRole::Sight => (0.0, 230.0, 255.0),
+        ShapeRole::Blocked => RED,
+        ShapeRole::Arc | ShapeRole::Zone => (255.0, 200.0, 120.0),
+        ShapeRole::Quarter => (200.0, 200.0, 200.0),
+        ShapeRole::Placement => GREEN,
+    }
 }
 
 fn tag_outline(

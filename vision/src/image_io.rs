@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use opencv::core::{Mat, MatTraitConst, Vector, VectorToVec};
+use opencv::core::{Mat, MatTraitConst, MatTraitConstManual, Vector, VectorToVec};
 use opencv::imgcodecs;
 
 use crate::error::VisionError;
@@ -81,4 +81,60 @@ pub fn decode_image(bytes: &[u8]) -> Result<Mat, VisionError> {
         ));
     }
     Ok(image)
+}
+
+/// The pixels of a BGR (or grey) picture as tightly packed RGBA, for a UI texture: the app
+/// shows frames without depending on OpenCV itself.
+pub fn to_rgba(image: &Mat) -> Result<Vec<u8>, VisionError> {
+    let code = match image.channels() {
+        1 => opencv::imgproc::COLOR_GRAY2RGBA,
+        3 => opencv::imgproc::COLOR_BGR2RGBA,
+        4 => opencv::imgproc::COLOR_BGRA2RGBA,
+        n => {
+            return Err(VisionError::Image(format!(
+                "a picture with {n} channels cannot be shown"
+            )));
+        }
+    };
+    let mut rgba = Mat::default();
+    opencv::imgproc::cvt_color_def(image, &mut rgba, code)?;
+    let rgba = if rgba.is_continuous() {
+        rgba
+    } else {
+        rgba.try_clone()?
+    };
+    Ok(rgba.data_bytes()?.to_vec())
+}
+
+/// A BGR picture from tightly packed RGBA pixels (the inverse of [`to_rgba`]).
+pub fn from_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Mat, VisionError> {
+    if rgba.len() != width as usize * height as usize * 4 || width == 0 || height == 0 {
+        return Err(VisionError::Image(format!(
+            "a {width}×{height} RGBA picture came with {} bytes",
+            rgba.len()
+        )));
+    }
+    let flat = Mat::from_slice(rgba)?;
+    let shaped = flat.reshape(4, height as i32)?;
+    let mut bgr = Mat::default();
+    opencv::imgproc::cvt_color_def(&shaped, &mut bgr, opencv::imgproc::COLOR_RGBA2BGR)?;
+    Ok(bgr)
+}
+
+#[cfg(test)]
+mod rgba_tests {
+    use super::*;
+
+    #[test]
+    fn rgba_round_trips_and_swaps_channels() {
+        let rgba: Vec<u8> = [10u8, 20, 30, 255].repeat(6);
+        let bgr = from_rgba(3, 2, &rgba).expect("valid size");
+        assert_eq!(image_size(&bgr).width, 3);
+        let pixel = *bgr
+            .at_2d::<opencv::core::Vec3b>(1, 2)
+            .expect("inside the picture");
+        assert_eq!(pixel.0, [30, 20, 10]);
+        assert_eq!(to_rgba(&bgr).expect("BGR converts"), rgba);
+        assert!(from_rgba(3, 3, &rgba).is_err());
+    }
 }

@@ -29,7 +29,9 @@ pub mod track;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
-pub use image_io::{decode_image, encode_jpeg, image_size, read_gray, read_image, write_image};
+pub use image_io::{
+    decode_image, encode_jpeg, from_rgba, image_size, read_gray, read_image, to_rgba, write_image,
+};
 pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,
 };

@@ -1,0 +1,188 @@
+//! The app without a window: rendered to a PNG through egui_kittest and wgpu (lavapipe on a
+//! machine without a GPU), and timed for `vedette bench app`. The demo's pipeline is run
+//! synchronously here — the same [`Processor`] the pipeline thread runs — so a screenshot never
+//! depends on timing.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use egui_kittest::Harness;
+use rules::ruling::{Topic, Verdict};
+use vision::FrameSource;
+use vision::source::SyntheticSource;
+use vision::synthetic::Effects;
+
+use super::demo::Demo;
+use super::pipeline::{Processor, TableState};
+use super::{Settings, VedetteApp};
+
+/// The window size of screenshots and benchmarks.
+pub const WINDOW: egui::Vec2 = egui::Vec2::new(1600.0, 900.0);
+
+/// One demo frame at `turn`, through the whole pipeline (detection, calibration from the
+/// anchors, placing, rulings).
+pub fn demo_state(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
+    let mut source = SyntheticSource::new(
+        "demo table",
+        demo.camera,
+        Effects::WEBCAM,
+        vec![(demo.stage(turn), 1)],
+        10.0,
+        false,
+    );
+    let frame = source
+        .next_frame()?
+        .context("the demo table gave no frame")?;
+    let mut processor = Processor::new(demo.inputs());
+    Ok(processor.process(&frame, &source.name()))
+}
+
+/// A unit worth selecting in a picture: one that must shoot at someone, else the first.
+pub fn showcase_unit(state: &TableState) -> Option<String> {
+    let rulings = state.rulings.as_deref()?;
+    rulings
+        .units
+        .iter()
+        .find(|u| {
+            u.rulings
+                .iter()
+                .any(|r| r.explanation.contains("must shoot at"))
+        })
+        .or_else(|| {
+            rulings.units.iter().find(|u| {
+                u.rulings.iter().any(|r| {
+                    r.topic == Topic::Shooting && r.verdict == Verdict::Yes && r.other.is_some()
+                })
+            })
+        })
+        .or_else(|| rulings.units.first())
+        .map(|u| u.summary.id.clone())
+}
+
+/// A harness running the app on a fixed table state, with `select` selected. It refuses text
+/// the fonts cannot draw (tests catch a missing glyph); [`screenshot`] tolerates it.
+pub fn harness_on(state: TableState, select: Option<String>) -> Harness<'static, VedetteApp> {
+    harness_with(Harness::builder(), state, select)
+}
+
+fn harness_with(
+    builder: egui_kittest::HarnessBuilder<VedetteApp>,
+    state: TableState,
+    select: Option<String>,
+) -> Harness<'static, VedetteApp> {
+    let state = Arc::new(state);
+    let mut harness = builder
+        .with_size(WINDOW)
+        .with_max_steps(16)
+        .wgpu()
+        .build_eframe(move |cc| {
+            let mut app = VedetteApp::without_pipeline(&cc.egui_ctx, Settings::default());
+            app.state.receive(state);
+            app.state.selected = select;
+            app
+        });
+    harness.run_steps(3);
+    harness
+}
+
+/// `vedette screenshot --demo OUT.png`: the app on the demo table, rendered to a picture.
+pub fn screenshot(
+    output: &Path,
+    turn: usize,
+    select: Option<String>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let demo = Demo::new()?;
+    let state = demo_state(&demo, turn.min(demo.turns.len() - 1))?;
+    let select = select.or_else(|| showcase_unit(&state));
+    let builder = Harness::builder().allow_missing_glyphs();
+    let mut harness = harness_with(builder, state, select.clone());
+    let image = harness
+        .render()
+        .map_err(|e| anyhow::anyhow!("the app could not be rendered headless: {e}"))?;
+    image
+        .save(output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    writeln!(
+        out,
+        "{}: the app on the demo table (turn {}), {}×{}{}",
+        output.display(),
+        turn + 1,
+        image.width(),
+        image.height(),
+        select.map_or_else(String::new, |s| format!(", {s} selected"))
+    )?;
+    Ok(())
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// `vedette bench app`: the app on the live demo pipeline (its own thread) for a while, the UI
+/// stepped at 60 Hz: how long each UI frame takes, and how fast the pipeline runs beside it.
+pub fn bench(seconds: f64, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut harness = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(|cc| VedetteApp::new(&cc.egui_ctx, Settings::default()));
+    let started = Instant::now();
+    let mut steps = Vec::new();
+    let mut builds = Vec::new();
+    let mut first_frame = None;
+    let mut selected = false;
+    while started.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        harness.step();
+        steps.push(t.elapsed());
+        let app = &mut harness.state_mut().state;
+        builds.push(app.timing.build);
+        if let Some(table) = app.table.clone() {
+            first_frame.get_or_insert(started.elapsed());
+            if !selected {
+                app.selected = showcase_unit(&table);
+                selected = app.selected.is_some();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
+    }
+    steps.sort();
+    builds.sort();
+    let status = harness.state().state.status().cloned();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    writeln!(
+        out,
+        "vedette bench app — the demo table on the pipeline thread, UI stepped at 60 Hz for {seconds:.0} s ({})",
+        if cfg!(debug_assertions) {
+            "debug build"
+        } else {
+            "release build"
+        }
+    )?;
+    writeln!(
+        out,
+        "UI frame (build + layout + tessellation, no GPU): median {:.2} ms, p95 {:.2} ms, max {:.2} ms over {} frames; building the UI alone: median {:.2} ms",
+        ms(percentile(&steps, 0.5)),
+        ms(percentile(&steps, 0.95)),
+        ms(percentile(&steps, 1.0)),
+        steps.len(),
+        ms(percentile(&builds, 0.5)),
+    )?;
+    match (status, first_frame) {
+        (Some(s), Some(first)) => writeln!(
+            out,
+            "pipeline: {:.1} frames/s, detection {:.0} ms a frame, whole frame {:.0} ms; first frame on screen after {:.1} s (the demo renders each turn once)",
+            s.pipeline_fps,
+            ms(s.detect_time),
+            ms(s.frame_work),
+            first.as_secs_f64()
+        )?,
+        _ => writeln!(out, "pipeline: no frame arrived in {seconds:.0} s")?,
+    }
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! The tape measure: two units, a unit and a point, or two points, measured as the rules
+//! measure them — edge to edge, range from the leader, the quarter and the arc — by the rules
+//! crate's own functions, so the tape and the rulings cannot disagree.
+
+use rules::geometry::{TablePoint, distance};
+use rules::measure::measure_pair;
+use rules::quarter::classify;
+use rules::scene::Unit;
+use rules::units::Inches;
+use rules::{Profile, Scene};
+use serde::{Deserialize, Serialize};
+
+/// One end of the tape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pick {
+    /// A unit, by id.
+    Unit(String),
+    /// A point of the table.
+    Point(TablePoint),
+}
+
+/// Two picks, filled in turn: a third click starts again.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Picks {
+    /// The first end.
+    pub first: Option<Pick>,
+    /// The second end.
+    pub second: Option<Pick>,
+}
+
+impl Picks {
+    /// Take a click.
+    pub fn push(&mut self, pick: Pick) {
+        if self.first.is_none() || self.second.is_some() {
+            self.first = Some(pick);
+            self.second = None;
+        } else {
+            self.second = Some(pick);
+        }
+    }
+
+    /// Both ends, when there are two.
+    pub fn both(&self) -> Option<(&Pick, &Pick)> {
+        Some((self.first.as_ref()?, self.second.as_ref()?))
+    }
+
+    /// The two units, when both ends are units.
+    pub fn units(&self) -> Option<(&str, &str)> {
+        match self.both()? {
+            (Pick::Unit(a), Pick::Unit(b)) => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// Whether a unit is one of the ends.
+    pub fn has_unit(&self, id: &str) -> bool {
+        [&self.first, &self.second]
+            .into_iter()
+            .any(|p| matches!(p, Some(Pick::Unit(u)) if u == id))
+    }
+}
+
+/// Lengths for people: inches (the rules' unit) or centimetres.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LengthUnit {
+    /// Inches, as the rules are written.
+    #[default]
+    Inches,
+    /// Centimetres.
+    Centimetres,
+}
+
+impl LengthUnit {
+    /// A length written in this unit: `8.00"` or `20.3 cm`.
+    pub fn format(self, length: Inches) -> String {
+        match self {
+            LengthUnit::Inches => format!("{:.2}\"", length.0),
+            LengthUnit::Centimetres => format!("{:.1} cm", length.0 * 2.54),
+        }
+    }
+}
+
+/// What the tape reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tape {
+    /// Where the drawn tape starts…
+    pub from: TablePoint,
+    /// … and ends (the closest points for edge-to-edge).
+    pub to: TablePoint,
+    /// The length drawn.
+    pub length: Inches,
+    /// The readings, one a line.
+    pub lines: Vec<String>,
+}
+
+/// The closest points of two units' bases: for rectangles the shortest gap always touches a
+/// corner of one of them, so corners against the other footprint find it exactly.
+fn closest_points(a: &Unit, b: &Unit) -> (TablePoint, TablePoint, Inches) {
+    let from_a = a
+        .footprint
+        .stands()
+        .iter()
+        .flat_map(|s| s.corners())
+        .map(|c| {
+            let (p, d) = b.footprint.closest_point(&c);
+            (c, p, d)
+        });
+    let from_b = b
+        .footprint
+        .stands()
+        .iter()
+        .flat_map(|s| s.corners())
+        .map(|c| {
+            let (p, d) = a.footprint.closest_point(&c);
+            (p, c, d)
+        });
+    from_a
+        .chain(from_b)
+        .min_by(|x, y| x.2.0.total_cmp(&y.2.0))
+        .unwrap_or((a.footprint.leader(), b.footprint.leader(), Inches::ZERO))
+}
+
+/// Measure between two picks.
+pub fn tape(
+    scene: &Scene,
+    profile: &Profile,
+    a: &Pick,
+    b: &Pick,
+    unit: LengthUnit,
+) -> Option<Tape> {
+    let f = |d: Inches| unit.format(d);
+    match (a, b) {
+        (Pick::Unit(a), Pick::Unit(b)) => {
+            let (a, b) = (scene.unit(a)?, scene.unit(b)?);
+            let (from, to, _) = closest_points(a, b);
+            let ab = measure_pair(a, b, profile);
+            let ba = measure_pair(b, a, profile);
+            let mut lines = vec![format!(
+                "{} ↔ {}: edge to edge {}",
+                a.name,
+                b.name,
+                f(ab.edge_distance)
+            )];
+            for (m, x, y) in [(&ab, a, b), (&ba, b, a)] {
+                lines.push(format!(
+                    "from {}'s leader: {} to {}{}",
+                    x.name,
+                    f(m.range),
+                    y.name,
+                    m.range_in_arc.map_or_else(
+                        || ", none of it in the arc".to_owned(),
+                        |r| format!(", {} in the arc", f(r))
+                    )
+                ));
+                lines.push(format!(
+                    "{}'s leader is in {}'s {} quarter; {:.0}% of {} in {}'s arc{}",
+                    x.name,
+                    y.name,
+                    m.target_quarter.describe(),
+                    m.arc_fraction * 100.0,
+                    y.name,
+                    x.name,
+                    if m.arc_fraction < 0.5 {
+                        " (not clear)"
+                    } else {
+                        ""
+                    }
+                ));
+                for borderline in &m.borderline {
+                    lines.push(format!("? {}", borderline.explanation));
+                }
+            }
+            Some(Tape {
+                from,
+                to,
+                length: ab.edge_distance,
+                lines,
+            })
+        }
+        (Pick::Unit(u), Pick::Point(p)) | (Pick::Point(p), Pick::Unit(u)) => {
+            let u = scene.unit(u)?;
+            let (closest, gap) = u.footprint.closest_point(p);
+            let leader = u.footprint.leader();
+            let reading = classify(u.footprint.frame(), p);
+            Some(Tape {
+                from: closest,
+                to: *p,
+                length: gap,
+                lines: vec![
+                    format!("{} to the point: {} from its closest edge", u.name, f(gap)),
+                    format!("{} from its leader", f(distance(&leader, p))),
+                    format!("the point is in its {} quarter", reading.face.describe()),
+                ],
+            })
+        }
+        (Pick::Point(a), Pick::Point(b)) => {
+            let length = distance(a, b);
+            Some(Tape {
+                from: *a,
+                to: *b,
+                length,
+                lines: vec![format!("point to point: {}", f(length))],
+            })
+        }
+    }
+}

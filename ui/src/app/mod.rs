@@ -1,0 +1,457 @@
+//! The table companion app (egui/eframe): the video with the rulings drawn in perspective on
+//! the table, the plan from above, the unit list and the inspector, the tape measure, umpire
+//! mode and convention mode.
+//!
+//! Layout of the code, egui-style: [`AppState`] holds everything the UI shows and is drawn
+//! top to bottom each frame by one function per panel ([`views`]); the heavy work (detection,
+//! calibration, rulings) runs on the [`pipeline`] thread, which publishes the newest
+//! [`pipeline::TableState`]. Both views draw the same shapes through [`overlay`]'s
+//! table→screen transforms.
+
+pub mod demo;
+pub mod headless;
+pub mod measure;
+pub mod overlay;
+pub mod pipeline;
+pub mod umpire;
+pub mod views;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui::{Color32, TextureHandle, TextureOptions};
+use rules::geometry::TablePoint;
+use serde::{Deserialize, Serialize};
+
+use self::measure::{LengthUnit, Pick, Picks};
+use self::pipeline::{Command, Pipeline, Setup, Status, TableState};
+use self::umpire::TurnMarker;
+
+/// The key under which settings are stored between runs.
+const SETTINGS_KEY: &str = "vedette-settings";
+
+/// What persists between runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Source, calibration, anchors, roster and terrain files.
+    pub setup: Setup,
+    /// Inches or centimetres.
+    pub units: LengthUnit,
+    /// The ruleset (Black Powder is the one built in so far).
+    pub ruleset: String,
+    /// Where umpire cases are saved.
+    pub case_folder: PathBuf,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            setup: Setup::default(),
+            units: LengthUnit::Inches,
+            ruleset: "black-powder".into(),
+            case_folder: PathBuf::from("vedette-cases"),
+        }
+    }
+}
+
+/// The three ways the app is used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Players at the table: live view, plan, inspector, tape.
+    #[default]
+    Play,
+    /// The umpire: freeze, settle a dispute, save the case, check moves.
+    Umpire,
+    /// A demo table at a show: full screen, large type, rulings in turn, unattended.
+    Convention,
+}
+
+/// What a click in a view does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Select the unit clicked.
+    #[default]
+    Select,
+    /// Measure between two clicks.
+    Measure,
+}
+
+/// A click in either view, in table terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Click {
+    /// Where on the table.
+    pub at: TablePoint,
+    /// The unit clicked, if any.
+    pub unit: Option<String>,
+}
+
+/// The plan's pan and zoom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanCamera {
+    /// The table point at the plan's centre; `None` centres the table.
+    pub center: Option<TablePoint>,
+    /// Zoom over "whole table fits".
+    pub zoom: f32,
+}
+
+impl Default for PlanCamera {
+    fn default() -> PlanCamera {
+        PlanCamera {
+            center: None,
+            zoom: 1.0,
+        }
+    }
+}
+
+/// Convention mode's unattended tour of the rulings.
+#[derive(Clone, Debug, Default)]
+pub struct Tour {
+    /// The ruling shown: its unit and its index among the unit's rulings.
+    pub shown: Option<(String, usize)>,
+    /// How many have been shown (to pick the next).
+    pub step: usize,
+    /// When it was shown (egui time, seconds).
+    pub since: f64,
+}
+
+/// How long the UI takes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UiTiming {
+    /// Time to build the last frame's UI.
+    pub build: Duration,
+    /// Time between the last two frames.
+    pub frame: Duration,
+}
+
+/// Everything the UI shows and edits.
+pub struct AppState {
+    /// The table shown (frozen in umpire mode when asked).
+    pub table: Option<Arc<TableState>>,
+    /// The pipeline's newest status, even while the picture is frozen.
+    pub live_status: Option<Status>,
+    /// Umpire's freeze: new frames do not replace the table shown.
+    pub frozen: bool,
+    /// The selected unit.
+    pub selected: Option<String>,
+    /// Play, umpire, convention.
+    pub mode: Mode,
+    /// Select or measure.
+    pub tool: Tool,
+    /// The tape's ends.
+    pub measure: Picks,
+    /// The two units of a dispute (umpire mode).
+    pub dispute: Picks,
+    /// The plan's pan and zoom.
+    pub plan: PlanCamera,
+    /// Persisted settings.
+    pub settings: Settings,
+    /// The turn marker.
+    pub turn: TurnMarker,
+    /// The umpire's note for the case.
+    pub case_note: String,
+    /// The last thing done ("case saved to …"), for the status bar.
+    pub message: Option<String>,
+    /// Convention mode's tour.
+    pub tour: Tour,
+    /// The source chooser's form.
+    pub source_form: views::sources::SourceForm,
+    /// UI timings.
+    pub timing: UiTiming,
+    /// Commands for the pipeline, sent after the frame.
+    pub commands: Vec<Command>,
+    /// Where the cursor is on the table, in whichever view.
+    pub hover: Option<TablePoint>,
+    /// The plan's transform as last drawn (to find units on screen, e.g. in tests).
+    pub plan_transform: Option<overlay::PlanTransform>,
+    texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
+    last_frame: Option<Instant>,
+}
+
+impl AppState {
+    /// A state with these settings and nothing to show yet.
+    pub fn new(settings: Settings) -> AppState {
+        let source_form = views::sources::SourceForm::from_setup(&settings.setup);
+        AppState {
+            table: None,
+            live_status: None,
+            frozen: false,
+            selected: None,
+            mode: Mode::Play,
+            tool: Tool::Select,
+            measure: Picks::default(),
+            dispute: Picks::default(),
+            plan: PlanCamera::default(),
+            settings,
+            turn: TurnMarker::default(),
+            case_note: String::new(),
+            message: None,
+            tour: Tour::default(),
+            source_form,
+            timing: UiTiming::default(),
+            commands: Vec::new(),
+            hover: None,
+            plan_transform: None,
+            texture: None,
+            last_frame: None,
+        }
+    }
+
+    /// Take a new state from the pipeline. A state with only a message (a lost camera) keeps
+    /// the last picture and table on screen, with the message in the status bar.
+    pub fn receive(&mut self, new: Arc<TableState>) {
+        self.live_status = Some(new.status.clone());
+        if self.frozen {
+            return;
+        }
+        let bare = new.frame.is_none() && new.scene.is_none();
+        match (&self.table, bare) {
+            (Some(old), true) => {
+                let mut kept = (**old).clone();
+                kept.status = new.status.clone();
+                self.table = Some(Arc::new(kept));
+            }
+            _ => self.table = Some(new),
+        }
+    }
+
+    /// The status to show: the pipeline's newest.
+    pub fn status(&self) -> Option<&Status> {
+        self.live_status
+            .as_ref()
+            .or_else(|| self.table.as_ref().map(|t| &t.status))
+    }
+
+    /// The picture as a texture, uploaded once per new frame.
+    pub fn texture(&mut self, ctx: &egui::Context, frame: &Arc<egui::ColorImage>) -> TextureHandle {
+        match &mut self.texture {
+            Some((handle, shown)) if Arc::ptr_eq(shown, frame) => handle.clone(),
+            Some((handle, shown)) => {
+                handle.set(
+                    egui::ImageData::Color(frame.clone()),
+                    TextureOptions::LINEAR,
+                );
+                *shown = frame.clone();
+                handle.clone()
+            }
+            None => {
+                let handle = ctx.load_texture(
+                    "vedette-frame",
+                    egui::ImageData::Color(frame.clone()),
+                    TextureOptions::LINEAR,
+                );
+                self.texture = Some((handle.clone(), frame.clone()));
+                handle
+            }
+        }
+    }
+
+    /// A click in a view: select, measure, or pick a side of a dispute.
+    pub fn click(&mut self, click: Click) {
+        let pick = match &click.unit {
+            Some(unit) => Pick::Unit(unit.clone()),
+            None => Pick::Point(click.at),
+        };
+        match (self.mode, self.tool) {
+            (_, Tool::Measure) => self.measure.push(pick),
+            (Mode::Umpire, Tool::Select) => {
+                if let Some(unit) = &click.unit {
+                    self.selected = Some(unit.clone());
+                    self.dispute.push(Pick::Unit(unit.clone()));
+                }
+            }
+            _ => {
+                if click.unit.is_some() {
+                    self.selected = click.unit;
+                }
+            }
+        }
+    }
+
+    /// Switch mode, asking the window for full screen in convention mode.
+    pub fn set_mode(&mut self, ctx: &egui::Context, mode: Mode) {
+        if mode == self.mode {
+            return;
+        }
+        let convention = mode == Mode::Convention;
+        if convention || self.mode == Mode::Convention {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(convention));
+        }
+        if self.mode == Mode::Umpire {
+            self.frozen = false;
+        }
+        self.mode = mode;
+        self.tour = Tour::default();
+    }
+
+    /// Draw the whole app for one frame.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let started = Instant::now();
+        let now = Instant::now();
+        if let Some(last) = self.last_frame.replace(now) {
+            self.timing.frame = now - last;
+        }
+        self.keys(ui.ctx());
+        self.hover = None;
+        if self.mode == Mode::Convention {
+            views::convention::convention(ui, self);
+        } else {
+            egui::Panel::top("toolbar").show(ui, |ui| views::toolbar(ui, self));
+            egui::Panel::bottom("status").show(ui, |ui| views::status::status_bar(ui, self));
+            egui::Panel::left("units")
+                .resizable(true)
+                .default_size(210.0)
+                .min_size(180.0)
+                .show(ui, |ui| views::inspector::unit_list(ui, self));
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(380.0)
+                .min_size(320.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        if self.mode == Mode::Umpire {
+                            views::umpire::umpire_panel(ui, self);
+                            ui.separator();
+                        }
+                        if self.tool == Tool::Measure {
+                            views::inspector::tape_panel(ui, self);
+                            ui.separator();
+                        }
+                        views::inspector::inspector(ui, self);
+                    });
+                });
+            egui::CentralPanel::default().show(ui, |ui| {
+                let height = ui.available_height();
+                let width = ui.available_width();
+                let live = egui::Vec2::new(width, (height * 0.56).max(120.0));
+                let click = ui
+                    .allocate_ui(live, |ui| views::live_view::live_view(ui, self))
+                    .inner;
+                if let Some(click) = click {
+                    self.click(click);
+                }
+                ui.separator();
+                if let Some(click) = views::plan_view::plan_view(ui, self) {
+                    self.click(click);
+                }
+            });
+        }
+        self.timing.build = started.elapsed();
+    }
+
+    fn keys(&mut self, ctx: &egui::Context) {
+        let (f11, escape) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::F11),
+                i.key_pressed(egui::Key::Escape),
+            )
+        });
+        if f11 {
+            let next = if self.mode == Mode::Convention {
+                Mode::Play
+            } else {
+                Mode::Convention
+            };
+            self.set_mode(ctx, next);
+        }
+        if escape {
+            if self.mode == Mode::Convention {
+                self.set_mode(ctx, Mode::Play);
+            } else {
+                self.tool = Tool::Select;
+                self.measure = Picks::default();
+            }
+        }
+    }
+}
+
+/// Text colours shared by the views.
+pub const DIM: Color32 = Color32::from_rgb(150, 150, 150);
+
+/// The eframe app: the state, and the pipeline thread feeding it.
+pub struct VedetteApp {
+    /// What the UI shows.
+    pub state: AppState,
+    pipeline: Option<Pipeline>,
+}
+
+impl VedetteApp {
+    /// The app on a live pipeline.
+    pub fn new(ctx: &egui::Context, settings: Settings) -> VedetteApp {
+        let repaint = ctx.clone();
+        let pipeline = Pipeline::start(settings.setup.clone(), move || repaint.request_repaint());
+        views::style(ctx);
+        VedetteApp {
+            state: AppState::new(settings),
+            pipeline: Some(pipeline),
+        }
+    }
+
+    /// The app showing fixed states, fed by the caller (headless screenshots and tests).
+    pub fn without_pipeline(ctx: &egui::Context, settings: Settings) -> VedetteApp {
+        views::style(ctx);
+        VedetteApp {
+            state: AppState::new(settings),
+            pipeline: None,
+        }
+    }
+}
+
+impl eframe::App for VedetteApp {
+    fn logic(&mut self, _ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        if let Some(new) = self.pipeline.as_ref().and_then(Pipeline::take_latest) {
+            self.state.receive(new);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.state.show(ui);
+        for command in self.state.commands.drain(..) {
+            match &self.pipeline {
+                Some(pipeline) => pipeline.send(command),
+                None => tracing::debug!("no pipeline for {command:?}"),
+            }
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.state.settings);
+    }
+}
+
+/// Open the app window. `demo` starts on the demo table whatever the saved source.
+pub fn run(demo: bool) -> anyhow::Result<()> {
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        anyhow::bail!(
+            "no display to open the app on (neither DISPLAY nor WAYLAND_DISPLAY is set).\n\
+             Run it under a virtual display:  xvfb-run -a -s \"-screen 0 1600x900x24\" vedette\n\
+             or render the app to a picture:   vedette screenshot --demo app.png"
+        );
+    }
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Vedette")
+            .with_inner_size([1600.0, 900.0])
+            .with_min_inner_size([900.0, 560.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "vedette",
+        options,
+        Box::new(move |cc| {
+            let mut settings: Settings = cc
+                .storage
+                .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+                .unwrap_or_default();
+            if demo {
+                settings.setup.source = pipeline::SourceChoice::Demo;
+            }
+            Ok(Box::new(VedetteApp::new(&cc.egui_ctx, settings)))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the app window could not open: {e}"))
+}

@@ -1,0 +1,421 @@
+//! Drawing the table — units, terrain, ruling shapes — through a table→screen transform. The
+//! live view and the plan view draw the very same shapes; only the transform differs: the
+//! calibrated camera's perspective for the video, a pan-and-zoom plan for the map.
+
+use calibration::{Camera, ImageSize, PixelPoint};
+use egui::epaint::PathStroke;
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape as EguiShape, Stroke, Vec2};
+use rules::Scene;
+use rules::geometry::{OrientedRect, TablePoint};
+use rules::ruling::{Shape, ShapeRole, Verdict};
+use rules::scene::Unit;
+use rules::units::Inches;
+
+/// Maps table inches to screen points and back.
+pub trait TableToScreen {
+    /// Where a point of the table at `height` above the cloth is on screen; `None` if it cannot
+    /// be seen (behind the camera).
+    fn to_screen_at(&self, point: &TablePoint, height: Inches) -> Option<Pos2>;
+
+    /// The table point under a screen position (at cloth level).
+    fn to_table(&self, pos: Pos2) -> Option<TablePoint>;
+
+    /// Where a point of the cloth is on screen.
+    fn to_screen(&self, point: &TablePoint) -> Option<Pos2> {
+        self.to_screen_at(point, Inches::ZERO)
+    }
+
+    /// How many points an edge is cut into: lens distortion bends straight table lines on the
+    /// video, so long edges are drawn as short pieces there.
+    fn pieces_per_inch(&self) -> f64 {
+        0.0
+    }
+
+    /// Screen points per table inch around a point (for hit tolerances and text placement).
+    fn scale_at(&self, point: &TablePoint) -> f32 {
+        match (
+            self.to_screen(point),
+            self.to_screen(&TablePoint::new(point.x + 1.0, point.y)),
+        ) {
+            (Some(a), Some(b)) => a.distance(b),
+            _ => 1.0,
+        }
+    }
+}
+
+/// The video's transform: the calibrated camera, then the picture's place and scale on screen.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveTransform {
+    /// The calibrated camera.
+    pub camera: Camera,
+    /// The picture's size in pixels.
+    pub image_size: ImageSize,
+    /// Where the picture is drawn.
+    pub rect: Rect,
+}
+
+impl LiveTransform {
+    /// Screen points per image pixel.
+    fn scale(&self) -> Vec2 {
+        Vec2::new(
+            self.rect.width() / self.image_size.width as f32,
+            self.rect.height() / self.image_size.height as f32,
+        )
+    }
+
+    /// The screen position of an image pixel coordinate. Pixel centres are at whole numbers in
+    /// the camera model (pixel 0 spans −0.5…0.5), while a texel spans 0…1 on screen: hence ½.
+    pub fn pixel_to_screen(&self, pixel: &PixelPoint) -> Pos2 {
+        let s = self.scale();
+        self.rect.min + Vec2::new((pixel.x as f32 + 0.5) * s.x, (pixel.y as f32 + 0.5) * s.y)
+    }
+
+    /// The image pixel coordinate under a screen position.
+    pub fn screen_to_pixel(&self, pos: Pos2) -> PixelPoint {
+        let s = self.scale();
+        let d = pos - self.rect.min;
+        PixelPoint::new(f64::from(d.x / s.x) - 0.5, f64::from(d.y / s.y) - 0.5)
+    }
+}
+
+impl TableToScreen for LiveTransform {
+    fn to_screen_at(&self, point: &TablePoint, height: Inches) -> Option<Pos2> {
+        let pixel = self.camera.project_at(point, height)?;
+        pixel.is_finite().then(|| self.pixel_to_screen(&pixel))
+    }
+
+    fn to_table(&self, pos: Pos2) -> Option<TablePoint> {
+        self.camera
+            .unproject_at(&self.screen_to_pixel(pos), Inches::ZERO)
+    }
+
+    fn pieces_per_inch(&self) -> f64 {
+        0.5
+    }
+}
+
+/// The plan's transform: the table from above, `y` up, panned and zoomed.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanTransform {
+    /// The screen area of the plan.
+    pub rect: Rect,
+    /// The table point at the centre of `rect`.
+    pub center: TablePoint,
+    /// Screen points per inch.
+    pub zoom: f32,
+}
+
+impl TableToScreen for PlanTransform {
+    fn to_screen_at(&self, point: &TablePoint, _height: Inches) -> Option<Pos2> {
+        let dx = (point.x - self.center.x) as f32 * self.zoom;
+        let dy = (point.y - self.center.y) as f32 * self.zoom;
+        Some(self.rect.center() + Vec2::new(dx, -dy))
+    }
+
+    fn to_table(&self, pos: Pos2) -> Option<TablePoint> {
+        let d = pos - self.rect.center();
+        Some(TablePoint::new(
+            self.center.x + f64::from(d.x / self.zoom),
+            self.center.y - f64::from(d.y / self.zoom),
+        ))
+    }
+}
+
+/// The colours of the armies, in the order sides are listed (as the synthetic renderer paints
+/// them: red coats first, blue second).
+const SIDE_COLOURS: [Color32; 4] = [
+    Color32::from_rgb(235, 80, 70),
+    Color32::from_rgb(90, 140, 255),
+    Color32::from_rgb(240, 200, 70),
+    Color32::from_rgb(200, 200, 200),
+];
+
+/// The colour of a side, by its order in the scene.
+pub fn side_colour(scene: &Scene, side: &str) -> Color32 {
+    let mut sides: Vec<&str> = scene.sides.iter().map(|s| s.id.as_str()).collect();
+    for unit in &scene.units {
+        if !sides.contains(&unit.side.as_str()) {
+            sides.push(&unit.side);
+        }
+    }
+    let index = sides.iter().position(|s| *s == side).unwrap_or(0);
+    SIDE_COLOURS[index % SIDE_COLOURS.len()]
+}
+
+/// Colour for a verdict: ✔ green, ✘ red, ? amber.
+pub fn verdict_colour(verdict: Verdict) -> Color32 {
+    match verdict {
+        Verdict::Yes => Color32::from_rgb(90, 220, 110),
+        Verdict::No => Color32::from_rgb(240, 90, 80),
+        Verdict::Borderline => Color32::from_rgb(255, 190, 40),
+    }
+}
+
+/// The mark for a verdict, as the command line prints it.
+pub fn verdict_mark(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Yes => "✔",
+        Verdict::No => "✖",
+        Verdict::Borderline => "?",
+    }
+}
+
+/// Table points along a closed or open outline, with long edges cut into pieces.
+fn trace(
+    xf: &dyn TableToScreen,
+    points: &[TablePoint],
+    closed: bool,
+    height: Inches,
+) -> Option<Vec<Pos2>> {
+    let per_inch = xf.pieces_per_inch();
+    let mut out = Vec::new();
+    let count = if closed {
+        points.len()
+    } else {
+        points.len().saturating_sub(1)
+    };
+    for i in 0..count {
+        let (a, b) = (points[i], points[(i + 1) % points.len()]);
+        let pieces = ((b - a).norm() * per_inch).ceil().max(1.0) as usize;
+        for k in 0..pieces {
+            let t = k as f64 / pieces as f64;
+            out.push(xf.to_screen_at(&(a + (b - a) * t), height)?);
+        }
+    }
+    if !closed && let Some(last) = points.last() {
+        out.push(xf.to_screen_at(last, height)?);
+    }
+    Some(out)
+}
+
+/// A filled, outlined polygon of the table.
+pub fn polygon(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    points: &[TablePoint],
+    height: Inches,
+    fill: Color32,
+    stroke: Stroke,
+) {
+    if points.len() < 3 {
+        return;
+    }
+    let Some(screen) = trace(xf, points, true, height) else {
+        return;
+    };
+    painter.add(EguiShape::convex_polygon(screen, fill, stroke));
+}
+
+/// An outline only (for shapes that may not be convex: terrain).
+pub fn outline(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    points: &[TablePoint],
+    closed: bool,
+    stroke: Stroke,
+) {
+    let Some(screen) = trace(xf, points, closed, Inches::ZERO) else {
+        return;
+    };
+    let path = if closed {
+        EguiShape::closed_line(screen, stroke)
+    } else {
+        EguiShape::line(screen, stroke)
+    };
+    painter.add(path);
+}
+
+/// A line on the table, with an optional label at its middle.
+pub fn segment(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    from: &TablePoint,
+    to: &TablePoint,
+    stroke: Stroke,
+    dashed: bool,
+    label: Option<(&str, f32)>,
+) {
+    let Some(screen) = trace(xf, &[*from, *to], false, Inches::ZERO) else {
+        return;
+    };
+    if dashed {
+        painter.extend(EguiShape::dashed_line(&screen, stroke, 8.0, 5.0));
+    } else {
+        painter.add(EguiShape::line(screen.clone(), PathStroke::from(stroke)));
+    }
+    if let Some((text, size)) = label {
+        // Two thirds of the way along: labels of lines fanning out from one leader spread out.
+        let along = screen[(screen.len() * 2 / 3).min(screen.len() - 1)];
+        text_with_halo(
+            painter,
+            along + Vec2::new(0.0, -2.0),
+            Align2::CENTER_BOTTOM,
+            text,
+            size,
+            stroke.color,
+        );
+    }
+}
+
+/// Text with a dark outline, readable on cloth, terrain and figures alike.
+pub fn text_with_halo(
+    painter: &Painter,
+    at: Pos2,
+    anchor: Align2,
+    text: &str,
+    size: f32,
+    colour: Color32,
+) {
+    let font = FontId::proportional(size);
+    let galley = painter.layout_no_wrap(text.to_owned(), font, colour);
+    let rect = anchor.anchor_size(at, galley.size()).expand(2.0);
+    painter.rect_filled(rect, 3.0, Color32::from_black_alpha(170));
+    painter.galley(rect.min + Vec2::splat(2.0), galley, colour);
+}
+
+/// The style of a ruling shape by its role.
+pub fn role_style(role: ShapeRole, colour: Color32) -> (Color32, Stroke) {
+    match role {
+        ShapeRole::Arc => (
+            colour.gamma_multiply(0.14),
+            Stroke::new(1.5, colour.gamma_multiply(0.8)),
+        ),
+        ShapeRole::Quarter | ShapeRole::Zone => (
+            colour.gamma_multiply(0.08),
+            Stroke::new(1.0, colour.gamma_multiply(0.6)),
+        ),
+        ShapeRole::Placement => (Color32::TRANSPARENT, Stroke::new(1.5, colour)),
+        ShapeRole::Measure | ShapeRole::Sight | ShapeRole::Blocked => {
+            (Color32::TRANSPARENT, Stroke::new(2.0, colour))
+        }
+    }
+}
+
+/// Draw one shape of a ruling.
+pub fn ruling_shape(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    shape: &Shape,
+    colour: Color32,
+    text_size: f32,
+) {
+    match shape {
+        Shape::Segment {
+            role,
+            from,
+            to,
+            label,
+        } => {
+            let (_, stroke) = role_style(*role, colour);
+            let from = TablePoint::new(from[0], from[1]);
+            let to = TablePoint::new(to[0], to[1]);
+            let label = (!label.is_empty()).then_some((label.as_str(), text_size));
+            segment(
+                painter,
+                xf,
+                &from,
+                &to,
+                stroke,
+                *role == ShapeRole::Blocked,
+                label,
+            );
+        }
+        Shape::Polygon { role, points } => {
+            let (fill, stroke) = role_style(*role, colour);
+            let points: Vec<TablePoint> =
+                points.iter().map(|p| TablePoint::new(p[0], p[1])).collect();
+            if *role == ShapeRole::Placement {
+                outline(painter, xf, &points, true, stroke);
+            } else {
+                polygon(painter, xf, &points, Inches::ZERO, fill, stroke);
+            }
+        }
+    }
+}
+
+/// How a unit is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitLook {
+    /// Its side's colour.
+    pub colour: Color32,
+    /// Selected (or picked by a tool): drawn bold.
+    pub highlighted: bool,
+    /// Placed from held tags (covered now): drawn faint.
+    pub held: bool,
+    /// Height of the tops of its bases.
+    pub height: Inches,
+    /// Label size; 0 for none.
+    pub text_size: f32,
+}
+
+/// A unit's stands, its front edge and its name.
+pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLook) {
+    let alpha = if look.held { 0.35 } else { 1.0 };
+    let colour = look.colour.gamma_multiply(alpha);
+    let width = if look.highlighted { 3.0 } else { 1.8 };
+    for stand in unit.footprint.stands() {
+        polygon(
+            painter,
+            xf,
+            &stand.corners(),
+            look.height,
+            colour.gamma_multiply(if look.highlighted { 0.45 } else { 0.25 }),
+            Stroke::new(width, colour),
+        );
+    }
+    front_edge(
+        painter,
+        xf,
+        unit.footprint.frame(),
+        look.height,
+        Stroke::new(width + 1.5, Color32::WHITE.gamma_multiply(alpha)),
+    );
+    if look.text_size > 0.0 {
+        let centre = unit.footprint.frame().center();
+        if let Some(at) = xf.to_screen_at(&centre, look.height) {
+            let name = if look.held {
+                format!("{} (covered)", unit.name)
+            } else {
+                unit.name.clone()
+            };
+            text_with_halo(
+                painter,
+                at + Vec2::new(0.0, -6.0),
+                Align2::CENTER_BOTTOM,
+                &name,
+                look.text_size,
+                colour,
+            );
+        }
+    }
+}
+
+/// The front edge, so facing reads at a glance.
+fn front_edge(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    frame: &OrientedRect,
+    height: Inches,
+    stroke: Stroke,
+) {
+    let Some(line) = trace(
+        xf,
+        &[frame.front_left(), frame.front_right()],
+        false,
+        height,
+    ) else {
+        return;
+    };
+    painter.add(EguiShape::line(line, PathStroke::from(stroke)));
+}
+
+/// The unit under a table point, if any: inside a stand, or within `tolerance` of one.
+pub fn unit_at<'s>(scene: &'s Scene, point: &TablePoint, tolerance: Inches) -> Option<&'s Unit> {
+    scene
+        .units
+        .iter()
+        .map(|u| (u, u.footprint.closest_point(point).1))
+        .filter(|(_, d)| d.0 <= tolerance.0)
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+        .map(|(u, _)| u)
+}

@@ -1,0 +1,708 @@
+//! The camera pipeline, off the UI thread: a thread owns the frame source, the detector, the
+//! calibration, the roster and the tracker, and publishes the latest [`TableState`] — picture,
+//! tags, scene, rulings and status — for the UI to draw. The UI never waits for it: it reads
+//! whatever state is newest when it paints.
+//!
+//! [`Processor`] is the per-frame work without the thread, so the headless screenshot and the
+//! tests run the very same steps synchronously.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use calibration::{
+    AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, TableCalibration,
+    check_anchors,
+};
+use rules::Scene;
+use rules::rulings::{Rulings, rulings};
+use rules::scene::{TableDoc, TerrainDoc};
+use rules::units::Inches;
+use serde::{Deserialize, Serialize};
+use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
+use vision::{
+    DetectorSettings, Frame, FrameSource, FrameTags, Roster, SourceError, TagDetector, TagPose,
+    Tracker, TrackerSettings, build_scene, locate_tags,
+};
+
+use super::demo::Demo;
+
+/// Where frames come from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SourceChoice {
+    /// The built-in demo table: a scenario played by the synthetic renderer.
+    Demo,
+    /// A webcam, by nokhwa's index, at a resolution.
+    Webcam {
+        /// Device index.
+        index: u32,
+        /// Width asked for, pixels.
+        width: u32,
+        /// Height asked for, pixels.
+        height: u32,
+    },
+    /// A video file (played in a loop, so a convention table never runs dry).
+    Video(PathBuf),
+    /// One picture.
+    Image(PathBuf),
+}
+
+/// Everything the pipeline needs to start: the source and the files that describe the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The frame source.
+    pub source: SourceChoice,
+    /// A calibration made by `vedette calibrate`.
+    pub calibration: Option<PathBuf>,
+    /// The anchor layout: lets the app calibrate (and recalibrate) by itself.
+    pub anchors: Option<PathBuf>,
+    /// Which tag is on which stand.
+    pub roster: Option<PathBuf>,
+    /// A scene file whose terrain is on the table.
+    pub terrain: Option<PathBuf>,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            source: SourceChoice::Demo,
+            calibration: None,
+            anchors: None,
+            roster: None,
+            terrain: None,
+        }
+    }
+}
+
+/// The table files, loaded. Problems loading them are notes for the status bar, never a crash.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// The calibration, if given and readable.
+    pub calibration: Option<TableCalibration>,
+    /// The anchors, if given: the processor calibrates from them when needed.
+    pub anchors: Option<AnchorLayout>,
+    /// The roster.
+    pub roster: Option<Roster>,
+    /// Terrain on the table.
+    pub terrain: Vec<TerrainDoc>,
+    /// What went wrong loading them.
+    pub notes: Vec<String>,
+}
+
+impl Inputs {
+    /// Load the files a setup names.
+    pub fn load(setup: &Setup) -> Inputs {
+        let mut inputs = Inputs::default();
+        let note = |notes: &mut Vec<String>, e: &dyn std::fmt::Display| notes.push(e.to_string());
+        if let Some(path) = &setup.calibration {
+            match TableCalibration::load(path) {
+                Ok(c) => inputs.calibration = Some(c),
+                Err(e) => note(&mut inputs.notes, &e),
+            }
+        }
+        if let Some(path) = &setup.anchors {
+            match AnchorLayout::load(path) {
+                Ok(a) => inputs.anchors = Some(a),
+                Err(e) => note(&mut inputs.notes, &e),
+            }
+        }
+        if let Some(path) = &setup.roster {
+            match Roster::load(path) {
+                Ok(r) => inputs.roster = Some(r),
+                Err(e) => note(&mut inputs.notes, &e),
+            }
+        }
+        if let Some(path) = &setup.terrain {
+            match Scene::load(path) {
+                Ok(scene) => inputs.terrain = rules::scene::SceneDoc::from(&scene).terrain,
+                Err(e) => note(&mut inputs.notes, &e),
+            }
+        }
+        inputs
+    }
+}
+
+/// The calibration as the status bar reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CalibrationStatus {
+    /// No calibration: why, and what to do.
+    Missing(String),
+    /// Calibrated.
+    Ready {
+        /// Anchors' reprojection error, pixels.
+        rms_pixels: f64,
+        /// Anchors' error on the table.
+        rms_inches: f64,
+        /// What the anchors of this frame say.
+        check: String,
+        /// The camera has moved since: the calibration is stale.
+        stale: bool,
+    },
+}
+
+/// What the status bar shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    /// The source's name.
+    pub source: String,
+    /// Frames processed per second by the pipeline.
+    pub pipeline_fps: f64,
+    /// Tag detection time of the last frame.
+    pub detect_time: Duration,
+    /// The whole of the last frame's work (conversion, detection, placing, rulings).
+    pub frame_work: Duration,
+    /// Calibration.
+    pub calibration: CalibrationStatus,
+    /// Tags seen that the roster does not list.
+    pub unknown_tags: Vec<u32>,
+    /// Tags not seen now, held at their last place.
+    pub held_tags: Vec<u32>,
+    /// Units of the roster not on the table.
+    pub unseen: Vec<String>,
+    /// Other things a player should know (tags off the table, files that did not load …).
+    pub notes: Vec<String>,
+    /// The source is failing (lost camera, unreadable file): shown in red.
+    pub error: Option<String>,
+}
+
+impl Status {
+    fn empty(source: &str) -> Status {
+        Status {
+            source: source.to_owned(),
+            pipeline_fps: 0.0,
+            detect_time: Duration::ZERO,
+            frame_work: Duration::ZERO,
+            calibration: CalibrationStatus::Missing("no frame yet".into()),
+            unknown_tags: Vec::new(),
+            held_tags: Vec::new(),
+            unseen: Vec::new(),
+            notes: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// The state of the table after one frame: what every view draws.
+#[derive(Clone, Debug)]
+pub struct TableState {
+    /// The picture, RGBA, ready for a texture.
+    pub frame: Option<Arc<egui::ColorImage>>,
+    /// The frame's index in its source.
+    pub frame_index: u64,
+    /// The calibration in use.
+    pub calibration: Option<TableCalibration>,
+    /// The tags of this frame, placed.
+    pub tags: Option<FrameTags>,
+    /// The table as the camera sees it (with held units).
+    pub scene: Option<Arc<Scene>>,
+    /// Every ruling of the scene.
+    pub rulings: Option<Arc<Rulings>>,
+    /// Units placed only from held (covered) tags.
+    pub held_units: Vec<String>,
+    /// Height of the tops of the bases, where unit outlines are drawn on the video.
+    pub stand_height: Inches,
+    /// Status figures and messages.
+    pub status: Status,
+}
+
+impl TableState {
+    /// A state with a message and nothing to draw (no source, a failing source).
+    pub fn message(source: &str, error: Option<String>) -> TableState {
+        TableState {
+            frame: None,
+            frame_index: 0,
+            calibration: None,
+            tags: None,
+            scene: None,
+            rulings: None,
+            held_units: Vec::new(),
+            stand_height: Inches(0.16),
+            status: Status {
+                error,
+                ..Status::empty(source)
+            },
+        }
+    }
+}
+
+/// Frames per second over the last few frames.
+#[derive(Debug, Default)]
+struct Rate(VecDeque<Instant>);
+
+impl Rate {
+    fn tick(&mut self) -> f64 {
+        let now = Instant::now();
+        self.0.push_back(now);
+        while self.0.len() > 30 {
+            self.0.pop_front();
+        }
+        match (self.0.front(), self.0.len()) {
+            (Some(first), n) if n > 1 => {
+                (n - 1) as f64 / now.duration_since(*first).as_secs_f64().max(1e-6)
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
+/// by itself (a hand passing over an anchor lasts less).
+const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
+
+/// One frame's work, without the thread.
+pub struct Processor {
+    inputs: Inputs,
+    detector: Result<TagDetector, String>,
+    tracker: Tracker,
+    rate: Rate,
+    cached: Option<(Arc<Scene>, Arc<Rulings>)>,
+    moved_frames: u32,
+    calibration_note: Option<String>,
+}
+
+impl Processor {
+    /// A processor for these table files.
+    pub fn new(inputs: Inputs) -> Processor {
+        let settings = DetectorSettings {
+            family: inputs
+                .calibration
+                .as_ref()
+                .map(|c| c.family.clone())
+                .or_else(|| inputs.anchors.as_ref().map(|a| a.family.clone()))
+                .unwrap_or_else(|| DetectorSettings::default().family),
+            ..DetectorSettings::default()
+        };
+        Processor {
+            inputs,
+            detector: TagDetector::new(settings).map_err(|e| e.to_string()),
+            tracker: Tracker::new(TrackerSettings::default()),
+            rate: Rate::default(),
+            cached: None,
+            moved_frames: 0,
+            calibration_note: None,
+        }
+    }
+
+    /// Forget the calibration: the next frame with the anchors in view makes a new one.
+    pub fn recalibrate(&mut self) {
+        if self.inputs.anchors.is_some() {
+            self.inputs.calibration = None;
+            self.tracker.clear();
+        }
+    }
+
+    /// Detect, place, track, build the scene and rule on it.
+    pub fn process(&mut self, frame: &Frame, source: &str) -> TableState {
+        let started = Instant::now();
+        let mut state = TableState::message(source, None);
+        state.frame_index = frame.index;
+        state.status.notes = self.inputs.notes.clone();
+        if let Some(roster) = &self.inputs.roster {
+            state.stand_height = Inches(roster.tags.height);
+        }
+        let size = vision::image_size(&frame.image);
+        match vision::to_rgba(&frame.image) {
+            Ok(rgba) => {
+                let pixels = [size.width as usize, size.height as usize];
+                state.frame = Some(Arc::new(egui::ColorImage::from_rgba_unmultiplied(
+                    pixels, &rgba,
+                )));
+            }
+            Err(e) => state.status.error = Some(e.to_string()),
+        }
+        let detector = match &mut self.detector {
+            Ok(detector) => detector,
+            Err(e) => {
+                state.status.error = Some(format!("no tag detector: {e}"));
+                return state;
+            }
+        };
+        let detections = match detector.detect(&frame.image) {
+            Ok(d) => d,
+            Err(e) => {
+                state.status.error = Some(e.to_string());
+                return state;
+            }
+        };
+        state.status.detect_time = detections.detect_time;
+        let sightings = detections.sightings();
+        self.update_calibration(&sightings, size, &mut state.status);
+        if let Some(calibration) = self.inputs.calibration.clone() {
+            self.place(frame, &calibration, &sightings, &mut state);
+            state.calibration = Some(calibration);
+        }
+        state.status.frame_work = started.elapsed();
+        state.status.pipeline_fps = self.rate.tick();
+        state
+    }
+
+    /// Keep the calibration fit for this frame: make one from the anchors when there is none,
+    /// check it against the anchors, and make a new one when the camera has clearly moved.
+    fn update_calibration(
+        &mut self,
+        sightings: &[calibration::TagSighting],
+        size: ImageSize,
+        status: &mut Status,
+    ) {
+        if let Some(c) = &self.inputs.calibration
+            && c.camera.intrinsics.image_size != size
+        {
+            self.calibration_note = Some(format!(
+                "the calibration was made at {} but the frames are {size}: recalibrate",
+                c.camera.intrinsics.image_size
+            ));
+            self.inputs.calibration = None;
+        }
+        if self.inputs.calibration.is_none() {
+            match &self.inputs.anchors {
+                Some(anchors) => {
+                    match calibration::calibrate(
+                        anchors,
+                        sightings,
+                        size,
+                        &CalibrationSettings::default(),
+                    ) {
+                        Ok(c) => {
+                            tracing::info!(rms = %c.quality.rms, "calibrated from the anchors in view");
+                            self.inputs.calibration = Some(c);
+                            self.calibration_note = None;
+                        }
+                        Err(e) => {
+                            status.calibration =
+                                CalibrationStatus::Missing(format!("not calibrated: {e}"));
+                            return;
+                        }
+                    }
+                }
+                None => {
+                    status.calibration = CalibrationStatus::Missing(
+                        self.calibration_note.clone().unwrap_or_else(|| {
+                            "no calibration: give a calibration file (vedette calibrate) or the anchors file".into()
+                        }),
+                    );
+                    return;
+                }
+            }
+        }
+        let Some(calibration) = &self.inputs.calibration else {
+            return;
+        };
+        let check = check_anchors(calibration, sightings);
+        let stale = matches!(check, AnchorCheck::CameraMoved { .. });
+        self.moved_frames = if stale { self.moved_frames + 1 } else { 0 };
+        status.calibration = CalibrationStatus::Ready {
+            rms_pixels: calibration.quality.rms.0,
+            rms_inches: calibration.quality.rms_on_table.0,
+            check: check.message(),
+            stale,
+        };
+        if self.moved_frames >= MOVED_FRAMES_BEFORE_RECALIBRATING && self.inputs.anchors.is_some() {
+            tracing::warn!("the camera has moved: recalibrating from the anchors");
+            self.moved_frames = 0;
+            self.recalibrate();
+        }
+    }
+
+    /// Place the tags, follow them, and build the scene and its rulings.
+    fn place(
+        &mut self,
+        frame: &Frame,
+        calibration: &TableCalibration,
+        sightings: &[calibration::TagSighting],
+        state: &mut TableState,
+    ) {
+        let roster = self.inputs.roster.as_ref();
+        let tags = locate_tags(calibration, roster, sightings, state.stand_height);
+        for problem in &tags.problems {
+            match problem {
+                vision::TagProblem::Unknown { id, .. } => state.status.unknown_tags.push(*id),
+                other => state.status.notes.push(other.to_string()),
+            }
+        }
+        let tracked = self.tracker.update(frame.time, &tags.tags);
+        let held: HashSet<u32> = tracked
+            .iter()
+            .filter(|t| t.sighting != vision::Sighting::Now)
+            .map(|t| t.tag.pose.id)
+            .collect();
+        state.status.held_tags = held.iter().copied().collect();
+        state.status.held_tags.sort_unstable();
+        state.tags = Some(tags);
+        let Some(roster) = roster else {
+            state
+                .status
+                .notes
+                .push("no roster: tags are shown, units are not".into());
+            return;
+        };
+        let poses: HashMap<u32, TagPose> = tracked
+            .iter()
+            .map(|t| (t.tag.pose.id, t.tag.pose))
+            .collect();
+        let table = TableDoc {
+            width: calibration.table.width,
+            depth: calibration.table.depth,
+        };
+        match build_scene(
+            roster,
+            &poses,
+            table,
+            self.inputs.terrain.clone(),
+            &state.status.source,
+        ) {
+            Ok((scene, unseen)) => {
+                state.held_units = roster
+                    .units
+                    .iter()
+                    .filter(|u| {
+                        !u.stands.is_empty() && u.stands.iter().all(|s| held.contains(&s.tag))
+                    })
+                    .map(|u| u.id.clone())
+                    .collect();
+                state.status.unseen = unseen;
+                let (scene, rulings) = self.rule(scene);
+                state.scene = Some(scene);
+                state.rulings = Some(rulings);
+            }
+            Err(e) => state.status.notes.push(e.to_string()),
+        }
+    }
+
+    /// The rulings of a scene, reused while the table does not change.
+    fn rule(&mut self, scene: Scene) -> (Arc<Scene>, Arc<Rulings>) {
+        if let Some((cached, rulings)) = &self.cached
+            && **cached == scene
+        {
+            return (cached.clone(), rulings.clone());
+        }
+        let rulings = Arc::new(rulings(&scene));
+        let scene = Arc::new(scene);
+        self.cached = Some((scene.clone(), rulings.clone()));
+        (scene, rulings)
+    }
+}
+
+/// What the UI asks of the pipeline.
+#[derive(Debug)]
+pub enum Command {
+    /// Switch to another source and table files (no restart needed).
+    Open(Setup),
+    /// Make a new calibration from the anchors in the next frame.
+    Recalibrate,
+}
+
+/// An opened source with its processor.
+struct Running {
+    name: String,
+    source: Option<Box<dyn FrameSource>>,
+    processor: Processor,
+    /// Replay pacing: the source's clock against the wall clock.
+    started: Instant,
+    paced: bool,
+    setup: Setup,
+}
+
+/// Open the source and table files a setup names. Without a camera, "webcam" falls back to the
+/// demo table, so the app is alive on any machine.
+fn open(setup: &Setup) -> (Running, Option<String>) {
+    let (source, inputs, error): (Option<Box<dyn FrameSource>>, Inputs, Option<String>) =
+        match &setup.source {
+            SourceChoice::Demo => match Demo::new() {
+                Ok(demo) => {
+                    let inputs = demo.inputs();
+                    (Some(Box::new(demo.source())), inputs, None)
+                }
+                Err(e) => (None, Inputs::default(), Some(format!("demo table: {e:#}"))),
+            },
+            SourceChoice::Webcam {
+                index,
+                width,
+                height,
+            } => {
+                let request = WebcamRequest {
+                    index: *index,
+                    width: *width,
+                    height: *height,
+                    ..WebcamRequest::default()
+                };
+                match Webcam::open(request) {
+                    Ok(cam) => (Some(Box::new(cam)), Inputs::load(setup), None),
+                    Err(e) => {
+                        let demo = Setup {
+                            source: SourceChoice::Demo,
+                            ..Setup::default()
+                        };
+                        let (running, _) = open(&demo);
+                        return (
+                            running,
+                            Some(format!("{e}: showing the demo table instead")),
+                        );
+                    }
+                }
+            }
+            SourceChoice::Video(path) => match VideoFile::open(path) {
+                Ok(video) => (Some(Box::new(video)), Inputs::load(setup), None),
+                Err(e) => (None, Inputs::load(setup), Some(e.to_string())),
+            },
+            SourceChoice::Image(path) => (
+                Some(Box::new(ImageFile::new(path))),
+                Inputs::load(setup),
+                None,
+            ),
+        };
+    let name = source
+        .as_ref()
+        .map_or_else(|| "no source".to_owned(), |s| s.name());
+    let paced = !matches!(setup.source, SourceChoice::Webcam { .. });
+    let running = Running {
+        name,
+        source,
+        processor: Processor::new(inputs),
+        started: Instant::now(),
+        paced,
+        setup: setup.clone(),
+    };
+    (running, error)
+}
+
+/// The pipeline thread, as the UI holds it.
+pub struct Pipeline {
+    commands: Sender<Command>,
+    latest: Arc<Mutex<Option<Arc<TableState>>>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Pipeline {
+    /// Start the pipeline on a setup; `repaint` is called after each new state (egui's
+    /// `request_repaint`, so the UI wakes only when there is something new).
+    pub fn start(setup: Setup, repaint: impl Fn() + Send + 'static) -> Pipeline {
+        let (commands, receiver) = std::sync::mpsc::channel();
+        let latest = Arc::new(Mutex::new(None));
+        let shared = latest.clone();
+        let thread = std::thread::Builder::new()
+            .name("vedette-pipeline".into())
+            .spawn(move || run(setup, &receiver, &shared, &repaint))
+            .map_err(|e| tracing::error!("cannot start the pipeline thread: {e}"))
+            .ok();
+        Pipeline {
+            commands,
+            latest,
+            thread,
+        }
+    }
+
+    /// Send a command (switch source, recalibrate).
+    pub fn send(&self, command: Command) {
+        if self.commands.send(command).is_err() {
+            tracing::error!("the pipeline thread has stopped");
+        }
+    }
+
+    /// The newest state, if one arrived since the last call.
+    pub fn take_latest(&self) -> Option<Arc<TableState>> {
+        self.latest.lock().ok().and_then(|mut l| l.take())
+    }
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        // Closing the channel stops the thread at its next frame.
+        let (dead, _) = std::sync::mpsc::channel();
+        self.commands = dead;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn publish(latest: &Mutex<Option<Arc<TableState>>>, state: TableState, repaint: &dyn Fn()) {
+    if let Ok(mut slot) = latest.lock() {
+        *slot = Some(Arc::new(state));
+    }
+    repaint();
+}
+
+fn run(
+    setup: Setup,
+    commands: &Receiver<Command>,
+    latest: &Mutex<Option<Arc<TableState>>>,
+    repaint: &dyn Fn(),
+) {
+    let (mut running, mut error) = open(&setup);
+    let mut ended = false;
+    loop {
+        let command = if ended || running.source.is_none() {
+            // Nothing to read: wait for the UI, without spinning.
+            match commands.recv_timeout(Duration::from_millis(250)) {
+                Ok(c) => Some(c),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        } else {
+            match commands.try_recv() {
+                Ok(c) => Some(c),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => return,
+            }
+        };
+        match command {
+            Some(Command::Open(setup)) => {
+                (running, error) = open(&setup);
+                ended = false;
+            }
+            Some(Command::Recalibrate) => running.processor.recalibrate(),
+            None => {}
+        }
+        if let Some(e) = error.take() {
+            publish(latest, TableState::message(&running.name, Some(e)), repaint);
+        }
+        if ended {
+            continue;
+        }
+        let Some(source) = running.source.as_mut() else {
+            continue;
+        };
+        match source.next_frame() {
+            Ok(Some(frame)) => {
+                if running.paced {
+                    // Replays run at their own frame rate, not as fast as the machine goes.
+                    let due = running.started + frame.time;
+                    if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(wait.min(Duration::from_secs(1)));
+                    }
+                }
+                let name = running.name.clone();
+                let state = running.processor.process(&frame, &name);
+                publish(latest, state, repaint);
+            }
+            Ok(None) => {
+                if matches!(running.setup.source, SourceChoice::Video(_)) {
+                    // Loop a video: a convention table keeps playing.
+                    let setup = running.setup.clone();
+                    (running, error) = open(&setup);
+                } else {
+                    ended = true;
+                }
+            }
+            Err(e @ SourceError::Lost { .. }) => {
+                publish(
+                    latest,
+                    TableState::message(&running.name, Some(e.to_string())),
+                    repaint,
+                );
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            Err(e) => {
+                publish(
+                    latest,
+                    TableState::message(&running.name, Some(e.to_string())),
+                    repaint,
+                );
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! One function per panel, each reading the [`AppState`] it shows. `draw_table` is what both
+//! views have in common: the same units and ruling shapes, through each view's transform.
+
+pub mod convention;
+pub mod inspector;
+pub mod live_view;
+pub mod plan_view;
+pub mod sources;
+pub mod status;
+pub mod umpire;
+
+use egui::{Color32, Painter, Stroke};
+use rules::Quarter;
+use rules::geometry::{ConvexRegion, TablePoint};
+use rules::ruling::{Ruling, Topic, Verdict};
+use rules::scene::Unit;
+use rules::shooting::arc_outline_from;
+use rules::units::Inches;
+
+use super::measure::{Pick, tape};
+use super::overlay::{self, TableToScreen, UnitLook};
+use super::pipeline::TableState;
+use super::{AppState, Mode, Tool};
+
+/// The app's look: dark, with slightly larger type than egui's default (a table is read from
+/// a step back).
+pub fn style(ctx: &egui::Context) {
+    ctx.set_visuals(egui::Visuals::dark());
+    ctx.global_style_mut(|style| {
+        for (text_style, font) in style.text_styles.iter_mut() {
+            if *text_style != egui::TextStyle::Monospace {
+                font.size += 1.0;
+            }
+        }
+    });
+}
+
+/// The toolbar: mode, tool, source, units.
+pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.heading("Vedette");
+        ui.separator();
+        let ctx = ui.ctx().clone();
+        for (mode, label) in [
+            (Mode::Play, "▶ Play"),
+            (Mode::Umpire, "⚖ Umpire"),
+            (Mode::Convention, "🎪 Convention (F11)"),
+        ] {
+            if ui.selectable_label(state.mode == mode, label).clicked() {
+                state.set_mode(&ctx, mode);
+            }
+        }
+        ui.separator();
+        let measuring = state.tool == super::Tool::Measure;
+        if ui
+            .selectable_label(measuring, "📏 Measure")
+            .on_hover_text("Click two units, or two points, in either view")
+            .clicked()
+        {
+            state.tool = if measuring {
+                Tool::Select
+            } else {
+                Tool::Measure
+            };
+            state.measure = Default::default();
+        }
+        ui.separator();
+        ui.menu_button("📷 Source", |ui| sources::sources_menu(ui, state));
+        ui.separator();
+        let units = &mut state.settings.units;
+        ui.selectable_value(units, super::LengthUnit::Inches, "inches");
+        ui.selectable_value(units, super::LengthUnit::Centimetres, "cm");
+    });
+}
+
+/// Short text for a ruling drawn on the table: "must shoot at 3e Ligne — 8.00"", "cannot shoot
+/// at 2e Hussards: not in the arc of fire".
+pub fn short_label(ruling: &Ruling, unit_name: &str) -> String {
+    let text = ruling
+        .explanation
+        .strip_prefix(unit_name)
+        .unwrap_or(&ruling.explanation)
+        .trim();
+    // Keep the answer and its first reason; names may hold brackets, so cut only after it.
+    let reason_at = [" — ", ": "]
+        .iter()
+        .filter_map(|sep| text.find(sep).map(|i| i + sep.len()))
+        .min()
+        .unwrap_or(0);
+    let cut = [", ", " (", ". "]
+        .iter()
+        .filter_map(|sep| text[reason_at..].find(sep).map(|i| i + reason_at))
+        .min()
+        .unwrap_or(text.len());
+    let short = text[..cut].trim_end_matches('.');
+    if short.chars().count() > 80 {
+        let mut s: String = short.chars().take(78).collect();
+        s.push('…');
+        s
+    } else {
+        short.to_owned()
+    }
+}
+
+/// Text sizes for labels on the table, by view.
+#[derive(Clone, Copy, Debug)]
+pub struct TextSizes {
+    /// Unit names.
+    pub units: f32,
+    /// Labels of lines.
+    pub lines: f32,
+}
+
+/// Everything drawn on the table, in either view: the selected unit's quarters, charge reach,
+/// range and target lines; every unit; the tape; the dispute; the ruling on show.
+pub fn draw_table(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    state: &AppState,
+    table: &TableState,
+    sizes: TextSizes,
+) {
+    let Some(scene) = table.scene.as_deref() else {
+        return;
+    };
+    let selected = state.selected.as_deref().and_then(|id| scene.unit(id));
+    if let Some(unit) = selected {
+        selected_zones(painter, xf, scene, unit);
+        if let Some(unit_rulings) = unit_rulings(table, &unit.id) {
+            for ruling in unit_rulings
+                .iter()
+                .filter(|r| r.topic == Topic::Shooting && r.other.is_none())
+            {
+                for shape in &ruling.shapes {
+                    overlay::ruling_shape(
+                        painter,
+                        xf,
+                        shape,
+                        Color32::from_rgb(255, 230, 120),
+                        sizes.lines,
+                    );
+                }
+            }
+        }
+    }
+    for unit in &scene.units {
+        let highlighted = state.selected.as_deref() == Some(unit.id.as_str())
+            || state.measure.has_unit(&unit.id)
+            || state.dispute.has_unit(&unit.id);
+        let look = UnitLook {
+            colour: overlay::side_colour(scene, &unit.side),
+            highlighted,
+            held: table.held_units.contains(&unit.id),
+            height: table.stand_height,
+            text_size: sizes.units,
+        };
+        overlay::unit(painter, xf, unit, look);
+    }
+    if let Some(unit) = selected {
+        target_lines(painter, xf, scene, table, unit, sizes.lines);
+    }
+    if let Some((unit, index)) = &state.tour.shown
+        && let Some(ruling) = unit_rulings(table, unit).and_then(|r| r.get(*index))
+    {
+        for shape in &ruling.shapes {
+            overlay::ruling_shape(
+                painter,
+                xf,
+                shape,
+                overlay::verdict_colour(ruling.verdict),
+                sizes.lines,
+            );
+        }
+    }
+    if let Some((a, b)) = state.measure.both()
+        && let Some(t) = tape(scene, &scene.profile(), a, b, state.settings.units)
+    {
+        let label = state.settings.units.format(t.length);
+        let stroke = Stroke::new(3.0, Color32::from_rgb(255, 240, 0));
+        overlay::segment(
+            painter,
+            xf,
+            &t.from,
+            &t.to,
+            stroke,
+            false,
+            Some((&label, sizes.lines + 2.0)),
+        );
+    }
+    for pick in [&state.measure.first, &state.measure.second]
+        .into_iter()
+        .flatten()
+    {
+        if let Pick::Point(p) = pick
+            && let Some(at) = xf.to_screen(p)
+        {
+            painter.circle_filled(at, 4.0, Color32::from_rgb(255, 240, 0));
+        }
+    }
+    if let Some((a, b)) = state.dispute.units()
+        && let (Some(a), Some(b)) = (scene.unit(a), scene.unit(b))
+    {
+        let stroke = Stroke::new(2.5, Color32::from_rgb(255, 120, 255));
+        overlay::segment(
+            painter,
+            xf,
+            &a.footprint.leader(),
+            &b.footprint.leader(),
+            stroke,
+            true,
+            None,
+        );
+    }
+}
+
+/// The rulings about a unit.
+pub fn unit_rulings<'t>(table: &'t TableState, id: &str) -> Option<&'t [Ruling]> {
+    table
+        .rulings
+        .as_deref()?
+        .units
+        .iter()
+        .find(|u| u.summary.id == id)
+        .map(|u| u.rulings.as_slice())
+}
+
+/// The selected unit's quarters (45° rays from its corners) and its charge reach (one move from
+/// the leader, into the front quarter).
+fn selected_zones(painter: &Painter, xf: &dyn TableToScreen, scene: &rules::Scene, unit: &Unit) {
+    let frame = unit.footprint.frame();
+    let reach = Inches(8.0);
+    for quarter in Quarter::ALL {
+        let colour = match quarter {
+            Quarter::Front => Color32::from_rgb(120, 220, 120),
+            Quarter::Rear => Color32::from_rgb(230, 110, 110),
+            _ => Color32::from_rgb(120, 170, 240),
+        };
+        let points = quarter.region(frame).polygon(reach);
+        overlay::polygon(
+            painter,
+            xf,
+            &points,
+            Inches::ZERO,
+            colour.gamma_multiply(0.07),
+            Stroke::new(1.0, colour.gamma_multiply(0.5)),
+        );
+    }
+    let profile = scene.profile();
+    let charge = profile.unit_move(unit);
+    let front = ConvexRegion::Wedge(Quarter::Front.region(frame));
+    let outline = arc_outline_from(unit.footprint.leader(), &front, charge);
+    if outline.len() >= 3 {
+        overlay::outline(
+            painter,
+            xf,
+            &outline,
+            true,
+            Stroke::new(2.0, Color32::from_rgb(255, 150, 60)),
+        );
+    }
+}
+
+/// Lines from the selected unit to each enemy a shooting or charge ruling names, coloured by
+/// the verdict and labelled with the ruling.
+fn target_lines(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    scene: &rules::Scene,
+    table: &TableState,
+    unit: &Unit,
+    text_size: f32,
+) {
+    let Some(rulings) = unit_rulings(table, &unit.id) else {
+        return;
+    };
+    let leader = unit.footprint.leader();
+    for ruling in rulings.iter().filter(|r| r.topic == Topic::Shooting) {
+        let Some(other) = ruling.other.as_deref().and_then(|id| scene.unit(id)) else {
+            continue;
+        };
+        let colour = overlay::verdict_colour(ruling.verdict);
+        let label = format!(
+            "{} {}",
+            overlay::verdict_mark(ruling.verdict),
+            short_label(ruling, &unit.name)
+        );
+        let (from, to): (TablePoint, TablePoint) = match ruling.shapes.first() {
+            Some(rules::ruling::Shape::Segment { from, to, .. }) => (
+                TablePoint::new(from[0], from[1]),
+                TablePoint::new(to[0], to[1]),
+            ),
+            _ => (leader, other.footprint.closest_point(&leader).0),
+        };
+        let dashed = ruling.verdict == Verdict::No;
+        let width = if dashed { 1.5 } else { 2.5 };
+        // Targets ruled out before measuring (not in the arc, engaged …) are listed in the
+        // inspector; on the table they are a faint dashed line, so the real targets stand out.
+        let label = (!dashed || !ruling.shapes.is_empty()).then_some((label.as_str(), text_size));
+        overlay::segment(
+            painter,
+            xf,
+            &from,
+            &to,
+            Stroke::new(width, colour),
+            dashed,
+            label,
+        );
+    }
+    for ruling in rulings
+        .iter()
+        .filter(|r| r.topic == Topic::Charge && r.verdict != Verdict::No)
+    {
+        for shape in &ruling.shapes {
+            overlay::ruling_shape(
+                painter,
+                xf,
+                shape,
+                Color32::from_rgb(255, 150, 60),
+                text_size,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::ruling::{RuleRef, Verdict};
+
+    fn ruling(text: &str) -> Ruling {
+        Ruling {
+            topic: Topic::Shooting,
+            unit: "45th-foot".into(),
+            other: None,
+            verdict: Verdict::Yes,
+            rule: RuleRef::book("x"),
+            figures: Vec::new(),
+            explanation: text.into(),
+            shapes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn labels_keep_the_answer_and_its_first_reason() {
+        let must = ruling(
+            "45th Foot must shoot at 3e Ligne — 8.00\" (beyond close range), the closest visible enemy in its arc.",
+        );
+        assert_eq!(
+            short_label(&must, "45th Foot"),
+            "must shoot at 3e Ligne — 8.00\""
+        );
+        let not = ruling(
+            "45th Foot cannot shoot at 1er Léger (voltigeurs): 3e Ligne is closer and takes priority (sight to it not checked).",
+        );
+        assert_eq!(
+            short_label(&not, "45th Foot"),
+            "cannot shoot at 1er Léger (voltigeurs): 3e Ligne is closer and takes priority"
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! The plan view: the table from above in inches, with a grid, the terrain, the units and the
+//! same overlays as the live view. Drag to pan, scroll to zoom, double-click to see it all;
+//! hover to read any distance.
+
+use egui::{Align2, Color32, Rect, Sense, Stroke, Vec2};
+use rules::geometry::{TablePoint, distance};
+use rules::scene::{TerrainKind, TerrainShape};
+use rules::units::Inches;
+
+use super::live_view::placeholder;
+use super::{TextSizes, draw_table};
+use crate::app::overlay::{self, PlanTransform, TableToScreen};
+use crate::app::pipeline::TableState;
+use crate::app::{AppState, Click};
+
+/// The table's size, from the calibration or the scene.
+fn table_size(table: &TableState) -> Option<(f64, f64)> {
+    if let Some(c) = &table.calibration {
+        return Some((c.table.width, c.table.depth));
+    }
+    table
+        .scene
+        .as_deref()
+        .map(|s| (s.table.width.0, s.table.depth.0))
+}
+
+/// The plan's transform for an area of the screen.
+pub fn transform(rect: Rect, size: (f64, f64), camera: &crate::app::PlanCamera) -> PlanTransform {
+    let margin = 16.0;
+    let fit = ((rect.width() - 2.0 * margin) / size.0 as f32)
+        .min((rect.height() - 2.0 * margin) / size.1 as f32)
+        .max(0.5);
+    PlanTransform {
+        rect,
+        center: camera
+            .center
+            .unwrap_or_else(|| TablePoint::new(size.0 / 2.0, size.1 / 2.0)),
+        zoom: fit * camera.zoom,
+    }
+}
+
+/// The plan view. Returns a click on the table, if any.
+pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
+    let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    let rect = response.rect;
+    painter.rect_filled(rect, 0.0, Color32::from_gray(24));
+    let Some(table) = state.table.clone() else {
+        placeholder(&painter, rect, "The plan appears with the first frame.");
+        return None;
+    };
+    let Some(size) = table_size(&table) else {
+        placeholder(
+            &painter,
+            rect,
+            "The plan needs a calibration (it knows the table's size).",
+        );
+        return None;
+    };
+    let xf = transform(rect, size, &state.plan);
+    navigate(ui, &response, &xf, state);
+    let xf = transform(rect, size, &state.plan);
+    state.plan_transform = Some(xf);
+    let painter = painter.with_clip_rect(rect);
+    cloth_and_grid(&painter, &xf, size);
+    if let Some(scene) = table.scene.as_deref() {
+        for piece in &scene.terrain {
+            terrain(&painter, &xf, piece);
+        }
+    }
+    let sizes = TextSizes {
+        units: 12.0,
+        lines: 12.0,
+    };
+    draw_table(&painter, &xf, state, &table, sizes);
+    if let Some(pos) = response.hover_pos()
+        && let Some(at) = xf.to_table(pos)
+    {
+        state.hover = Some(at);
+        hover_readout(&painter, rect, state, &table, at);
+    }
+    if !response.clicked() {
+        return None;
+    }
+    let at = xf.to_table(response.interact_pointer_pos()?)?;
+    let tolerance = Inches(f64::from(6.0 / xf.zoom).max(0.2));
+    let unit = table
+        .scene
+        .as_deref()
+        .and_then(|s| overlay::unit_at(s, &at, tolerance))
+        .map(|u| u.id.clone());
+    Some(Click { at, unit })
+}
+
+/// Drag to pan, scroll to zoom about the cursor, double-click to reset.
+fn navigate(ui: &egui::Ui, response: &egui::Response, xf: &PlanTransform, state: &mut AppState) {
+    let mut center = xf.center;
+    if response.dragged() {
+        let d = response.drag_delta();
+        center.x -= f64::from(d.x / xf.zoom);
+        center.y += f64::from(d.y / xf.zoom);
+        state.plan.center = Some(center);
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            let factor = (scroll * 0.003).exp();
+            let new_zoom = (state.plan.zoom * factor).clamp(0.5, 12.0);
+            if let Some(pos) = response.hover_pos()
+                && let Some(under) = xf.to_table(pos)
+            {
+                // Keep the point under the cursor where it is.
+                let ratio = f64::from(state.plan.zoom / new_zoom);
+                center = TablePoint::new(
+                    under.x + (center.x - under.x) * ratio,
+                    under.y + (center.y - under.y) * ratio,
+                );
+                state.plan.center = Some(center);
+            }
+            state.plan.zoom = new_zoom;
+        }
+    }
+    if response.double_clicked() {
+        state.plan = crate::app::PlanCamera::default();
+    }
+}
+
+/// The cloth and a grid: a line every 6", stronger and labelled every 12".
+fn cloth_and_grid(painter: &egui::Painter, xf: &PlanTransform, size: (f64, f64)) {
+    let corners = [
+        TablePoint::new(0.0, 0.0),
+        TablePoint::new(size.0, 0.0),
+        TablePoint::new(size.0, size.1),
+        TablePoint::new(0.0, size.1),
+    ];
+    overlay::polygon(
+        painter,
+        xf,
+        &corners,
+        Inches::ZERO,
+        Color32::from_rgb(52, 74, 44),
+        Stroke::new(1.5, Color32::from_gray(140)),
+    );
+    let line = |a: TablePoint, b: TablePoint, major: bool| {
+        let colour = if major {
+            Color32::from_white_alpha(40)
+        } else {
+            Color32::from_white_alpha(16)
+        };
+        overlay::segment(painter, xf, &a, &b, Stroke::new(1.0, colour), false, None);
+    };
+    let mut x = 6.0;
+    while x < size.0 {
+        let major = (x as i64) % 12 == 0;
+        line(TablePoint::new(x, 0.0), TablePoint::new(x, size.1), major);
+        if major && let Some(at) = xf.to_screen(&TablePoint::new(x, 0.0)) {
+            painter.text(
+                at + Vec2::new(0.0, 2.0),
+                Align2::CENTER_TOP,
+                format!("{x:.0}\""),
+                egui::FontId::proportional(10.0),
+                Color32::from_gray(150),
+            );
+        }
+        x += 6.0;
+    }
+    let mut y = 6.0;
+    while y < size.1 {
+        let major = (y as i64) % 12 == 0;
+        line(TablePoint::new(0.0, y), TablePoint::new(size.0, y), major);
+        if major && let Some(at) = xf.to_screen(&TablePoint::new(0.0, y)) {
+            painter.text(
+                at + Vec2::new(-3.0, 0.0),
+                Align2::RIGHT_CENTER,
+                format!("{y:.0}\""),
+                egui::FontId::proportional(10.0),
+                Color32::from_gray(150),
+            );
+        }
+        y += 6.0;
+    }
+}
+
+/// Colours of the terrain, by kind.
+fn terrain_colour(kind: TerrainKind) -> Color32 {
+    match kind {
+        TerrainKind::Wood => Color32::from_rgb(40, 110, 50),
+        TerrainKind::Rough | TerrainKind::VeryRough | TerrainKind::ExtremelyRough => {
+            Color32::from_rgb(140, 120, 80)
+        }
+        TerrainKind::Obstacle => Color32::from_rgb(170, 150, 120),
+        TerrainKind::Building => Color32::from_rgb(150, 100, 80),
+        TerrainKind::Hill => Color32::from_rgb(120, 140, 70),
+        TerrainKind::Impassable => Color32::from_rgb(90, 90, 90),
+        TerrainKind::River => Color32::from_rgb(70, 120, 200),
+        TerrainKind::Road => Color32::from_rgb(170, 150, 110),
+        TerrainKind::Decorative => Color32::from_rgb(100, 100, 100),
+    }
+}
+
+/// Whether a polygon is convex (egui fills only convex ones directly).
+fn convex(points: &[TablePoint]) -> bool {
+    let n = points.len();
+    let mut sign = 0.0f64;
+    for i in 0..n {
+        let (a, b, c) = (points[i], points[(i + 1) % n], points[(i + 2) % n]);
+        let cross = (b - a).perp(&(c - b));
+        if cross.abs() < 1e-9 {
+            continue;
+        }
+        if sign == 0.0 {
+            sign = cross.signum();
+        } else if cross.signum() != sign {
+            return false;
+        }
+    }
+    true
+}
+
+/// One piece of terrain.
+fn terrain(painter: &egui::Painter, xf: &PlanTransform, piece: &rules::scene::Terrain) {
+    let colour = terrain_colour(piece.kind);
+    match &piece.shape {
+        TerrainShape::Area(points) => {
+            if convex(points) {
+                overlay::polygon(
+                    painter,
+                    xf,
+                    points,
+                    Inches::ZERO,
+                    colour.gamma_multiply(0.6),
+                    Stroke::new(1.5, colour),
+                );
+            } else {
+                overlay::outline(painter, xf, points, true, Stroke::new(2.0, colour));
+            }
+        }
+        TerrainShape::Line(points) => {
+            let width = if piece.kind == TerrainKind::River {
+                5.0
+            } else {
+                3.0
+            };
+            overlay::outline(painter, xf, points, false, Stroke::new(width, colour));
+        }
+    }
+}
+
+/// What the cursor reads: where it is, how far from the selected unit's leader and closest
+/// edge, and from the unit under it.
+pub fn hover_readout(
+    painter: &egui::Painter,
+    rect: Rect,
+    state: &AppState,
+    table: &TableState,
+    at: TablePoint,
+) {
+    let units = state.settings.units;
+    let mut text = format!("({:.1}, {:.1})", at.x, at.y);
+    if let Some(scene) = table.scene.as_deref() {
+        if let Some(unit) = state.selected.as_deref().and_then(|id| scene.unit(id)) {
+            let leader = distance(&unit.footprint.leader(), &at);
+            let (_, edge) = unit.footprint.closest_point(&at);
+            text.push_str(&format!(
+                " — {} from {}'s leader, {} from its edge",
+                units.format(leader),
+                unit.name,
+                units.format(edge)
+            ));
+        }
+        if let Some(under) = overlay::unit_at(scene, &at, Inches(0.05)) {
+            text.push_str(&format!(" — over {}", under.name));
+        }
+    }
+    overlay::text_with_halo(
+        painter,
+        rect.left_top() + Vec2::new(6.0, 6.0),
+        Align2::LEFT_TOP,
+        &text,
+        13.0,
+        Color32::WHITE,
+    );
+}

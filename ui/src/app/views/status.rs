@@ -1,0 +1,88 @@
+//! The status bar: frames per second, detection time, UI frame time, calibration quality, tags
+//! unknown and covered, and what is wrong in words.
+
+use egui::{Color32, RichText};
+
+use crate::app::pipeline::CalibrationStatus;
+use crate::app::{AppState, DIM};
+
+const WARN: Color32 = Color32::from_rgb(255, 190, 40);
+const BAD: Color32 = Color32::from_rgb(240, 90, 80);
+const GOOD: Color32 = Color32::from_rgb(90, 220, 110);
+
+/// The status bar.
+pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
+    ui.horizontal_wrapped(|ui| {
+        let timing = state.timing;
+        let Some(status) = state.status().cloned() else {
+            ui.label(RichText::new("Starting the pipeline…").color(DIM));
+            return;
+        };
+        if let Some(error) = &status.error {
+            ui.label(RichText::new(format!("⚠ {error}")).color(BAD).strong());
+            ui.separator();
+        }
+        ui.label(RichText::new(&status.source).color(DIM));
+        ui.separator();
+        ui.label(format!("pipeline {:.1} frames/s", status.pipeline_fps))
+            .on_hover_text("Frames the camera pipeline processed per second (detection runs on its own thread)");
+        ui.label(format!("detect {:.0} ms", status.detect_time.as_secs_f64() * 1000.0));
+        ui.label(format!("UI {:.1} ms a frame", timing.build.as_secs_f64() * 1000.0))
+            .on_hover_text(format!(
+                "Time to build the UI for one frame (the UI redraws when a frame arrives or you act; {:.0} ms since the previous one)",
+                timing.frame.as_secs_f64() * 1000.0
+            ));
+        ui.separator();
+        match &status.calibration {
+            CalibrationStatus::Missing(why) => {
+                ui.label(RichText::new(format!("⚠ {why}")).color(WARN).strong());
+            }
+            CalibrationStatus::Ready {
+                rms_pixels,
+                rms_inches,
+                check,
+                stale,
+            } => {
+                let colour = if *stale { BAD } else { GOOD };
+                let text = if *stale {
+                    format!("calibration STALE: {check}")
+                } else {
+                    format!("calibrated: {rms_pixels:.2} px / {rms_inches:.3}\" — {check}")
+                };
+                ui.label(RichText::new(text).color(colour));
+                if *stale && ui.button("Recalibrate").clicked() {
+                    state.commands.push(crate::app::pipeline::Command::Recalibrate);
+                }
+            }
+        }
+        ui.separator();
+        let tags = format!(
+            "tags: {} unknown, {} covered",
+            status.unknown_tags.len(),
+            status.held_tags.len()
+        );
+        let tag_colour = if status.unknown_tags.is_empty() && status.held_tags.is_empty() {
+            DIM
+        } else {
+            WARN
+        };
+        ui.label(RichText::new(tags).color(tag_colour)).on_hover_text(format!(
+            "unknown: {:?}\ncovered (held at their last place): {:?}",
+            status.unknown_tags, status.held_tags
+        ));
+        if !status.unseen.is_empty() {
+            ui.label(RichText::new(format!("{} unit(s) not seen", status.unseen.len())).color(WARN));
+        }
+        for note in status.notes.iter().take(2) {
+            ui.label(RichText::new(note).color(WARN));
+        }
+        if let Some(message) = &state.message {
+            ui.separator();
+            ui.label(RichText::new(message).color(GOOD));
+        }
+        if state.frozen {
+            ui.separator();
+            ui.label(RichText::new("❄ FROZEN").color(Color32::LIGHT_BLUE).strong());
+        }
+    });
+}
