@@ -4,7 +4,7 @@
 
 use calibration::{Camera, ImageSize, PixelPoint};
 use egui::epaint::PathStroke;
-use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape as EguiShape, Stroke, Vec2};
+use egui::{Align2, Color32, FontId, Id, Painter, Pos2, Rect, Shape as EguiShape, Stroke, Vec2};
 use rules::Scene;
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::ruling::{Shape, ShapeRole, Verdict};
@@ -268,9 +268,60 @@ pub fn text_with_halo(
 ) {
     let font = FontId::proportional(size);
     let galley = painter.layout_no_wrap(text.to_owned(), font, colour);
-    let rect = anchor.anchor_size(at, galley.size()).expand(2.0);
+    let wanted = anchor.anchor_size(at, galley.size()).expand(2.0);
+    let rect = free_place(painter, wanted);
     painter.rect_filled(rect, 3.0, Color32::from_black_alpha(170));
     painter.galley(rect.min + Vec2::splat(2.0), galley, colour);
+}
+
+/// The labels already drawn on one painter's layer in this pass.
+#[derive(Clone, Default)]
+struct PlacedLabels {
+    pass: u64,
+    rects: Vec<Rect>,
+}
+
+/// Where a label goes so as not to cover one already drawn: its wanted place, or the nearest
+/// free one a line or two above or below (a crowded table otherwise stacks names on names).
+/// When every try collides it takes the one that covers least.
+fn free_place(painter: &Painter, wanted: Rect) -> Rect {
+    let ctx = painter.ctx();
+    let pass = ctx.cumulative_pass_nr();
+    let id = Id::unique(("vedette-labels", painter.layer_id()));
+    ctx.data_mut(|data| {
+        let placed = data.get_temp_mut_or_default::<PlacedLabels>(id);
+        if placed.pass != pass {
+            *placed = PlacedLabels {
+                pass,
+                rects: Vec::new(),
+            };
+        }
+        let step = wanted.height() + 1.0;
+        let covered = |rect: &Rect| -> f32 {
+            placed
+                .rects
+                .iter()
+                .map(|r| r.intersect(*rect))
+                .filter(|i| i.is_positive())
+                .map(|i| i.area())
+                .sum()
+        };
+        let tries = [0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0]
+            .map(|k| wanted.translate(Vec2::new(0.0, k * step)));
+        let best = tries
+            .iter()
+            .find(|r| covered(r) == 0.0)
+            .copied()
+            .unwrap_or_else(|| {
+                tries
+                    .iter()
+                    .copied()
+                    .min_by(|a, b| covered(a).total_cmp(&covered(b)))
+                    .unwrap_or(wanted)
+            });
+        placed.rects.push(best);
+        best
+    })
 }
 
 /// The style of a ruling shape by its role.
@@ -418,4 +469,37 @@ pub fn unit_at<'s>(scene: &'s Scene, point: &TablePoint, tolerance: Inches) -> O
         .filter(|(_, d)| d.0 <= tolerance.0)
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
         .map(|(u, _)| u)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_drawn_at_one_place_are_stacked_not_piled() {
+        let ctx = egui::Context::default();
+        let mut places = Vec::new();
+        let mut output = ctx.run_pass(Default::default(), |ctx| {
+            let painter = ctx.layer_painter(egui::LayerId::background());
+            let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
+            places = (0..3).map(|_| free_place(&painter, wanted)).collect();
+        });
+        output.textures_delta.clear();
+        assert_eq!(
+            places[0],
+            Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0))
+        );
+        for (i, a) in places.iter().enumerate() {
+            for b in &places[i + 1..] {
+                assert!(!a.intersects(*b), "{a:?} and {b:?} overlap");
+            }
+        }
+        // A new pass starts with a clear table.
+        let mut output = ctx.run_pass(Default::default(), |ctx| {
+            let painter = ctx.layer_painter(egui::LayerId::background());
+            let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
+            assert_eq!(free_place(&painter, wanted), wanted);
+        });
+        output.textures_delta.clear();
+    }
 }
