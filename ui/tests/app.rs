@@ -280,3 +280,32 @@ fn vedette_screenshot_renders_the_app_on_the_demo_table() {
     assert!(text.contains("selected"), "{text}");
     let _ = std::fs::remove_file(&out);
 }
+
+#[test]
+fn convention_mode_shows_the_most_striking_ruling_in_large_type_and_selects_its_unit() {
+    let state = scene_state(&samples().join("scenes/two-lines.json"));
+    let rulings = state.rulings.clone().expect("rulings");
+    let tour = vedette_ui::app::views::convention::interesting(&rulings);
+    assert!(tour.len() >= 2, "{tour:?}");
+    let mut harness = harness_on(state, None);
+    let ctx = harness.ctx.clone();
+    harness.state_mut().state.set_mode(&ctx, Mode::Convention);
+    harness.run_steps(3);
+    let (unit, index) = &tour[0];
+    let first = &rulings
+        .units
+        .iter()
+        .find(|u| &u.summary.id == unit)
+        .expect("the unit")
+        .rulings[*index];
+    assert!(
+        has_text(&harness, &first.explanation),
+        "{}",
+        first.explanation
+    );
+    assert_eq!(
+        harness.state().state.selected.as_deref(),
+        Some(unit.as_str())
+    );
+    assert!(has_text(&harness, "Leave convention mode"));
+}
