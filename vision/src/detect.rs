@@ -129,8 +129,15 @@ impl TagDetector {
     /// Find the tags in a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();
-        let gray = to_gray(image)?;
-        let buffer = to_apriltag_image(&gray)?;
+        // A grey frame goes to the detector as it is; only colour needs converting.
+        let converted;
+        let gray = if image.channels() == 1 {
+            image
+        } else {
+            converted = to_gray(image)?;
+            &converted
+        };
+        let buffer = to_apriltag_image(gray)?;
         let prepared = Instant::now();
         let mut tags: Vec<Detection> = self
             .detector
@@ -190,18 +197,15 @@ fn to_apriltag_image(gray: &Mat) -> Result<Image, VisionError> {
     if width == 0 || height == 0 {
         return Err(VisionError::Image("the image is empty".into()));
     }
-    let continuous = if gray.is_continuous() {
-        gray.clone()
-    } else {
-        gray.try_clone()?
-    };
-    let pixels = continuous.data_bytes()?;
     let mut image = Image::zeros_with_alignment(width, height, 96)
         .map_err(|e| VisionError::Detector(e.to_string()))?;
     let stride = image.stride();
     let target = image.as_slice_mut();
-    for (row, source) in pixels.chunks_exact(width).enumerate() {
-        target[row * stride..row * stride + width].copy_from_slice(source);
+    // Row by row: one copy of the pixels, whether or not the Mat is continuous (a Mat's
+    // `clone` is a deep copy, which this avoids on every frame).
+    for row in 0..height {
+        let source = gray.at_row::<u8>(row as i32)?;
+        target[row * stride..row * stride + width].copy_from_slice(&source[..width]);
     }
     Ok(image)
 }
