@@ -22,7 +22,7 @@ use crate::anchors::{Anchor, AnchorLayout, TableSize};
 use crate::camera::{Camera, Intrinsics, TablePoint3};
 use crate::cv::{self, CvError, Freedom};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
-use crate::tag::TagSighting;
+use crate::tag::{TagPlacement, TagSighting};
 
 /// Calibration needs at least this many anchors in view.
 pub const MIN_ANCHORS_SEEN: usize = 3;
@@ -369,18 +369,34 @@ fn homography_rms(h: &Matrix3<f64>, c: &Candidate) -> f64 {
     (squares / 4.0).sqrt()
 }
 
+/// Each corner's error: how far (pixels) the camera model puts the corner from where it was
+/// seen, and how far (inches) the seen corner lands on the table from where it truly lies.
+fn corner_errors(
+    camera: &Camera,
+    placement: &TagPlacement,
+    seen: &[PixelPoint; 4],
+) -> [(f64, f64); 4] {
+    let corners = placement.corners();
+    std::array::from_fn(|i| {
+        let (truth, seen) = (&corners[i], &seen[i]);
+        let pixels = camera
+            .project(truth)
+            .map_or(f64::INFINITY, |p| p.distance(seen).0);
+        let inches = camera
+            .unproject_at(seen, placement.height)
+            .map_or(f64::INFINITY, |p| (p.x - truth.x).hypot(p.y - truth.y));
+        (pixels, inches)
+    })
+}
+
+fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, count) = values.fold((0.0, 0.0), |(sum, count), v| (sum + v * v, count + 1.0));
+    (sum / count).sqrt()
+}
+
 fn corner_rms(camera: &Camera, c: &Candidate) -> f64 {
-    let squares: f64 = c
-        .table_corners()
-        .iter()
-        .zip(&c.sighting.corners)
-        .map(|(t, seen)| {
-            camera
-                .project(t)
-                .map_or(f64::INFINITY, |p| p.distance(seen).0.powi(2))
-        })
-        .sum();
-    (squares / 4.0).sqrt()
+    let errors = corner_errors(camera, &c.anchor.placement(), &c.sighting.corners);
+    root_mean_square(errors.iter().map(|e| e.0))
 }
 
 /// The camera from trusted anchors: the lens if not given, then the pose.
@@ -454,49 +470,27 @@ fn focal_from_homography(h: &Matrix3<f64>, image_size: ImageSize) -> Option<f64>
 }
 
 fn fit_of(camera: &Camera, c: &Candidate) -> AnchorFit {
-    let corners = c.table_corners();
-    let height = Inches(c.anchor.height);
-    let on_table: f64 = corners
-        .iter()
-        .zip(&c.sighting.corners)
-        .map(|(t, seen)| {
-            camera
-                .unproject_at(seen, height)
-                .map_or(f64::INFINITY, |p| (p.x - t.x).powi(2) + (p.y - t.y).powi(2))
-        })
-        .sum();
+    let errors = corner_errors(camera, &c.anchor.placement(), &c.sighting.corners);
     AnchorFit {
         anchor: *c.anchor,
         seen: c.sighting.corners,
-        error: Pixels(corner_rms(camera, c)),
-        error_on_table: Inches((on_table / 4.0).sqrt()),
+        error: Pixels(root_mean_square(errors.iter().map(|e| e.0))),
+        error_on_table: Inches(root_mean_square(errors.iter().map(|e| e.1))),
     }
 }
 
 fn quality(camera: &Camera, anchors: &[AnchorFit], table: TableSize) -> Quality {
-    let mut squares = (0.0, 0.0);
-    let mut worst = (0.0f64, 0.0f64);
-    let mut count = 0.0;
-    for fit in anchors {
-        let placement = fit.anchor.placement();
-        for (t, seen) in placement.corners().iter().zip(&fit.seen) {
-            let px = camera
-                .project(t)
-                .map_or(f64::INFINITY, |p| p.distance(seen).0);
-            let inches = camera
-                .unproject_at(seen, placement.height)
-                .map_or(f64::INFINITY, |p| (p.x - t.x).hypot(p.y - t.y));
-            squares = (squares.0 + px * px, squares.1 + inches * inches);
-            worst = (worst.0.max(px), worst.1.max(inches));
-            count += 1.0;
-        }
-    }
+    let errors: Vec<(f64, f64)> = anchors
+        .iter()
+        .flat_map(|fit| corner_errors(camera, &fit.anchor.placement(), &fit.seen))
+        .collect();
+    let worst = |pick: fn(&(f64, f64)) -> f64| errors.iter().map(pick).fold(0.0, f64::max);
     let centre = rules::geometry::TablePoint::new(table.width / 2.0, table.depth / 2.0);
     Quality {
-        rms: Pixels((squares.0 / count).sqrt()),
-        max: Pixels(worst.0),
-        rms_on_table: Inches((squares.1 / count).sqrt()),
-        max_on_table: Inches(worst.1),
+        rms: Pixels(root_mean_square(errors.iter().map(|e| e.0))),
+        max: Pixels(worst(|e| e.0)),
+        rms_on_table: Inches(root_mean_square(errors.iter().map(|e| e.1))),
+        max_on_table: Inches(worst(|e| e.1)),
         tilt: camera.pose.tilt(),
         inches_per_pixel: camera
             .inches_per_pixel(&centre, Inches::ZERO)
