@@ -8,7 +8,7 @@ use egui::{Align2, Color32, FontId, Id, Painter, Pos2, Rect, Shape as EguiShape,
 use rules::Scene;
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::ruling::{Shape, ShapeRole, Verdict};
-use rules::scene::Unit;
+use rules::scene::{Terrain, TerrainKind, TerrainShape, Unit};
 use rules::units::Inches;
 
 /// Maps table inches to screen points and back.
@@ -257,6 +257,17 @@ pub fn segment(
     }
 }
 
+/// Whether a label must be drawn even where it covers another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// Always drawn, stepping aside as far as it can (the selection, rulings, measurements).
+    Always,
+    /// Drawn only where it covers no label already drawn (the names of other units: on a
+    /// crowded table, or in a melee, a name that cannot be read is worse than none — it is
+    /// in the unit list and the hover readout).
+    IfRoom,
+}
+
 /// Text with a dark outline, readable on cloth, terrain and figures alike.
 pub fn text_with_halo(
     painter: &Painter,
@@ -266,12 +277,42 @@ pub fn text_with_halo(
     size: f32,
     colour: Color32,
 ) {
+    label(painter, at, anchor, text, size, colour, Priority::Always);
+}
+
+/// A label with a halo, placed clear of the labels already drawn. Returns whether it was drawn.
+pub fn label(
+    painter: &Painter,
+    at: Pos2,
+    anchor: Align2,
+    text: &str,
+    size: f32,
+    colour: Color32,
+    priority: Priority,
+) -> bool {
     let font = FontId::proportional(size);
     let galley = painter.layout_no_wrap(text.to_owned(), font, colour);
-    let wanted = anchor.anchor_size(at, galley.size()).expand(2.0);
-    let rect = free_place(painter, wanted);
+    let wanted = inside(
+        anchor.anchor_size(at, galley.size()).expand(2.0),
+        painter.clip_rect(),
+    );
+    let Some(rect) = free_place(painter, wanted, priority) else {
+        return false;
+    };
     painter.rect_filled(rect, 3.0, Color32::from_black_alpha(170));
     painter.galley(rect.min + Vec2::splat(2.0), galley, colour);
+    true
+}
+
+/// A label's rect moved the least that keeps it within the view (a label at the picture's
+/// edge is slid in, not cut off), when it fits at all.
+fn inside(rect: Rect, view: Rect) -> Rect {
+    let dx = (view.min.x - rect.min.x).max(0.0) + (view.max.x - rect.max.x).min(0.0);
+    let dy = (view.min.y - rect.min.y).max(0.0) + (view.max.y - rect.max.y).min(0.0);
+    if rect.width() > view.width() || rect.height() > view.height() {
+        return rect;
+    }
+    rect.translate(Vec2::new(dx, dy))
 }
 
 /// The labels already drawn on one painter's layer in this pass.
@@ -282,9 +323,10 @@ struct PlacedLabels {
 }
 
 /// Where a label goes so as not to cover one already drawn: its wanted place, or the nearest
-/// free one a line or two above or below (a crowded table otherwise stacks names on names).
-/// When every try collides it takes the one that covers least.
-fn free_place(painter: &Painter, wanted: Rect) -> Rect {
+/// free one a line or two above or below, or half its width aside (a crowded table otherwise
+/// stacks names on names). When every try collides, a label drawn [`Priority::Always`] takes
+/// the place that covers least, and one drawn [`Priority::IfRoom`] gets none.
+fn free_place(painter: &Painter, wanted: Rect, priority: Priority) -> Option<Rect> {
     let ctx = painter.ctx();
     let pass = ctx.cumulative_pass_nr();
     let id = Id::unique(("vedette-labels", painter.layer_id()));
@@ -296,7 +338,6 @@ fn free_place(painter: &Painter, wanted: Rect) -> Rect {
                 rects: Vec::new(),
             };
         }
-        let step = wanted.height() + 1.0;
         let covered = |rect: &Rect| -> f32 {
             placed
                 .rects
@@ -306,22 +347,44 @@ fn free_place(painter: &Painter, wanted: Rect) -> Rect {
                 .map(|i| i.area())
                 .sum()
         };
-        let tries = [0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0]
-            .map(|k| wanted.translate(Vec2::new(0.0, k * step)));
-        let best = tries
-            .iter()
-            .find(|r| covered(r) == 0.0)
-            .copied()
-            .unwrap_or_else(|| {
-                tries
-                    .iter()
-                    .copied()
-                    .min_by(|a, b| covered(a).total_cmp(&covered(b)))
-                    .unwrap_or(wanted)
-            });
+        let tries = label_tries(wanted);
+        let free = tries.iter().find(|r| covered(r) == 0.0).copied();
+        let best = match (free, priority) {
+            (Some(rect), _) => rect,
+            (None, Priority::IfRoom) => return None,
+            (None, Priority::Always) => tries
+                .iter()
+                .copied()
+                .min_by(|a, b| covered(a).total_cmp(&covered(b)))
+                .unwrap_or(wanted),
+        };
         placed.rects.push(best);
-        best
+        Some(best)
     })
+}
+
+/// The places tried for a label, nearest first.
+fn label_tries(wanted: Rect) -> Vec<Rect> {
+    let (dx, dy) = (wanted.width() * 0.5, wanted.height() + 1.0);
+    let steps = [
+        (0.0, 0.0),
+        (0.0, 1.0),
+        (0.0, -1.0),
+        (1.0, 0.0),
+        (-1.0, 0.0),
+        (0.0, 2.0),
+        (0.0, -2.0),
+        (1.0, 1.0),
+        (-1.0, 1.0),
+        (1.0, -1.0),
+        (-1.0, -1.0),
+        (0.0, 3.0),
+        (0.0, -3.0),
+    ];
+    steps
+        .iter()
+        .map(|(kx, ky)| wanted.translate(Vec2::new(kx * dx, ky * dy)))
+        .collect()
 }
 
 /// The style of a ruling shape by its role.
@@ -384,6 +447,71 @@ pub fn ruling_shape(
     }
 }
 
+/// Colours of the terrain, by kind.
+fn terrain_colour(kind: TerrainKind) -> Color32 {
+    match kind {
+        TerrainKind::Wood => Color32::from_rgb(40, 110, 50),
+        TerrainKind::Rough | TerrainKind::VeryRough | TerrainKind::ExtremelyRough => {
+            Color32::from_rgb(140, 120, 80)
+        }
+        TerrainKind::Obstacle => Color32::from_rgb(170, 150, 120),
+        TerrainKind::Building => Color32::from_rgb(150, 100, 80),
+        TerrainKind::Hill => Color32::from_rgb(120, 140, 70),
+        TerrainKind::Impassable => Color32::from_rgb(90, 90, 90),
+        TerrainKind::River => Color32::from_rgb(70, 120, 200),
+        TerrainKind::Road => Color32::from_rgb(170, 150, 110),
+        TerrainKind::Decorative => Color32::from_rgb(100, 100, 100),
+    }
+}
+
+/// Whether a polygon is convex (egui fills only convex ones directly).
+fn convex(points: &[TablePoint]) -> bool {
+    let n = points.len();
+    let mut sign = 0.0f64;
+    for i in 0..n {
+        let (a, b, c) = (points[i], points[(i + 1) % n], points[(i + 2) % n]);
+        let cross = (b - a).perp(&(c - b));
+        if cross.abs() < 1e-9 {
+            continue;
+        }
+        if sign == 0.0 {
+            sign = cross.signum();
+        } else if cross.signum() != sign {
+            return false;
+        }
+    }
+    true
+}
+
+/// One piece of terrain, filled at `fill` opacity where egui can fill it (convex areas).
+pub fn terrain(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain, fill: f32) {
+    let colour = terrain_colour(piece.kind);
+    match &piece.shape {
+        TerrainShape::Area(points) => {
+            if convex(points) {
+                polygon(
+                    painter,
+                    xf,
+                    points,
+                    Inches::ZERO,
+                    colour.gamma_multiply(fill),
+                    Stroke::new(1.5, colour),
+                );
+            } else {
+                outline(painter, xf, points, true, Stroke::new(2.0, colour));
+            }
+        }
+        TerrainShape::Line(points) => {
+            let width = if piece.kind == TerrainKind::River {
+                5.0
+            } else {
+                3.0
+            };
+            outline(painter, xf, points, false, Stroke::new(width, colour));
+        }
+    }
+}
+
 /// How a unit is drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct UnitLook {
@@ -399,7 +527,7 @@ pub struct UnitLook {
     pub text_size: f32,
 }
 
-/// A unit's stands, its front edge and its name.
+/// A unit's stands and its front edge.
 pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLook) {
     let alpha = if look.held { 0.35 } else { 1.0 };
     let colour = look.colour.gamma_multiply(alpha);
@@ -421,24 +549,38 @@ pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLo
         look.height,
         Stroke::new(width + 1.5, Color32::WHITE.gamma_multiply(alpha)),
     );
-    if look.text_size > 0.0 {
-        let centre = unit.footprint.frame().center();
-        if let Some(at) = xf.to_screen_at(&centre, look.height) {
-            let name = if look.held {
-                format!("{} (covered)", unit.name)
-            } else {
-                unit.name.clone()
-            };
-            text_with_halo(
-                painter,
-                at + Vec2::new(0.0, -6.0),
-                Align2::CENTER_BOTTOM,
-                &name,
-                look.text_size,
-                colour,
-            );
-        }
+}
+
+/// A unit's name above its centre: always for a highlighted unit, where there is room for the
+/// others.
+pub fn unit_name(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLook) {
+    if look.text_size <= 0.0 {
+        return;
     }
+    let centre = unit.footprint.frame().center();
+    let Some(at) = xf.to_screen_at(&centre, look.height) else {
+        return;
+    };
+    let name = if look.held {
+        format!("{} (covered)", unit.name)
+    } else {
+        unit.name.clone()
+    };
+    let alpha = if look.held { 0.35 } else { 1.0 };
+    let priority = if look.highlighted {
+        Priority::Always
+    } else {
+        Priority::IfRoom
+    };
+    label(
+        painter,
+        at + Vec2::new(0.0, -6.0),
+        Align2::CENTER_BOTTOM,
+        &name,
+        look.text_size,
+        look.colour.gamma_multiply(alpha),
+        priority,
+    );
 }
 
 /// The front edge, so facing reads at a glance.
@@ -476,13 +618,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_label_at_the_edge_slides_into_the_view() {
+        let view = Rect::from_min_max(Pos2::new(0.0, 0.0), Pos2::new(200.0, 100.0));
+        let cut = Rect::from_min_size(Pos2::new(-30.0, 95.0), Vec2::new(80.0, 14.0));
+        let slid = inside(cut, view);
+        assert_eq!(slid.size(), cut.size());
+        assert!(view.contains_rect(slid), "{slid:?}");
+        assert_eq!(slid.min, Pos2::new(0.0, 86.0));
+        let clear = Rect::from_min_size(Pos2::new(20.0, 20.0), Vec2::new(80.0, 14.0));
+        assert_eq!(inside(clear, view), clear);
+    }
+
+    #[test]
     fn labels_drawn_at_one_place_are_stacked_not_piled() {
         let ctx = egui::Context::default();
         let mut places = Vec::new();
         let mut output = ctx.run_pass(Default::default(), |ctx| {
             let painter = ctx.layer_painter(egui::LayerId::background());
             let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
-            places = (0..3).map(|_| free_place(&painter, wanted)).collect();
+            places = (0..3)
+                .filter_map(|_| free_place(&painter, wanted, Priority::Always))
+                .collect();
         });
         output.textures_delta.clear();
         assert_eq!(
@@ -494,11 +650,28 @@ mod tests {
                 assert!(!a.intersects(*b), "{a:?} and {b:?} overlap");
             }
         }
+        // A name that would cover the others gives way; one with room is drawn.
+        let mut output = ctx.run_pass(Default::default(), |ctx| {
+            let painter = ctx.layer_painter(egui::LayerId::background());
+            let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
+            let tries = label_tries(wanted).len();
+            for _ in 0..tries {
+                assert!(free_place(&painter, wanted, Priority::Always).is_some());
+            }
+            assert_eq!(free_place(&painter, wanted, Priority::IfRoom), None);
+            assert!(free_place(&painter, wanted, Priority::Always).is_some());
+            let elsewhere = wanted.translate(Vec2::new(400.0, 0.0));
+            assert_eq!(
+                free_place(&painter, elsewhere, Priority::IfRoom),
+                Some(elsewhere)
+            );
+        });
+        output.textures_delta.clear();
         // A new pass starts with a clear table.
         let mut output = ctx.run_pass(Default::default(), |ctx| {
             let painter = ctx.layer_painter(egui::LayerId::background());
             let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
-            assert_eq!(free_place(&painter, wanted), wanted);
+            assert_eq!(free_place(&painter, wanted, Priority::Always), Some(wanted));
         });
         output.textures_delta.clear();
     }

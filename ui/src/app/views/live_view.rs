@@ -67,6 +67,13 @@ pub fn live_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
         units: 13.0,
         lines: 13.0,
     };
+    if let Some(scene) = table.scene.as_deref() {
+        // The camera shows the terrain itself: a faint fill and its outline say where the rules
+        // take it to be.
+        for piece in &scene.terrain {
+            overlay::terrain(&painter, &xf, piece, 0.18);
+        }
+    }
     draw_table(&painter, &xf, state, &table, sizes);
     if let Some(tags) = &table.tags
         && table.scene.is_none()

@@ -143,18 +143,13 @@ pub fn draw_table(
             }
         }
     }
-    for unit in &scene.units {
-        let highlighted = state.selected.as_deref() == Some(unit.id.as_str())
-            || state.measure.has_unit(&unit.id)
-            || state.dispute.has_unit(&unit.id);
-        let look = UnitLook {
-            colour: overlay::side_colour(scene, &unit.side),
-            highlighted,
-            held: table.held_units.contains(&unit.id),
-            height: table.stand_height,
-            text_size: sizes.units,
-        };
-        overlay::unit(painter, xf, unit, look);
+    let looks: Vec<(&Unit, UnitLook)> = scene
+        .units
+        .iter()
+        .map(|unit| (unit, unit_look(state, table, scene, unit, sizes.units)))
+        .collect();
+    for (unit, look) in &looks {
+        overlay::unit(painter, xf, unit, *look);
     }
     if let Some(unit) = selected {
         target_lines(painter, xf, scene, table, unit, sizes.lines);
@@ -210,6 +205,32 @@ pub fn draw_table(
             true,
             None,
         );
+    }
+    // Names last, the units in play first: the labels of rulings and of the units they are
+    // about are placed before the others' names, which give way where there is no room.
+    let (first, rest): (Vec<_>, Vec<_>) = looks.into_iter().partition(|(_, look)| look.highlighted);
+    for (unit, look) in first.into_iter().chain(rest) {
+        overlay::unit_name(painter, xf, unit, look);
+    }
+}
+
+/// How a unit is drawn: its side's colour, bold when it is in play, faint when covered.
+fn unit_look(
+    state: &AppState,
+    table: &TableState,
+    scene: &rules::Scene,
+    unit: &Unit,
+    text_size: f32,
+) -> UnitLook {
+    let highlighted = state.selected.as_deref() == Some(unit.id.as_str())
+        || state.measure.has_unit(&unit.id)
+        || state.dispute.has_unit(&unit.id);
+    UnitLook {
+        colour: overlay::side_colour(scene, &unit.side),
+        highlighted,
+        held: table.held_units.contains(&unit.id),
+        height: table.stand_height,
+        text_size,
     }
 }
 

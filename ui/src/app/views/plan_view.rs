@@ -4,7 +4,6 @@
 
 use egui::{Align2, Color32, Rect, Sense, Stroke, Vec2};
 use rules::geometry::{TablePoint, distance};
-use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::Inches;
 
 use super::live_view::placeholder;
@@ -64,7 +63,7 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
     cloth_and_grid(&painter, &xf, size);
     if let Some(scene) = table.scene.as_deref() {
         for piece in &scene.terrain {
-            terrain(&painter, &xf, piece);
+            overlay::terrain(&painter, &xf, piece, 0.6);
         }
     }
     let sizes = TextSizes {
@@ -177,71 +176,6 @@ fn cloth_and_grid(painter: &egui::Painter, xf: &PlanTransform, size: (f64, f64))
             );
         }
         y += 6.0;
-    }
-}
-
-/// Colours of the terrain, by kind.
-fn terrain_colour(kind: TerrainKind) -> Color32 {
-    match kind {
-        TerrainKind::Wood => Color32::from_rgb(40, 110, 50),
-        TerrainKind::Rough | TerrainKind::VeryRough | TerrainKind::ExtremelyRough => {
-            Color32::from_rgb(140, 120, 80)
-        }
-        TerrainKind::Obstacle => Color32::from_rgb(170, 150, 120),
-        TerrainKind::Building => Color32::from_rgb(150, 100, 80),
-        TerrainKind::Hill => Color32::from_rgb(120, 140, 70),
-        TerrainKind::Impassable => Color32::from_rgb(90, 90, 90),
-        TerrainKind::River => Color32::from_rgb(70, 120, 200),
-        TerrainKind::Road => Color32::from_rgb(170, 150, 110),
-        TerrainKind::Decorative => Color32::from_rgb(100, 100, 100),
-    }
-}
-
-/// Whether a polygon is convex (egui fills only convex ones directly).
-fn convex(points: &[TablePoint]) -> bool {
-    let n = points.len();
-    let mut sign = 0.0f64;
-    for i in 0..n {
-        let (a, b, c) = (points[i], points[(i + 1) % n], points[(i + 2) % n]);
-        let cross = (b - a).perp(&(c - b));
-        if cross.abs() < 1e-9 {
-            continue;
-        }
-        if sign == 0.0 {
-            sign = cross.signum();
-        } else if cross.signum() != sign {
-            return false;
-        }
-    }
-    true
-}
-
-/// One piece of terrain.
-fn terrain(painter: &egui::Painter, xf: &PlanTransform, piece: &rules::scene::Terrain) {
-    let colour = terrain_colour(piece.kind);
-    match &piece.shape {
-        TerrainShape::Area(points) => {
-            if convex(points) {
-                overlay::polygon(
-                    painter,
-                    xf,
-                    points,
-                    Inches::ZERO,
-                    colour.gamma_multiply(0.6),
-                    Stroke::new(1.5, colour),
-                );
-            } else {
-                overlay::outline(painter, xf, points, true, Stroke::new(2.0, colour));
-            }
-        }
-        TerrainShape::Line(points) => {
-            let width = if piece.kind == TerrainKind::River {
-                5.0
-            } else {
-                3.0
-            };
-            overlay::outline(painter, xf, points, false, Stroke::new(width, colour));
-        }
     }
 }
 
