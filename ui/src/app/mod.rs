@@ -29,7 +29,7 @@ use self::pipeline::{Command, Pipeline, Setup, Status, TableState};
 use self::umpire::TurnMarker;
 
 /// The key under which settings are stored between runs.
-const SETTINGS_KEY: &str = "vedette-settings";
+pub const SETTINGS_KEY: &str = "vedette-settings";
 
 /// What persists between runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -420,6 +420,21 @@ impl eframe::App for VedetteApp {
     }
 }
 
+/// The settings of the last run, or the defaults on a first run or when the stored ones
+/// cannot be read (written by an older version, damaged): a bad settings file never stops the
+/// app from opening.
+pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
+    let Some(storage) = storage else {
+        return Settings::default();
+    };
+    eframe::get_value(storage, SETTINGS_KEY).unwrap_or_else(|| {
+        if storage.get_string(SETTINGS_KEY).is_some() {
+            tracing::warn!("the saved settings could not be read: using the defaults");
+        }
+        Settings::default()
+    })
+}
+
 /// Open the app window. `demo` starts on the demo table whatever the saved source.
 pub fn run(demo: bool) -> anyhow::Result<()> {
     if cfg!(target_os = "linux")
@@ -443,10 +458,7 @@ pub fn run(demo: bool) -> anyhow::Result<()> {
         "vedette",
         options,
         Box::new(move |cc| {
-            let mut settings: Settings = cc
-                .storage
-                .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
-                .unwrap_or_default();
+            let mut settings = load_settings(cc.storage);
             if demo {
                 settings.setup.source = pipeline::SourceChoice::Demo;
             }

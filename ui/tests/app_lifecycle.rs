@@ -1,0 +1,328 @@
+//! The app over time, as a player or a convention table lives with it: settings survive a
+//! restart, sources switch without one, a covered anchor or a knocked camera is recovered from
+//! without help, and a lost camera keeps the last table on screen until it comes back.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rules::Scene;
+use rules::units::{Degrees, Inches};
+use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
+use vedette_ui::app::headless::{WINDOW, harness_on};
+use vedette_ui::app::measure::LengthUnit;
+use vedette_ui::app::pipeline::{CalibrationStatus, Processor, SourceChoice, Status, TableState};
+use vedette_ui::app::views::sources::Kind;
+use vedette_ui::app::{Mode, Settings, VedetteApp};
+use vision::FrameSource;
+use vision::source::SyntheticSource;
+use vision::synthetic::{Block, Effects, Rgb, framing_camera};
+
+fn samples() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../samples"))
+}
+
+fn has_text(harness: &Harness<'_, VedetteApp>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).next().is_some()
+}
+
+/// eframe's storage, in memory: what the app writes on closing, read back on the next start.
+#[derive(Default)]
+struct Memory(HashMap<String, String>);
+
+impl eframe::Storage for Memory {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+
+    fn flush(&mut self) {}
+}
+
+fn app_with(settings: Settings) -> Harness<'static, VedetteApp> {
+    let mut harness = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| VedetteApp::without_pipeline(&cc.egui_ctx, settings));
+    harness.run_steps(2);
+    harness
+}
+
+#[test]
+fn settings_chosen_in_the_app_survive_a_restart() {
+    let mut harness = app_with(Settings::default());
+    harness.get_by_label("cm").click();
+    harness.run_steps(2);
+    let camera = samples().join("camera");
+    {
+        let form = &mut harness.state_mut().state.source_form;
+        form.kind = Kind::Image;
+        form.path = camera.join("two-lines.jpg").display().to_string();
+        form.anchors = camera.join("anchors.toml").display().to_string();
+        form.roster = camera.join("two-lines-roster.toml").display().to_string();
+    }
+    harness.get_by_label("📷 Source").click();
+    harness.run_steps(2);
+    harness.get_by_label("Open").click();
+    harness.run_steps(2);
+
+    let mut storage = Memory::default();
+    eframe::App::save(harness.state_mut(), &mut storage);
+    let restored: Settings =
+        eframe::get_value(&storage, vedette_ui::app::SETTINGS_KEY).expect("settings were saved");
+    assert_eq!(restored.units, LengthUnit::Centimetres);
+    assert_eq!(
+        restored.setup.source,
+        SourceChoice::Image(camera.join("two-lines.jpg"))
+    );
+    assert_eq!(
+        restored.setup.roster,
+        Some(camera.join("two-lines-roster.toml"))
+    );
+    assert_eq!(restored, harness.state().state.settings);
+
+    // The next run opens on them: the form shows the picture, the toolbar centimetres.
+    let harness = app_with(restored);
+    let state = &harness.state().state;
+    assert_eq!(state.settings.units, LengthUnit::Centimetres);
+    assert_eq!(state.source_form.kind, Kind::Image);
+    assert!(state.source_form.roster.ends_with("two-lines-roster.toml"));
+}
+
+#[test]
+fn settings_from_an_older_or_damaged_store_fall_back_to_the_defaults() {
+    let mut storage = Memory::default();
+    eframe::App::save(app_with(Settings::default()).state_mut(), &mut storage);
+    let key = vedette_ui::app::SETTINGS_KEY;
+    eframe::Storage::set_string(&mut storage, key, "(units: Furlongs".into());
+    assert_eq!(
+        vedette_ui::app::load_settings(Some(&storage)),
+        Settings::default()
+    );
+    assert_eq!(vedette_ui::app::load_settings(None), Settings::default());
+}
+
+/// Step the app until `done` holds, failing with `what` after a generous deadline (debug
+/// builds render and detect 1080p frames slowly).
+fn step_until(
+    harness: &mut Harness<'_, VedetteApp>,
+    what: &str,
+    done: impl Fn(&vedette_ui::app::AppState) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while !done(&harness.state().state) {
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn source_name(state: &vedette_ui::app::AppState) -> String {
+    state.status().map(|s| s.source.clone()).unwrap_or_default()
+}
+
+#[test]
+fn sources_switch_without_a_restart() {
+    let mut harness = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(|cc| VedetteApp::new(&cc.egui_ctx, Settings::default()));
+    step_until(&mut harness, "the demo table", |s| {
+        s.table.as_ref().is_some_and(|t| t.scene.is_some())
+            && source_name(s).starts_with("demo table")
+    });
+
+    // The picture, through the chooser.
+    let camera = samples().join("camera");
+    {
+        let form = &mut harness.state_mut().state.source_form;
+        form.kind = Kind::Image;
+        form.path = camera.join("two-lines.jpg").display().to_string();
+        form.anchors = camera.join("anchors.toml").display().to_string();
+        form.roster = camera.join("two-lines-roster.toml").display().to_string();
+    }
+    harness.get_by_label("📷 Source").click();
+    harness.run_steps(2);
+    harness.get_by_label("Open").click();
+    step_until(&mut harness, "the picture's table", |s| {
+        s.table
+            .as_ref()
+            .and_then(|t| t.scene.as_ref())
+            .is_some_and(|scene| scene.unit("45th-foot").is_some())
+    });
+    assert!(source_name(&harness.state().state).contains("two-lines.jpg"));
+
+    // A video that is not there: a clear message, and the app carries on.
+    {
+        let form = &mut harness.state_mut().state.source_form;
+        form.kind = Kind::Video;
+        form.path = "no-such-game.mp4".into();
+    }
+    harness.get_by_label("📷 Source").click();
+    harness.run_steps(2);
+    harness.get_by_label("Open").click();
+    step_until(&mut harness, "the missing video's message", |s| {
+        s.status()
+            .and_then(|st| st.error.as_deref())
+            .is_some_and(|e| e.contains("no-such-game.mp4"))
+    });
+
+    // And back to the demo.
+    harness.state_mut().state.source_form.kind = Kind::Demo;
+    harness.get_by_label("📷 Source").click();
+    harness.run_steps(2);
+    harness.get_by_label("Open").click();
+    step_until(&mut harness, "the demo table again", |s| {
+        s.table.as_ref().is_some_and(|t| t.scene.is_some())
+            && source_name(s).starts_with("demo table")
+    });
+}
+
+fn ready(status: &Status) -> Option<(bool, &str)> {
+    match &status.calibration {
+        CalibrationStatus::Ready { stale, check, .. } => Some((*stale, check.as_str())),
+        CalibrationStatus::Missing(_) => None,
+    }
+}
+
+fn units_placed(state: &TableState) -> usize {
+    state.scene.as_ref().map_or(0, |s| s.units.len())
+}
+
+/// One frame of the demo table through `processor`, seen through `camera`.
+fn film(
+    processor: &mut Processor,
+    camera: calibration::Camera,
+    table: vision::synthetic::SyntheticTable,
+    index: u64,
+) -> TableState {
+    let mut source = SyntheticSource::new(
+        "demo",
+        camera,
+        Effects::WEBCAM,
+        vec![(table, 1)],
+        10.0,
+        false,
+    );
+    let mut frame = source.next_frame().expect("renders").expect("a frame");
+    frame.index = index;
+    frame.time = Duration::from_millis(100 * index);
+    processor.process(&frame, "demo")
+}
+
+#[test]
+fn a_hand_over_an_anchor_or_a_knocked_camera_is_recovered_from_unattended() {
+    let demo = Demo::new().expect("the demo");
+    let mut processor = Processor::new(demo.inputs());
+    let clear = demo.stage(0);
+    let first = film(&mut processor, demo.camera, clear.clone(), 0);
+    let (stale, _) = ready(&first.status).expect("calibrated from the anchors");
+    assert!(!stale);
+    let everyone = units_placed(&first);
+    assert_eq!(
+        everyone,
+        demo.turns[0].units.len(),
+        "{:?} {:?}",
+        first.status.unseen,
+        first.status.notes
+    );
+
+    // A visitor's hand over an anchor: the calibration holds, every unit is still placed.
+    let anchor = demo.anchors.anchors[0].placement();
+    let mut covered = clear.clone();
+    covered.blocks.push(Block {
+        footprint: rules::geometry::OrientedRect::from_center(
+            anchor.center,
+            Degrees(20.0),
+            Inches(4.0),
+            Inches(3.0),
+        ),
+        height: Inches(2.5),
+        colour: Rgb(214, 170, 140),
+        tags: Vec::new(),
+    });
+    for i in 1..4 {
+        let state = film(&mut processor, demo.camera, covered.clone(), i);
+        let (stale, check) = ready(&state.status).expect("still calibrated");
+        assert!(!stale, "a covered anchor is not a moved camera: {check}");
+        assert_eq!(units_placed(&state), everyone);
+    }
+
+    // The camera is knocked: the table is seen from elsewhere. Marked stale at once, then
+    // recalibrated from the anchors, with no one at the keyboard.
+    let table = calibration::TableSize {
+        width: demo.turns[0].table.width.0,
+        depth: demo.turns[0].table.depth.0,
+    };
+    let knocked = framing_camera(table, IMAGE_SIZE, Degrees(27.0), Degrees(70.0));
+    let after = film(&mut processor, knocked, clear.clone(), 4);
+    assert_eq!(
+        ready(&after.status).map(|r| r.0),
+        Some(true),
+        "stale at once"
+    );
+    let mut last = after;
+    for i in 5..20 {
+        last = film(&mut processor, knocked, clear.clone(), i);
+        if matches!(ready(&last.status), Some((false, _))) {
+            break;
+        }
+    }
+    let (stale, check) = ready(&last.status).expect("calibrated again");
+    assert!(!stale, "recalibrated: {check}");
+    assert_eq!(
+        units_placed(&last),
+        everyone,
+        "{:?} {:?}",
+        last.status.unseen,
+        last.status.notes
+    );
+    let eye = last.calibration.expect("a calibration").camera.pose.eye();
+    let truth = knocked.pose.eye();
+    assert!(
+        (eye - truth).norm() < 1.0,
+        "the new calibration found the camera where it now is: {eye:?} vs {truth:?}"
+    );
+}
+
+#[test]
+fn convention_mode_rides_out_a_lost_camera() {
+    let scene = Scene::load(&samples().join("scenes/two-lines.json")).expect("sample scene");
+    let rulings = rules::rulings::rulings(&scene);
+    let mut state = TableState::message("webcam 0", None);
+    state.scene = Some(Arc::new(scene));
+    state.rulings = Some(Arc::new(rulings));
+    let mut harness = harness_on(state.clone(), None);
+    let ctx = harness.ctx.clone();
+    harness.state_mut().state.set_mode(&ctx, Mode::Convention);
+    harness.run_steps(3);
+    let touring = harness.state().state.selected.clone();
+    assert!(touring.is_some(), "the tour has started");
+
+    // Unplugged: the message is on screen, the table and the tour stay.
+    let lost = "camera lost: the webcam stopped sending frames; retrying every second";
+    harness
+        .state_mut()
+        .state
+        .receive(Arc::new(TableState::message("webcam 0", Some(lost.into()))));
+    harness.run_steps(3);
+    assert!(has_text(&harness, lost));
+    let app = &harness.state().state;
+    assert!(app.table.as_ref().is_some_and(|t| t.scene.is_some()));
+    assert_eq!(app.selected, touring);
+    assert_eq!(app.mode, Mode::Convention);
+
+    // Plugged back in: the message goes, the table is live again.
+    harness.state_mut().state.receive(Arc::new(state));
+    harness.run_steps(3);
+    assert!(!has_text(&harness, lost));
+    assert!(has_text(&harness, "webcam 0"));
+}
