@@ -269,12 +269,16 @@ pub enum Bench {
         #[command(flatten)]
         detector: DetectorArgs,
     },
-    /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time
-    /// and the pipeline's frame rate beside it.
+    /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
+    /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
+    /// runs all day: `--convention --seconds 7200` checks that memory stays flat).
     App {
         /// How long to run, seconds.
         #[arg(long, default_value_t = 20.0)]
         seconds: f64,
+        /// Run in convention mode (the unattended tour of the rulings) instead of play mode.
+        #[arg(long)]
+        convention: bool,
     },
     /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48",
     /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG): position
@@ -401,7 +405,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             detector,
         })) => commands::bench_vision::accuracy(*tables, *seed, detector.settings(), out),
-        Some(Command::Bench(Bench::App { seconds })) => crate::app::headless::bench(*seconds, out),
+        Some(Command::Bench(Bench::App {
+            seconds,
+            convention,
+        })) => crate::app::headless::bench(*seconds, *convention, out),
         Some(Command::Screenshot {
             demo: _,
             output,

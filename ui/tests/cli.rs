@@ -286,3 +286,17 @@ fn a_custom_profile_changes_the_rulings_and_a_bad_one_is_named() {
     assert!(stderr(&unknown).contains("no built-in profile for ruleset 'warhammer'"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bench_app_reports_ui_time_and_memory() {
+    let out = vedette(&["bench", "app", "--seconds", "2", "--convention"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("convention mode"), "{text}");
+    assert!(text.contains("UI frame"), "{text}");
+    assert!(text.contains("memory: "), "{text}");
+}

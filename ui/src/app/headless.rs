@@ -3,6 +3,7 @@
 //! synchronously here — the same [`Processor`] the pipeline thread runs — so a screenshot never
 //! depends on timing.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -125,48 +126,89 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// The memory the process holds (resident set), where the system says (Linux).
+fn resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
+
+fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// How often a long run reports its memory.
+const MEMORY_EVERY: Duration = Duration::from_secs(60);
+
 /// `vedette bench app`: the app on the live demo pipeline (its own thread) for a while, the UI
-/// stepped at 60 Hz: how long each UI frame takes, and how fast the pipeline runs beside it.
-pub fn bench(seconds: f64, out: &mut dyn Write) -> anyhow::Result<()> {
+/// stepped at 60 Hz: how long each UI frame takes, how fast the pipeline runs beside it, and
+/// how much memory the app holds as it goes (a line a minute, so a run of hours shows a leak).
+pub fn bench(seconds: f64, convention: bool, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut harness = Harness::builder()
         .with_size(WINDOW)
         .build_eframe(|cc| VedetteApp::new(&cc.egui_ctx, Settings::default()));
-    let started = Instant::now();
-    let mut steps = Vec::new();
-    let mut builds = Vec::new();
-    let mut first_frame = None;
-    let mut selected = false;
-    while started.elapsed().as_secs_f64() < seconds {
-        let t = Instant::now();
-        harness.step();
-        steps.push(t.elapsed());
-        let app = &mut harness.state_mut().state;
-        builds.push(app.timing.build);
-        if let Some(table) = app.table.clone() {
-            first_frame.get_or_insert(started.elapsed());
-            if !selected {
-                app.selected = showcase_unit(&table);
-                selected = app.selected.is_some();
-            }
-        }
-        std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
+    if convention {
+        let ctx = harness.ctx.clone();
+        harness
+            .state_mut()
+            .state
+            .set_mode(&ctx, super::Mode::Convention);
     }
-    steps.sort();
-    builds.sort();
-    let status = harness.state().state.status().cloned();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mode = if convention { "convention" } else { "play" };
     writeln!(
         out,
-        "vedette bench app — the demo table on the pipeline thread, UI stepped at 60 Hz for {seconds:.0} s ({})",
+        "vedette bench app — the demo table on the pipeline thread, {mode} mode, UI stepped at 60 Hz for {seconds:.0} s ({})",
         if cfg!(debug_assertions) {
             "debug build"
         } else {
             "release build"
         }
     )?;
+    let started = Instant::now();
+    let mut steps = VecDeque::new();
+    let mut builds = VecDeque::new();
+    let mut first_frame = None;
+    let mut selected = false;
+    let mut memory: Vec<(Duration, u64)> = Vec::new();
+    let mut next_report = MEMORY_EVERY;
+    while started.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        harness.step();
+        push_bounded(&mut steps, t.elapsed());
+        let app = &mut harness.state_mut().state;
+        push_bounded(&mut builds, app.timing.build);
+        if let Some(table) = app.table.clone() {
+            if first_frame.is_none() {
+                first_frame = Some(started.elapsed());
+                memory.extend(resident_memory().map(|m| (started.elapsed(), m)));
+            }
+            if !selected && !convention {
+                app.selected = showcase_unit(&table);
+                selected = app.selected.is_some();
+            }
+        }
+        if started.elapsed() >= next_report {
+            next_report += MEMORY_EVERY;
+            if let Some(m) = resident_memory() {
+                memory.push((started.elapsed(), m));
+                writeln!(
+                    out,
+                    "  {:>5.0} s: resident memory {:.0} MB",
+                    started.elapsed().as_secs_f64(),
+                    megabytes(m)
+                )?;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(16).saturating_sub(t.elapsed()));
+    }
+    let steps = sorted(steps);
+    let builds = sorted(builds);
+    let status = harness.state().state.status().cloned();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     writeln!(
         out,
-        "UI frame (build + layout + tessellation, no GPU): median {:.2} ms, p95 {:.2} ms, max {:.2} ms over {} frames; building the UI alone: median {:.2} ms",
+        "UI frame (build + layout + tessellation, no GPU): median {:.2} ms, p95 {:.2} ms, max {:.2} ms over the last {} frames; building the UI alone: median {:.2} ms",
         ms(percentile(&steps, 0.5)),
         ms(percentile(&steps, 0.95)),
         ms(percentile(&steps, 1.0)),
@@ -183,6 +225,53 @@ pub fn bench(seconds: f64, out: &mut dyn Write) -> anyhow::Result<()> {
             first.as_secs_f64()
         )?,
         _ => writeln!(out, "pipeline: no frame arrived in {seconds:.0} s")?,
+    }
+    memory.extend(resident_memory().map(|m| (started.elapsed(), m)));
+    memory_report(&memory, out)
+}
+
+/// Timings kept for the percentiles: the newest ten thousand, so a run of hours measures
+/// itself without growing.
+fn push_bounded(timings: &mut VecDeque<Duration>, t: Duration) {
+    const KEPT: usize = 10_000;
+    if timings.len() == KEPT {
+        timings.pop_front();
+    }
+    timings.push_back(t);
+}
+
+fn sorted(timings: VecDeque<Duration>) -> Vec<Duration> {
+    let mut timings = Vec::from(timings);
+    timings.sort();
+    timings
+}
+
+/// Memory at the first frame, at the end, and the growth per hour after the first minutes
+/// (the demo renders its turns and the allocator warms up in the first few minutes).
+fn memory_report(memory: &[(Duration, u64)], out: &mut dyn Write) -> anyhow::Result<()> {
+    let (Some(first), Some(last)) = (memory.first(), memory.last()) else {
+        return Ok(writeln!(out, "memory: not measured on this system")?);
+    };
+    let peak = memory.iter().map(|(_, m)| *m).max().unwrap_or(last.1);
+    write!(
+        out,
+        "memory: {:.0} MB at the first frame, {:.0} MB at the end, {:.0} MB at most",
+        megabytes(first.1),
+        megabytes(last.1),
+        megabytes(peak)
+    )?;
+    let settled = memory
+        .iter()
+        .find(|(t, _)| *t >= Duration::from_secs(300))
+        .filter(|(t, _)| last.0 - *t >= Duration::from_secs(600));
+    match settled {
+        Some((t, m)) => writeln!(
+            out,
+            "; after {:.0} min: {:+.1} MB an hour",
+            t.as_secs_f64() / 60.0,
+            (megabytes(last.1) - megabytes(*m)) / (last.0 - *t).as_secs_f64() * 3600.0
+        )?,
+        None => writeln!(out, " (run 15 min or more for the growth per hour)")?,
     }
     Ok(())
 }
