@@ -23,6 +23,7 @@ pub mod error;
 pub mod image_io;
 pub mod locate;
 pub mod roster;
+pub mod roster_edit;
 pub mod source;
 pub mod synthetic;
 pub mod track;
@@ -38,5 +39,6 @@ pub use locate::{
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
 pub use roster::{Roster, TagMount, TagOwner};
+pub use roster_edit::{RosterDocument, StandEdit};
 pub use source::{Frame, FrameSource, SourceError};
 pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};
