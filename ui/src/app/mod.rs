@@ -157,6 +157,8 @@ pub struct AppState {
     pub tour: Tour,
     /// The source chooser's form.
     pub source_form: views::sources::SourceForm,
+    /// The roster editor and its "learn tags" step.
+    pub roster: views::roster::RosterEditor,
     /// UI timings.
     pub timing: UiTiming,
     /// Commands for the pipeline, sent after the frame.
@@ -189,6 +191,7 @@ impl AppState {
             message: None,
             tour: Tour::default(),
             source_form,
+            roster: views::roster::RosterEditor::default(),
             timing: UiTiming::default(),
             commands: Vec::new(),
             hover: None,
@@ -312,6 +315,10 @@ impl AppState {
                     egui::ScrollArea::vertical().show(ui, |ui| {
                         if self.mode == Mode::Umpire {
                             views::umpire::umpire_panel(ui, self);
+                            ui.separator();
+                        }
+                        if self.roster.open {
+                            views::roster::roster_panel(ui, self);
                             ui.separator();
                         }
                         if self.tool == Tool::Measure {

@@ -294,6 +294,12 @@ impl Processor {
         }
     }
 
+    /// Place stands from this roster from now on.
+    pub fn set_roster(&mut self, roster: Roster) {
+        self.inputs.roster = Some(roster);
+        self.cached = None;
+    }
+
     /// Detect, place, track, build the scene and rule on it.
     pub fn process(&mut self, frame: &Frame, source: &str) -> TableState {
         let started = Instant::now();
@@ -492,6 +498,8 @@ pub enum Command {
     Open(Setup),
     /// Make a new calibration from the anchors in the next frame.
     Recalibrate,
+    /// Use this roster from the next frame (edited in the app: the table follows each edit).
+    Roster(Box<Roster>),
 }
 
 /// An opened source with its processor.
@@ -654,6 +662,7 @@ fn run(
                 ended = false;
             }
             Some(Command::Recalibrate) => running.processor.recalibrate(),
+            Some(Command::Roster(roster)) => running.processor.set_roster(*roster),
             None => {}
         }
         if let Some(e) = error.take() {

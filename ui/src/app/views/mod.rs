@@ -5,6 +5,7 @@ pub mod convention;
 pub mod inspector;
 pub mod live_view;
 pub mod plan_view;
+pub mod roster;
 pub mod sources;
 pub mod status;
 pub mod umpire;
@@ -66,6 +67,13 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
         }
         ui.separator();
         ui.menu_button("📷 Source", |ui| sources::sources_menu(ui, state));
+        if ui
+            .selectable_label(state.roster.open, "🏷 Roster")
+            .on_hover_text("Edit the roster and teach Vedette your tags")
+            .clicked()
+        {
+            state.roster.open = !state.roster.open;
+        }
         ui.separator();
         let units = &mut state.settings.units;
         ui.selectable_value(units, super::LengthUnit::Inches, "inches");
@@ -206,11 +214,48 @@ pub fn draw_table(
             None,
         );
     }
+    unknown_tags(painter, xf, state, table, sizes.units);
     // Names last, the units in play first: the labels of rulings and of the units they are
     // about are placed before the others' names, which give way where there is no room.
     let (first, rest): (Vec<_>, Vec<_>) = looks.into_iter().partition(|(_, look)| look.highlighted);
     for (unit, look) in first.into_iter().chain(rest) {
         overlay::unit_name(painter, xf, unit, look);
+    }
+}
+
+/// Tags the roster does not list, marked where they are: the stand the player is showing the
+/// camera to teach it a tag, or a tag that is not in the roster yet.
+fn unknown_tags(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    state: &AppState,
+    table: &TableState,
+    text_size: f32,
+) {
+    let Some(tags) = &table.tags else {
+        return;
+    };
+    let colour = Color32::from_rgb(255, 210, 60);
+    let priority = if state.roster.open {
+        overlay::Priority::Always
+    } else {
+        overlay::Priority::IfRoom
+    };
+    for problem in &tags.problems {
+        if let vision::TagProblem::Unknown { id, at } = problem
+            && let Some(pos) = xf.to_screen_at(at, table.stand_height)
+        {
+            painter.circle_stroke(pos, 7.0, Stroke::new(2.0, colour));
+            overlay::label(
+                painter,
+                pos + egui::Vec2::new(9.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                &format!("tag {id}?"),
+                text_size,
+                colour,
+                priority,
+            );
+        }
     }
 }
 
