@@ -57,22 +57,26 @@ fn app_with(settings: Settings) -> Harness<'static, VedetteApp> {
     harness
 }
 
+/// Through the 📷 menu: the sample picture, with its anchors and roster.
+fn open_picture(harness: &mut Harness<'_, VedetteApp>) {
+    let camera = samples().join("camera");
+    let form = &mut harness.state_mut().state.source_form;
+    form.kind = Kind::Image;
+    form.path = camera.join("two-lines.jpg").display().to_string();
+    form.anchors = camera.join("anchors.toml").display().to_string();
+    form.roster = camera.join("two-lines-roster.toml").display().to_string();
+    harness.get_by_label("📷 Source").click();
+    harness.run_steps(2);
+    harness.get_by_label("Open").click();
+}
+
 #[test]
 fn settings_chosen_in_the_app_survive_a_restart() {
     let mut harness = app_with(Settings::default());
     harness.get_by_label("cm").click();
     harness.run_steps(2);
     let camera = samples().join("camera");
-    {
-        let form = &mut harness.state_mut().state.source_form;
-        form.kind = Kind::Image;
-        form.path = camera.join("two-lines.jpg").display().to_string();
-        form.anchors = camera.join("anchors.toml").display().to_string();
-        form.roster = camera.join("two-lines-roster.toml").display().to_string();
-    }
-    harness.get_by_label("📷 Source").click();
-    harness.run_steps(2);
-    harness.get_by_label("Open").click();
+    open_picture(&mut harness);
     harness.run_steps(2);
 
     let mut storage = Memory::default();
@@ -141,17 +145,7 @@ fn sources_switch_without_a_restart() {
     });
 
     // The picture, through the chooser.
-    let camera = samples().join("camera");
-    {
-        let form = &mut harness.state_mut().state.source_form;
-        form.kind = Kind::Image;
-        form.path = camera.join("two-lines.jpg").display().to_string();
-        form.anchors = camera.join("anchors.toml").display().to_string();
-        form.roster = camera.join("two-lines-roster.toml").display().to_string();
-    }
-    harness.get_by_label("📷 Source").click();
-    harness.run_steps(2);
-    harness.get_by_label("Open").click();
+    open_picture(&mut harness);
     step_until(&mut harness, "the picture's table", |s| {
         s.table
             .as_ref()

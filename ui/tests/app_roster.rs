@@ -45,6 +45,16 @@ fn through_the_pipeline(roster: &Path) -> TableState {
     Processor::new(inputs).process(&frame, "two-lines.jpg")
 }
 
+/// In the learn-tags list: the tag in view is on the 45th Foot's tray.
+fn put_on_the_45th(harness: &mut egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>) {
+    harness.get_by_value("it is on…").click();
+    harness.run_steps(2);
+    harness.get_by_label("45th Foot (now tag 99)").click();
+    harness.run_steps(2);
+    harness.get_by_label("Put it there").click();
+    harness.run_steps(2);
+}
+
 fn placed(state: &TableState, unit: &str) -> bool {
     state.scene.as_ref().is_some_and(|s| s.unit(unit).is_some())
 }
@@ -65,12 +75,7 @@ fn a_tag_shown_to_the_camera_is_learnt_into_the_roster_file() {
     harness.get_by_label("🏷 Roster").click();
     harness.run_steps(3);
     assert!(harness.query_by_label("Tag 10 in view").is_some());
-    harness.get_by_value("it is on…").click();
-    harness.run_steps(2);
-    harness.get_by_label("45th Foot (now tag 99)").click();
-    harness.run_steps(2);
-    harness.get_by_label("Put it there").click();
-    harness.run_steps(2);
+    put_on_the_45th(&mut harness);
     let doc = harness
         .state()
         .state
@@ -100,12 +105,7 @@ fn a_tag_already_on_another_stand_is_refused_with_the_line_at_fault() {
     harness.state_mut().state.settings.setup.roster = Some(roster.clone());
     harness.get_by_label("🏷 Roster").click();
     harness.run_steps(3);
-    harness.get_by_value("it is on…").click();
-    harness.run_steps(2);
-    harness.get_by_label("45th Foot (now tag 99)").click();
-    harness.run_steps(2);
-    harness.get_by_label("Put it there").click();
-    harness.run_steps(2);
+    put_on_the_45th(&mut harness);
     let editor = &harness.state().state.roster;
     let error = editor.error.clone().expect("refused");
     assert!(error.contains("roster.toml:"), "{error}");
