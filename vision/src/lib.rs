@@ -22,6 +22,7 @@ pub mod detect;
 pub mod error;
 pub mod image_io;
 pub mod locate;
+pub mod printables;
 pub mod roster;
 pub mod source;
 pub mod synthetic;
