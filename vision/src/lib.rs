@@ -18,6 +18,7 @@
 //!   calibration's camera model, so it cannot drift from what the pipeline assumes.
 
 pub mod annotate;
+pub mod battlescribe;
 pub mod detect;
 pub mod error;
 pub mod image_io;
@@ -38,6 +39,6 @@ pub use locate::{
 };
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
-pub use roster::{Roster, TagMount, TagOwner};
+pub use roster::{Roster, RosterBrigade, TagMount, TagOwner};
 pub use source::{Frame, FrameSource, SourceError};
 pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};

@@ -14,6 +14,7 @@ pub mod kit;
 pub mod page;
 pub mod pdf;
 pub mod raster;
+mod save;
 pub mod tag_sheet;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use rules::units::Inches;
 
 pub use kit::{anchor_kit, board_sheet};
 pub use page::{Mark, Page, PagePoint};
+pub use save::{PREVIEW_DPI, read_sheet_tags, save};
 pub use tag_sheet::{Base, SheetItem, SheetOptions, roster_items, tag_sheet};
 
 /// A printed length, millimetres.
