@@ -18,10 +18,12 @@
 //!   calibration's camera model, so it cannot drift from what the pipeline assumes.
 
 pub mod annotate;
+pub mod battlescribe;
 pub mod detect;
 pub mod error;
 pub mod image_io;
 pub mod locate;
+pub mod printables;
 pub mod roster;
 pub mod roster_edit;
 pub mod source;
@@ -38,7 +40,7 @@ pub use locate::{
 };
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
-pub use roster::{Roster, TagMount, TagOwner};
+pub use roster::{Roster, RosterBrigade, TagMount, TagOwner};
 pub use roster_edit::{RosterDocument, StandEdit};
 pub use source::{Frame, FrameSource, SourceError};
 pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};

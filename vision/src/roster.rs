@@ -6,11 +6,24 @@
 //! size = 1.0                      # side of the black square, inches
 //! height = 0.16                   # the tag's face above the cloth (base + sticker), inches
 //!
+//! [[brigades]]                  # optional; when listed, every `brigade` below must be one
+//! id = "craufurd"
+//! name = "Craufurd's Brigade"
+//! side = "british"
+//!
 //! [[units]]
 //! id = "45th-foot"
 //! side = "british"
 //! kind = "infantry"
-//! formation = "line"              # and name, weapon, brigade, size, stats as in scenes
+//! formation = "line"              # and name, weapon, brigade, size as in scenes
+//! [units.stats]                   # the stat line and special rules, as in scenes
+//! type = "Regular Infantry"
+//! armament = "Smoothbore Muskets"
+//! hand_to_hand = 6
+//! shooting = 3
+//! morale = "4+"
+//! stamina = 3
+//! special = ["Steady"]
 //! [[units.stands]]
 //! tag = 12
 //! width = 1.6                     # the stand, inches
@@ -53,6 +66,9 @@ pub struct Roster {
     /// The armies.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<Side>,
+    /// The brigades, if listed: then every unit's and commander's `brigade` must be one of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub brigades: Vec<RosterBrigade>,
     /// The units.
     #[serde(default)]
     pub units: Vec<RosterUnit>,
@@ -83,6 +99,19 @@ impl Default for TagDefaults {
             height: 0.16,
         }
     }
+}
+
+/// A brigade: units under one commander.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterBrigade {
+    /// Unique id, as the units' `brigade` gives it.
+    pub id: String,
+    /// For people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its army.
+    pub side: String,
 }
 
 /// A unit: what the scene format says of it, without where it stands.
@@ -239,6 +268,20 @@ impl Roster {
 
     /// Parse and check a roster's text; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Roster, FileError> {
+        let (roster, problems) = Roster::parse_listing_problems(text, path)?;
+        match problems.into_iter().next() {
+            Some(problem) => Err(problem),
+            None => Ok(roster),
+        }
+    }
+
+    /// Parse a roster's text and list every problem of its contents (duplicate tags, bad
+    /// sizes, unknown brigades …), each naming its line, instead of stopping at the first.
+    /// Only text that does not parse at all is an error.
+    pub fn parse_listing_problems(
+        text: &str,
+        path: &Path,
+    ) -> Result<(Roster, Vec<FileError>), FileError> {
         let roster: Roster = files::parse_toml(text, path)?;
         let lines = toml::from_str::<TagLines>(text).ok();
         let line = |owner: TagOwner| -> Option<usize> {
@@ -251,8 +294,20 @@ impl Roster {
             };
             Some(files::line_of(text, span.start))
         };
-        roster.check(path, line)?;
-        Ok(roster)
+        let problems = roster.problems(path, &line);
+        Ok((roster, problems))
+    }
+
+    /// The line of each tag in a roster's text, for messages about it.
+    pub fn tag_lines(&self, text: &str) -> HashMap<u32, usize> {
+        let Ok(lines) = toml::from_str::<TagLines>(text) else {
+            return HashMap::new();
+        };
+        let stands = lines.units.iter().flat_map(|u| u.stands.iter());
+        stands
+            .chain(lines.commanders.iter())
+            .map(|t| (*t.tag.get_ref(), files::line_of(text, t.tag.span().start)))
+            .collect()
     }
 
     /// Save as TOML.
@@ -303,11 +358,17 @@ impl Roster {
         stands.chain(commanders).collect()
     }
 
-    fn check(
-        &self,
-        path: &Path,
-        line: impl Fn(TagOwner) -> Option<usize>,
-    ) -> Result<(), FileError> {
+    fn problems(&self, path: &Path, line: &dyn Fn(TagOwner) -> Option<usize>) -> Vec<FileError> {
+        let mut problems = Vec::new();
+        if let Err(problem) = self.check_defaults(path) {
+            problems.push(problem);
+        }
+        self.check_units(path, &mut problems);
+        self.check_tags(path, line, &mut problems);
+        problems
+    }
+
+    fn check_defaults(&self, path: &Path) -> Result<(), FileError> {
         let invalid = |line: Option<usize>, message: String| FileError::Invalid {
             file: PathBuf::from(path),
             line,
@@ -323,18 +384,61 @@ impl Roster {
                 "tags: size must be positive and height zero or more, in inches".into(),
             ));
         }
+        Ok(())
+    }
+
+    fn check_units(&self, path: &Path, problems: &mut Vec<FileError>) {
+        let invalid = |message: String| FileError::Invalid {
+            file: PathBuf::from(path),
+            line: None,
+            message,
+        };
+        let brigades: Vec<&str> = self.brigades.iter().map(|b| b.id.as_str()).collect();
+        fn unknown<'a>(brigades: &[&str], brigade: &'a Option<String>) -> Option<&'a str> {
+            brigade
+                .as_deref()
+                .filter(|b| !brigades.is_empty() && !brigades.contains(b))
+        }
+        let unknown_brigade = |brigade| unknown(&brigades, brigade);
         let mut ids: HashMap<&str, usize> = HashMap::new();
         for (i, unit) in self.units.iter().enumerate() {
             if ids.insert(&unit.id, i).is_some() {
-                return Err(invalid(None, format!("unit {:?} is listed twice", unit.id)));
+                problems.push(invalid(format!("unit {:?} is listed twice", unit.id)));
             }
             if unit.stands.is_empty() {
-                return Err(invalid(
-                    None,
-                    format!("unit {}: it has no stands, so no tag can place it", unit.id),
-                ));
+                problems.push(invalid(format!(
+                    "unit {}: it has no stands, so no tag can place it",
+                    unit.id
+                )));
+            }
+            if let Some(b) = unknown_brigade(&unit.brigade) {
+                problems.push(invalid(format!(
+                    "unit {}: brigade {b:?} is not among the roster's brigades",
+                    unit.id
+                )));
             }
         }
+        for c in &self.commanders {
+            if let Some(b) = unknown_brigade(&c.brigade) {
+                problems.push(invalid(format!(
+                    "commander {}: brigade {b:?} is not among the roster's brigades",
+                    c.id
+                )));
+            }
+        }
+    }
+
+    fn check_tags(
+        &self,
+        path: &Path,
+        line: &dyn Fn(TagOwner) -> Option<usize>,
+        problems: &mut Vec<FileError>,
+    ) {
+        let invalid = |line: Option<usize>, message: String| FileError::Invalid {
+            file: PathBuf::from(path),
+            line,
+            message,
+        };
         let mut owners: HashMap<u32, TagOwner> = HashMap::new();
         for (tag, mount) in self.tag_list() {
             let at = line(mount.owner);
@@ -343,19 +447,20 @@ impl Roster {
                 let first_line = line(first)
                     .map(|l| format!(" (line {l})"))
                     .unwrap_or_default();
-                return Err(invalid(
+                problems.push(invalid(
                     at,
                     format!(
                         "tag {tag} is on {here} and also on {}{first_line}: every stand needs its own tag",
                         self.describe(first)
                     ),
                 ));
+                continue;
             }
             if !(mount.size.0.is_finite() && mount.height.0.is_finite())
                 || mount.size.0 <= 0.0
                 || mount.height.0 < 0.0
             {
-                return Err(invalid(
+                problems.push(invalid(
                     at,
                     format!(
                         "tag {tag} on {here}: size must be positive, height zero or more, in inches"
@@ -372,7 +477,7 @@ impl Roster {
                     s.tag_turn,
                 ];
                 if numbers.iter().any(|n| !n.is_finite()) || s.width <= 0.0 || s.depth <= 0.0 {
-                    return Err(invalid(
+                    problems.push(invalid(
                         at,
                         format!(
                             "tag {tag} on {here}: the stand's width and depth must be positive inches, and every number finite"
@@ -381,7 +486,6 @@ impl Roster {
                 }
             }
         }
-        Ok(())
     }
 }
 
@@ -450,6 +554,7 @@ impl Roster {
             ruleset: scene.ruleset,
             tags,
             sides: scene.sides.clone(),
+            brigades: Vec::new(),
             units,
             commanders,
         }

@@ -14,7 +14,7 @@ mod framing;
 mod noise;
 mod render;
 mod staging;
-mod texture;
+pub mod texture;
 mod world;
 
 pub use framing::framing_camera;
