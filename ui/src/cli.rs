@@ -269,6 +269,20 @@ pub enum Bench {
         #[command(flatten)]
         detector: DetectorArgs,
     },
+    /// Play a synthetic game at 1920×1080 (72"×48" table, 1" tags, moving stands, a hand now
+    /// and then) and detect it both ways on the same frames: full-frame at decimate 1 and the
+    /// live tracking detector; print time per frame, frames per second, recall and error.
+    Live {
+        /// Frames of video, 30 a second (rendered once before timing).
+        #[arg(long, default_value_t = 150)]
+        frames: usize,
+        /// Stands, each with a 1" tag (the 4 anchors come on top).
+        #[arg(long, default_value_t = 64)]
+        tags: usize,
+        /// The layout's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
     /// runs all day: `--convention --seconds 7200` checks that memory stays flat).
@@ -405,6 +419,14 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             detector,
         })) => commands::bench_vision::accuracy(*tables, *seed, detector.settings(), out),
+        Some(Command::Bench(Bench::Live { frames, tags, seed })) => commands::bench_live::run(
+            commands::bench_live::LiveBench {
+                frames: *frames,
+                tags: *tags,
+                seed: *seed,
+            },
+            out,
+        ),
         Some(Command::Bench(Bench::App {
             seconds,
             convention,

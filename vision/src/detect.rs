@@ -139,11 +139,25 @@ impl TagDetector {
         };
         let buffer = to_apriltag_image(gray)?;
         let prepared = Instant::now();
-        let mut tags: Vec<Detection> = self
-            .detector
-            .detect(&buffer)
+        let mut tags = self.detect_buffer(&buffer);
+        sort_tags(&mut tags);
+        Ok(Detections {
+            tags,
+            prepare_time: prepared - started,
+            detect_time: prepared.elapsed(),
+        })
+    }
+}
+
+impl TagDetector {
+    /// The tags of an image already in the detector's form, corners in OpenCV's convention
+    /// (in the buffer's own coordinates), in the detector's order.
+    pub(crate) fn detect_buffer(&mut self, buffer: &Image) -> Vec<Detection> {
+        let margin = self.settings.min_decision_margin;
+        self.detector
+            .detect(buffer)
             .iter()
-            .filter(|d| d.decision_margin() >= self.settings.min_decision_margin)
+            .filter(|d| d.decision_margin() >= margin)
             .filter_map(|d| {
                 Some(Detection {
                     sighting: TagSighting {
@@ -154,19 +168,18 @@ impl TagDetector {
                     decision_margin: d.decision_margin(),
                 })
             })
-            .collect();
-        tags.sort_by(|a, b| {
-            a.sighting
-                .id
-                .cmp(&b.sighting.id)
-                .then(a.sighting.corners[0].x.total_cmp(&b.sighting.corners[0].x))
-        });
-        Ok(Detections {
-            tags,
-            prepare_time: prepared - started,
-            detect_time: prepared.elapsed(),
-        })
+            .collect()
     }
+}
+
+/// Sort tags by id, then left to right (the order [`Detections::tags`] promises).
+pub(crate) fn sort_tags(tags: &mut [Detection]) {
+    tags.sort_by(|a, b| {
+        a.sighting
+            .id
+            .cmp(&b.sighting.id)
+            .then(a.sighting.corners[0].x.total_cmp(&b.sighting.corners[0].x))
+    });
 }
 
 /// The AprilTag library puts the centre of the top-left pixel at (0.5, 0.5); OpenCV, and
@@ -192,7 +205,7 @@ pub fn to_gray(image: &Mat) -> Result<Mat, VisionError> {
     Ok(gray)
 }
 
-fn to_apriltag_image(gray: &Mat) -> Result<Image, VisionError> {
+pub(crate) fn to_apriltag_image(gray: &Mat) -> Result<Image, VisionError> {
     let (width, height) = (gray.cols() as usize, gray.rows() as usize);
     if width == 0 || height == 0 {
         return Err(VisionError::Image("the image is empty".into()));

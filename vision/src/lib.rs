@@ -22,6 +22,7 @@ pub mod battlescribe;
 pub mod detect;
 pub mod error;
 pub mod image_io;
+pub mod live;
 pub mod locate;
 pub mod printables;
 pub mod roster;
@@ -35,6 +36,7 @@ pub use error::VisionError;
 pub use image_io::{
     decode_image, encode_jpeg, from_rgba, image_size, read_gray, read_image, to_rgba, write_image,
 };
+pub use live::{LiveDetector, LiveSettings};
 pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,
 };

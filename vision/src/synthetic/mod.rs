@@ -11,6 +11,7 @@
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
 mod framing;
+mod game;
 mod noise;
 mod render;
 mod staging;
@@ -18,6 +19,7 @@ pub mod texture;
 mod world;
 
 pub use framing::framing_camera;
+pub use game::{GameSettings, MovingGame};
 pub use render::{Effects, Renderer};
 pub use texture::TagTexture;
 pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};

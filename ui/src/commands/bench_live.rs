@@ -1,0 +1,250 @@
+//! `vedette bench live`: a synthetic game played at 1920×1080, detected both ways on the same
+//! frames — the full-frame detector at decimate 1, and the live (tracking) detector — with
+//! speed, recall and position error side by side.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use calibration::{ImageSize, PixelPoint};
+use rules::units::Degrees;
+use vision::live::schedule::Plan;
+use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, framing_camera};
+use vision::{Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, TagDetector};
+
+use super::bench::{percentile, progress};
+
+/// What `vedette bench live` plays.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveBench {
+    /// Frames of video (30 a second).
+    pub frames: usize,
+    /// Stands, one 1" tag each (the 4 anchors come on top).
+    pub tags: usize,
+    /// The layout's seed.
+    pub seed: u64,
+}
+
+const SIZE: ImageSize = ImageSize {
+    width: 1920,
+    height: 1080,
+};
+
+/// A tag found further than this from its true place counts as wrong, not found.
+const MATCH_PIXELS: f64 = 3.0;
+
+/// One frame and what the camera sees in it.
+struct Shot {
+    image: Mat,
+    visible: HashMap<u32, [PixelPoint; 4]>,
+}
+
+/// How one way of detecting did over the game.
+#[derive(Default)]
+struct Score {
+    times: Vec<Duration>,
+    visible: usize,
+    found: usize,
+    false_tags: usize,
+    errors: Vec<f64>,
+}
+
+impl Score {
+    fn add(&mut self, shot: &Shot, detections: &Detections, time: Duration) {
+        self.times.push(time);
+        self.visible += shot.visible.len();
+        for tag in &detections.tags {
+            let Some(truth) = shot.visible.get(&tag.sighting.id) else {
+                // Partly hidden by the hand, or not a tag of the game.
+                continue;
+            };
+            let error = tag
+                .sighting
+                .corners
+                .iter()
+                .zip(truth)
+                .map(|(a, b)| a.distance(b).0)
+                .sum::<f64>()
+                / 4.0;
+            if error <= MATCH_PIXELS {
+                self.found += 1;
+                self.errors.push(error);
+            } else {
+                self.false_tags += 1;
+            }
+        }
+    }
+
+    fn recall(&self) -> f64 {
+        self.found as f64 / self.visible.max(1) as f64
+    }
+
+    fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        percentile(&t, 0.5)
+    }
+
+    fn p95(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        percentile(&t, 0.95)
+    }
+
+    fn fps(&self) -> f64 {
+        self.times.len() as f64 / self.times.iter().sum::<Duration>().as_secs_f64().max(1e-9)
+    }
+
+    fn error_p95(&self) -> f64 {
+        let mut e = self.errors.clone();
+        e.sort_by(f64::total_cmp);
+        e.get(((e.len() as f64 - 1.0) * 0.95).round() as usize)
+            .copied()
+            .unwrap_or(f64::NAN)
+    }
+}
+
+/// Play the game, detect both ways, print the figures.
+pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
+    let game = MovingGame::new(GameSettings {
+        stands: bench.tags.max(1),
+        seed: bench.seed,
+        ..GameSettings::default()
+    });
+    let camera = framing_camera(game.settings().table, SIZE, Degrees(40.0), Degrees(70.0));
+    let shots = render(&game, &camera, bench.frames.max(2))?;
+    let settings = DetectorSettings::default();
+    let mut full = TagDetector::new(settings.clone())?;
+    let mut a = Score::default();
+    let bar = progress(shots.len(), "full-frame detection");
+    for shot in &shots {
+        let started = Instant::now();
+        let found = full.detect(&shot.image)?;
+        a.add(shot, &found, started.elapsed());
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut live = LiveDetector::new(LiveSettings {
+        detector: settings.clone(),
+        ..LiveSettings::default()
+    })?;
+    let mut b = Score::default();
+    let mut passes = [0usize; 2];
+    let bar = progress(shots.len(), "live detection");
+    for shot in &shots {
+        let started = Instant::now();
+        let found = live.detect(&shot.image)?;
+        b.add(shot, &found, started.elapsed());
+        if let Some(report) = live.last_pass() {
+            passes[usize::from(matches!(report.plan, Plan::Full(_)))] += 1;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    report(&bench, &game, &settings, &live, &a, &b, passes, out)
+}
+
+/// Render every frame once, before anything is timed.
+fn render(
+    game: &MovingGame,
+    camera: &calibration::Camera,
+    frames: usize,
+) -> anyhow::Result<Vec<Shot>> {
+    let mut renderer = Renderer::new();
+    let bar = progress(frames, "rendering the game (once, untimed)");
+    let shots = (0..frames as u64)
+        .map(|frame| {
+            let effects = Effects {
+                seed: frame + 1,
+                ..Effects::WEBCAM
+            };
+            let image = renderer.render(&game.table_at(frame), camera, &effects)?;
+            bar.inc(1);
+            Ok(Shot {
+                image,
+                visible: game.visible_tags(frame, camera).into_iter().collect(),
+            })
+        })
+        .collect::<anyhow::Result<Vec<Shot>>>();
+    bar.finish_and_clear();
+    shots
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    bench: &LiveBench,
+    game: &MovingGame,
+    settings: &DetectorSettings,
+    live: &LiveDetector,
+    a: &Score,
+    b: &Score,
+    passes: [usize; 2],
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let build = if cfg!(debug_assertions) {
+        "debug build (use --release for real figures)"
+    } else {
+        "release build"
+    };
+    let g = game.settings();
+    writeln!(
+        out,
+        "vedette bench live — a synthetic game at {SIZE}, both ways on the same {} frames ({build})",
+        a.times.len()
+    )?;
+    writeln!(
+        out,
+        "table 72\"×48\", {} stands with {}\" tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
+         and turning, a hand over the table {} frames in every {}; camera 40° from vertical, webcam effects; seed {}",
+        bench.tags,
+        g.tag_size.0,
+        100.0 * g.moving_share,
+        g.speed,
+        g.hand_frames,
+        g.hand_every,
+        bench.seed
+    )?;
+    writeln!(out, "detector: {settings}")?;
+    let s = live.schedule_settings();
+    writeln!(
+        out,
+        "live: regions around the known tags every frame; decimate-{} band pass in {} bands; \
+         full pass every {} frames, and on missing tags at most every {} — {} full passes, {} tracking frames",
+        s.band_decimate, s.bands, s.full_every, s.full_gap, passes[1], passes[0]
+    )?;
+    writeln!(
+        out,
+        "{:<34} {:>9} {:>9} {:>8} {:>9} {:>13} {:>6}",
+        "", "median", "p95", "frames/s", "recall", "error p95", "false"
+    )?;
+    for (name, score) in [
+        ("(a) full frame, decimate 1", a),
+        ("(b) live (tracking)", b),
+    ] {
+        writeln!(
+            out,
+            "{name:<34} {:>6.1} ms {:>6.1} ms {:>8.1} {:>8.2} % {:>10.3} px {:>6}",
+            score.median().as_secs_f64() * 1e3,
+            score.p95().as_secs_f64() * 1e3,
+            score.fps(),
+            100.0 * score.recall(),
+            score.error_p95(),
+            score.false_tags
+        )?;
+    }
+    writeln!(
+        out,
+        "ratio (a)/(b): median {:.1}×, frames/s {:.1}×; recall of (b) is {:.2} % of (a)'s ({} of {} visible tag sightings vs {})",
+        a.median().as_secs_f64() / b.median().as_secs_f64().max(1e-9),
+        b.fps() / a.fps().max(1e-9),
+        100.0 * b.recall() / a.recall().max(1e-9),
+        b.found,
+        b.visible,
+        a.found
+    )?;
+    writeln!(
+        out,
+        "times are tag detection per frame (grey conversion included); error is the mean corner distance to the truth"
+    )?;
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! Regions of interest: where a known tag should be in the next frame, as a rectangle of whole
+//! pixels to search at full resolution.
+//!
+//! Decisions:
+//! - Regions start and end on multiples of 4 pixels. The AprilTag detector thresholds the image
+//!   in 4×4 tiles counted from the image's corner; a crop aligned to 4 sees the same tiles as the
+//!   whole frame, so a tag inside it gives the same corners as a full-frame pass.
+//! - The margin around a prediction grows with the tag's size (its own border and the quiet zone
+//!   the detector needs), its speed (a push accelerates) and the frames it has been missing.
+
+use calibration::{PixelPoint, Pixels};
+
+/// Regions are aligned to this many pixels (the detector's threshold tile).
+pub const ALIGN: usize = 4;
+
+/// A rectangle of whole pixels in a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// First column.
+    pub left: usize,
+    /// First row.
+    pub top: usize,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+impl Region {
+    /// One past the last column.
+    pub fn right(&self) -> usize {
+        self.left + self.width
+    }
+
+    /// One past the last row.
+    pub fn bottom(&self) -> usize {
+        self.top + self.height
+    }
+
+    /// Pixels covered.
+    pub fn area(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The aligned region holding `points` with `margin` all round, clipped to a frame of
+    /// `frame_width` × `frame_height`; `None` when nothing of it is in the frame.
+    pub fn around(
+        points: &[PixelPoint],
+        margin: Pixels,
+        frame_width: usize,
+        frame_height: usize,
+    ) -> Option<Region> {
+        let finite = points.iter().filter(|p| p.is_finite());
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for p in finite {
+            (x0, y0, x1, y1) = (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y));
+        }
+        if x0 > x1 {
+            return None;
+        }
+        let m = margin.0.max(0.0);
+        let clip = |v: f64, limit: usize| v.clamp(0.0, limit as f64) as usize;
+        let left = clip((x0 - m).floor(), frame_width) / ALIGN * ALIGN;
+        let top = clip((y0 - m).floor(), frame_height) / ALIGN * ALIGN;
+        let right =
+            (clip((x1 + m).ceil() + 1.0, frame_width).div_ceil(ALIGN) * ALIGN).min(frame_width);
+        let bottom =
+            (clip((y1 + m).ceil() + 1.0, frame_height).div_ceil(ALIGN) * ALIGN).min(frame_height);
+        (right > left && bottom > top).then_some(Region {
+            left,
+            top,
+            width: right - left,
+            height: bottom - top,
+        })
+    }
+
+    /// Whether a point lies inside.
+    pub fn contains(&self, p: PixelPoint) -> bool {
+        p.x >= self.left as f64
+            && p.y >= self.top as f64
+            && p.x < self.right() as f64
+            && p.y < self.bottom() as f64
+    }
+
+    /// Whether the two overlap or come within `gap` pixels of each other.
+    fn near(&self, other: &Region, gap: usize) -> bool {
+        self.left <= other.right() + gap
+            && other.left <= self.right() + gap
+            && self.top <= other.bottom() + gap
+            && other.top <= self.bottom() + gap
+    }
+
+    /// The smallest region holding both.
+    fn union(&self, other: &Region) -> Region {
+        let (left, top) = (self.left.min(other.left), self.top.min(other.top));
+        Region {
+            left,
+            top,
+            width: self.right().max(other.right()) - left,
+            height: self.bottom().max(other.bottom()) - top,
+        }
+    }
+}
+
+/// Regions closer than this are searched as one: two overlapping crops would find the same
+/// tag twice and pay twice for the pixels they share.
+const MERGE_GAP: usize = 8;
+
+/// Merge regions that overlap or nearly touch, until none do.
+pub fn merge(mut regions: Vec<Region>) -> Vec<Region> {
+    let mut merged = true;
+    while merged {
+        merged = false;
+        let mut out: Vec<Region> = Vec::with_capacity(regions.len());
+        for region in regions {
+            match out.iter_mut().find(|r| r.near(&region, MERGE_GAP)) {
+                Some(r) => {
+                    *r = r.union(&region);
+                    merged = true;
+                }
+                None => out.push(region),
+            }
+        }
+        regions = out;
+    }
+    regions
+}
+
+/// A tag's corners `frames` frames on, moving at `velocity` pixels a frame.
+pub fn predict(corners: &[PixelPoint; 4], velocity: [f64; 2], frames: f64) -> [PixelPoint; 4] {
+    corners.map(|c| PixelPoint::new(c.x + velocity[0] * frames, c.y + velocity[1] * frames))
+}
+
+/// The margin searched around a predicted tag of side `side` moving `speed` pixels a frame,
+/// missing for `missed` frames.
+pub fn margin(side: Pixels, speed: Pixels, missed: u32) -> Pixels {
+    let growth = 1.0 + 0.25 * f64::from(missed.min(8));
+    Pixels((0.75 * side.0 + 3.0 * speed.0 + 8.0) * growth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_are_aligned_clipped_and_hold_their_points() {
+        let points = [PixelPoint::new(5.3, 7.9), PixelPoint::new(21.2, 30.1)];
+        let r = Region::around(&points, Pixels(3.0), 30, 100).expect("in frame");
+        assert_eq!((r.left % ALIGN, r.top % ALIGN), (0, 0));
+        assert_eq!(r.right(), 30, "clipped to the frame's width");
+        assert!(points.iter().all(|p| r.contains(*p)));
+        assert!(Region::around(&[PixelPoint::new(-50.0, -50.0)], Pixels(3.0), 30, 30).is_none());
+    }
+
+    #[test]
+    fn overlapping_regions_merge_and_distant_ones_do_not() {
+        let at = |left, top| Region {
+            left,
+            top,
+            width: 20,
+            height: 20,
+        };
+        let merged = merge(vec![at(0, 0), at(500, 500), at(16, 8), at(32, 24)]);
+        assert_eq!(merged.len(), 2);
+        assert!(merged.contains(&Region {
+            left: 0,
+            top: 0,
+            width: 52,
+            height: 44
+        }));
+    }
+}
