@@ -185,13 +185,13 @@ pub struct Length {
 
 impl fmt::Display for Length {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = self.scale.value_of(self.inches);
+        let value = || self.scale.value_of(self.inches);
         match self.scale.unit {
             // Exactly as inches always printed, so Black Powder's rulings do not change.
             LengthUnit::Inches => self.inches.fmt(f),
-            LengthUnit::Centimetres => write!(f, "{value:.1} cm"),
-            LengthUnit::Millimetres => write!(f, "{value:.0} mm"),
-            LengthUnit::ScaleMetres => write!(f, "{value:.0} m"),
+            LengthUnit::Centimetres => write!(f, "{:.1} cm", value()),
+            LengthUnit::Millimetres => write!(f, "{:.0} mm", value()),
+            LengthUnit::ScaleMetres => write!(f, "{:.0} m", value()),
         }
     }
 }
