@@ -24,6 +24,7 @@ pub mod movement;
 pub mod profile;
 pub mod quarter;
 pub mod retire;
+pub mod rulesets;
 pub mod ruling;
 pub mod rulings;
 pub mod scene;

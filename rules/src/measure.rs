@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::geometry::{ConvexRegion, clip};
-use crate::profile::{Profile, RulesetId, Tolerance, WeaponRef};
+use crate::profile::{Profile, RulesetId, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
 use crate::shooting::fire_arc;
@@ -211,11 +211,13 @@ pub(crate) struct InArc {
 }
 
 /// How much of `to` lies in `arc`, `from`'s fire arc.
-pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion) -> InArc {
+pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion, profile: &Profile) -> InArc {
     let clipped = clip(arc, to.footprint.stands());
     InArc {
         fraction: clipped.fraction(),
-        range: clipped.closest_to(&from.footprint.leader()).map(|(_, d)| d),
+        range: clipped
+            .closest_to(&profile.range_origin(from))
+            .map(|(_, d)| d),
     }
 }
 
@@ -224,7 +226,7 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion) -> InArc {
 pub fn measure_pair(from: &Unit, to: &Unit, profile: &Profile) -> PairMeasurement {
     let gap = from.footprint.gap_to(&to.footprint);
     let weapon = profile.unit_weapon(from);
-    let arc = in_arc(from, to, &fire_arc(from, profile));
+    let arc = in_arc(from, to, &fire_arc(from, profile), profile);
     measure_pair_in_arc(from, to, profile, weapon, arc, gap)
 }
 
@@ -237,9 +239,8 @@ pub(crate) fn measure_pair_in_arc(
     arc: InArc,
     gap: Inches,
 ) -> PairMeasurement {
-    let tolerance = profile.tolerance();
     let leader = from.footprint.leader();
-    let (_, range) = to.footprint.closest_point(&leader);
+    let (_, range) = to.footprint.closest_point(&profile.range_origin(from));
     let range_in_arc = arc.range;
     let reading = classify(to.footprint.frame(), &leader);
     let scheme = profile.quarter_scheme(to.formation);
@@ -254,11 +255,11 @@ pub(crate) fn measure_pair_in_arc(
     };
 
     let mut borderline = Vec::new();
-    if let Some(b) = quarter_borderline(from, to, &reading, scheme, tolerance) {
+    if let Some(b) = quarter_borderline(from, to, &reading, scheme, profile) {
         borderline.push(b);
     }
     if let (Some(max), Some(r)) = (max_range, range_in_arc) {
-        borderline.extend(range_borderline(from, to, r, max, minimum, tolerance));
+        borderline.extend(range_borderline(from, to, r, max, minimum, profile));
     }
 
     PairMeasurement {
@@ -267,7 +268,7 @@ pub(crate) fn measure_pair_in_arc(
         edge_distance: gap.rounded(),
         range: range.rounded(),
         range_in_arc: range_in_arc.map(Inches::rounded),
-        target_quarter: scheme.rule_quarter(reading.face),
+        target_quarter: scheme.rule_quarter_at(reading.face, to.footprint.frame(), &leader),
         target_face: reading.face,
         // Adding +0.0 turns a rounded -0.0 into 0.0.
         arc_fraction: (arc.fraction * 1000.0).round() / 1000.0 + 0.0,
@@ -282,8 +283,9 @@ fn quarter_borderline(
     to: &Unit,
     reading: &QuarterReading,
     scheme: QuarterScheme,
-    tolerance: Tolerance,
+    profile: &Profile,
 ) -> Option<Borderline> {
+    let tolerance = profile.tolerance();
     if scheme == QuarterScheme::AllFront {
         return None;
     }
@@ -307,7 +309,7 @@ fn quarter_borderline(
         explanation: format!(
             "{} leader is {} and {:.1}° from the corner ray bounding {} {}: borderline — players decide",
             possessive(&from.name),
-            margin.distance.rounded(),
+            profile.length(margin.distance.rounded()),
             margin.angle.0,
             possessive(&to.name),
             reading.face.describe()
@@ -321,8 +323,9 @@ fn range_borderline(
     range: Inches,
     max: Inches,
     minimum: Inches,
-    tolerance: Tolerance,
+    profile: &Profile,
 ) -> Vec<Borderline> {
+    let tolerance = profile.tolerance();
     let limits = [("maximum", max), ("minimum", minimum)];
     limits
         .into_iter()
@@ -334,10 +337,10 @@ fn range_borderline(
             explanation: format!(
                 "{} is {} from {} leader, within {} of its {which} range of {}: borderline — players decide",
                 to.name,
-                range.rounded(),
+                profile.length(range.rounded()),
                 possessive(&from.name),
-                tolerance.distance,
-                limit
+                profile.length(tolerance.distance),
+                profile.length(limit)
             ),
         })
         .collect()

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quarter::QuarterScheme;
 use crate::scene::{Formation, UnitKind};
-use crate::units::{Degrees, Inches};
+use crate::units::{Degrees, Inches, Length, LengthScale, LengthUnit, MM_PER_INCH};
 
 /// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -19,6 +19,12 @@ use crate::units::{Degrees, Inches};
 pub enum RulesetId {
     /// Black Powder (Warlord Games), the reference ruleset.
     BlackPowder,
+    /// Black Powder Tactical Commander: stands, centimetres, a 150° firing cone.
+    BptCommander,
+    /// Bugles, Bullets and Blades: stands, millimetres, command groups.
+    Bbb,
+    /// eRules Napoleonic Wars: scale metres, momentum, reaction tests.
+    Erules,
 }
 
 impl RulesetId {
@@ -26,8 +32,19 @@ impl RulesetId {
     pub fn as_str(self) -> &'static str {
         match self {
             RulesetId::BlackPowder => "black-powder",
+            RulesetId::BptCommander => "bpt-commander",
+            RulesetId::Bbb => "bbb",
+            RulesetId::Erules => "erules",
         }
     }
+
+    /// Every ruleset Vedette knows.
+    pub const ALL: [RulesetId; 4] = [
+        RulesetId::BlackPowder,
+        RulesetId::BptCommander,
+        RulesetId::Bbb,
+        RulesetId::Erules,
+    ];
 }
 
 /// When two numbers are too close to call (digest §15, global recommendations).
@@ -119,6 +136,9 @@ pub struct Weapon {
     /// Whether it fires over other units' heads.
     #[serde(default)]
     overhead: Overhead,
+    /// Guns that may fire canister at targets this close (Bugles, Bullets and Blades).
+    #[serde(default)]
+    canister: Option<Inches>,
     /// Other names players write for it.
     #[serde(default)]
     aliases: Vec<String>,
@@ -186,6 +206,36 @@ pub struct Distances {
     /// A charger crossing a unit's front within this may be shot at (A25).
     #[serde(default = "traversing")]
     pub traversing: Inches,
+}
+
+impl Distances {
+    fn lengths_mut(&mut self) -> [&mut Inches; 17] {
+        [
+            &mut self.proximity,
+            &mut self.contact,
+            &mut self.support,
+            &mut self.brigade_cohesion,
+            &mut self.command_step,
+            &mut self.close_range,
+            &mut self.gap,
+            &mut self.cannon_gap,
+            &mut self.obstacle,
+            &mut self.building_entry,
+            &mut self.wood_edge,
+            &mut self.cover_behind,
+            &mut self.cavalry_square_halt,
+            &mut self.commander_on_foot,
+            &mut self.commander_mounted,
+            &mut self.dead_ground,
+            &mut self.traversing,
+        ]
+    }
+
+    fn convert(&mut self, factor: f64) {
+        for length in self.lengths_mut() {
+            *length = *length * factor;
+        }
+    }
 }
 
 /// The book's 6" dead ground, for profiles written before it was configurable.
@@ -282,7 +332,20 @@ struct Arcs {
 pub struct Profile {
     id: RulesetId,
     name: String,
+    /// The unit the profile's lengths are written in and its rulings print in.
+    #[serde(default)]
+    length_unit: LengthUnit,
+    /// For ground units (scale metres): how many table millimetres one unit takes, per figure
+    /// scale, and which figure scale the profile's numbers assume.
+    #[serde(default)]
+    ground_scale: Option<GroundScale>,
+    /// How many of `length_unit` make one table inch at `distance_scale = 1` (set on reading).
+    #[serde(skip, default = "one")]
+    unit_per_inch: f64,
     distance_scale: f64,
+    /// Numbers the source lost and the digest reconstructed: shown so players can check them.
+    #[serde(default)]
+    reconstructed: Vec<Reconstruction>,
     tolerance: Tolerance,
     kinds: BTreeMap<UnitKind, KindRules>,
     #[serde(default)]
@@ -294,6 +357,187 @@ pub struct Profile {
     readings: Readings,
     arcs: Arcs,
     weapons: Vec<Weapon>,
+    #[serde(default, rename = "specials")]
+    extras: Specials,
+    /// The rule names the specials give, kept for the life of the program so rulings can cite
+    /// them like the engine's own (set on reading).
+    #[serde(skip)]
+    rule_names: RuleNames,
+    /// The ruleset's own names for the engine's rules, keyed by Black Powder's (a ruleset other
+    /// than Black Powder cites its own book).
+    #[serde(default)]
+    rules: BTreeMap<String, CitedRule>,
+    /// The same, kept for the life of the program (set on reading).
+    #[serde(skip)]
+    citations: Vec<(&'static str, crate::ruling::RuleRef)>,
+}
+
+/// A ruleset's own rule for one of the engine's.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CitedRule {
+    rule: String,
+    #[serde(default)]
+    reading: Option<String>,
+}
+
+/// Rule references a profile gives in place of Black Powder's.
+#[derive(Clone, Copy, Debug, Default)]
+struct RuleNames {
+    command: Option<crate::ruling::RuleRef>,
+    proximity: Option<crate::ruling::RuleRef>,
+}
+
+/// A profile's text, kept for the rest of the program: rule references are `'static` like the
+/// engine's own. Built-in profiles are read once; a loaded profile leaks its two or three names.
+fn keep(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+/// Table millimetres per ground unit for each figure scale (eRules §36, digest §1.1).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GroundScale {
+    /// The figure scale (in mm) the profile's numbers are read at.
+    pub default_figures: u32,
+    /// Figure scale (mm) → table millimetres per unit.
+    pub mm_per_unit: BTreeMap<String, f64>,
+}
+
+impl GroundScale {
+    /// Table millimetres per ground unit for figures of `figures` mm, if the profile lists them.
+    pub fn mm_per_unit(&self, figures: u32) -> Option<f64> {
+        self.mm_per_unit.get(&figures.to_string()).copied()
+    }
+}
+
+/// A setting whose value the source lost, with the digest's reconstruction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Reconstruction {
+    /// The profile setting, e.g. `distances.proximity`.
+    pub setting: String,
+    /// The value adopted, as the profile writes it (in the profile's unit).
+    pub value: String,
+    /// Where the digest discusses it and which other values the source allows.
+    pub note: String,
+}
+
+/// Why a figure scale cannot be used with a profile.
+#[derive(Debug, thiserror::Error)]
+#[error("{ruleset} has no ground scale for {figures} mm figures (it knows {known})")]
+pub struct FigureScaleError {
+    /// The ruleset.
+    pub ruleset: &'static str,
+    /// The figure scale asked for.
+    pub figures: u32,
+    /// The figure scales it knows.
+    pub known: String,
+}
+
+/// How a ruleset judges command distance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CommandModel {
+    /// −1 per full step once beyond one step (Black Powder's 12", BPT Commander's 20 cm).
+    #[default]
+    PenaltySteps,
+    /// A hard radius: beyond it the unit may not move (Bugles, Bullets and Blades' 200 mm).
+    Radius,
+    /// No command distance: the ruleset commands otherwise (eRules' momentum).
+    None,
+}
+
+/// Where ranges (and the fire arc's clipping) are measured from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RangeFrom {
+    /// The leader: the middle of the front edge (Black Powder, BPT Commander, eRules).
+    #[default]
+    Leader,
+    /// The centre of the firing stand (Bugles, Bullets and Blades; a gun's muzzle is its front).
+    Centre,
+}
+
+/// What the proximity distance means in a ruleset, for the ruling's words and rule reference.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ProximityWords {
+    /// The rule's name and section, e.g. "Zones of Control".
+    pub rule: String,
+    /// The adopted reading, if any (e.g. "B-21").
+    #[serde(default)]
+    pub reading: Option<String>,
+    /// What it means to be within the distance: "it may not come closer without charging".
+    pub within: String,
+    /// What it means to be beyond it.
+    pub beyond: String,
+}
+
+/// Settings only some rulesets use, each read by the code that needs it. Every one has a
+/// default that leaves Black Powder as it is.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Specials {
+    /// How command distance is judged.
+    #[serde(default)]
+    pub command_model: CommandModel,
+    /// The command distance rule's name, when not Black Powder's.
+    #[serde(default)]
+    pub command_rule: Option<String>,
+    /// Where ranges are measured from.
+    #[serde(default)]
+    pub range_from: RangeFrom,
+    /// The proximity rule's meaning, when not Black Powder's.
+    #[serde(default)]
+    pub proximity: Option<ProximityWords>,
+    /// The longest a unit can see in the open (Bugles, Bullets and Blades' 800 mm).
+    #[serde(default)]
+    pub sight_limit: Option<Inches>,
+    /// Splay of a fire arc's edge rays from straight ahead, when not the 45° front quarter
+    /// (BPT Commander: 75°, the 150° firing cone).
+    #[serde(default)]
+    pub front_arc_splay: Option<Degrees>,
+    /// How many moves one order may give (Black Powder 3; one move per order or bound elsewhere).
+    #[serde(default = "three")]
+    pub moves_per_order: u32,
+    /// Movement carries over between bounds and `check-move` checks it (eRules §10).
+    #[serde(default)]
+    pub momentum: bool,
+    /// Brigades move on one order when their units keep together (Black Powder §5.3); rulesets
+    /// without such an order set this false and get no brigade rulings.
+    #[serde(default = "yes")]
+    pub brigade_orders: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn three() -> u32 {
+    3
+}
+
+impl Default for Specials {
+    fn default() -> Self {
+        Specials {
+            command_model: CommandModel::default(),
+            command_rule: None,
+            range_from: RangeFrom::default(),
+            proximity: None,
+            sight_limit: None,
+            front_arc_splay: None,
+            moves_per_order: three(),
+            momentum: false,
+            brigade_orders: true,
+        }
+    }
+}
+
+impl Specials {
+    fn convert(&mut self, factor: f64) {
+        self.sight_limit = self.sight_limit.map(|l| l * factor);
+    }
 }
 
 /// Lower-case, with spaces and underscores as hyphens, the book's "SB" spelled out and any
@@ -358,6 +602,11 @@ impl<'p> WeaponRef<'p> {
         self.weapon.limbered_move.is_some()
     }
 
+    /// Canister reach, for guns whose ruleset gives one.
+    pub fn canister(&self) -> Option<Inches> {
+        self.weapon.canister.map(|r| r * self.scale)
+    }
+
     fn limbered_move(&self) -> Option<Inches> {
         self.weapon.limbered_move.map(|r| r * self.scale)
     }
@@ -389,19 +638,21 @@ pub enum ProfileError {
 impl Profile {
     /// The built-in profile of a ruleset.
     pub fn builtin(id: RulesetId) -> &'static Profile {
-        static BLACK_POWDER: OnceLock<Profile> = OnceLock::new();
-        match id {
-            RulesetId::BlackPowder => BLACK_POWDER.get_or_init(|| {
-                Profile::from_toml(Profile::builtin_text(id))
-                    .expect("the built-in Black Powder profile parses (tested)")
-            }),
-        }
+        static PROFILES: [OnceLock<Profile>; 4] = [const { OnceLock::new() }; 4];
+        let slot = RulesetId::ALL.iter().position(|r| *r == id).unwrap_or(0);
+        PROFILES[slot].get_or_init(|| {
+            Profile::from_toml(Profile::builtin_text(id))
+                .expect("every built-in profile parses (tested)")
+        })
     }
 
     /// The TOML text of a built-in profile, to copy and adjust.
     pub fn builtin_text(id: RulesetId) -> &'static str {
         match id {
             RulesetId::BlackPowder => include_str!("../profiles/black-powder.toml"),
+            RulesetId::BptCommander => include_str!("../profiles/bpt-commander.toml"),
+            RulesetId::Bbb => include_str!("../profiles/bbb.toml"),
+            RulesetId::Erules => include_str!("../profiles/erules.toml"),
         }
     }
 
@@ -427,9 +678,191 @@ impl Profile {
         self.distance_scale
     }
 
-    /// A profile from its TOML text.
+    /// A profile from its TOML text. Its lengths, written in its own unit, are turned into
+    /// table inches here, once.
     pub fn from_toml(text: &str) -> Result<Profile, toml::de::Error> {
-        toml::from_str(text)
+        let mut profile: Profile = toml::from_str(text)?;
+        let per_inch = match (profile.length_unit, &profile.ground_scale) {
+            (LengthUnit::Inches, _) => 1.0,
+            (LengthUnit::Centimetres, _) => MM_PER_INCH / 10.0,
+            (LengthUnit::Millimetres, _) => MM_PER_INCH,
+            (LengthUnit::ScaleMetres, Some(ground)) => {
+                let mm = ground.mm_per_unit(ground.default_figures).ok_or_else(|| {
+                    serde::de::Error::custom(
+                        "ground-scale.mm-per-unit must list ground-scale.default-figures",
+                    )
+                })?;
+                MM_PER_INCH / mm
+            }
+            (LengthUnit::ScaleMetres, None) => {
+                return Err(serde::de::Error::custom(
+                    "a profile in scale metres needs a [ground-scale] table",
+                ));
+            }
+        };
+        profile.unit_per_inch = per_inch;
+        profile.citations = profile
+            .rules
+            .iter()
+            .map(|(engine, own)| {
+                let cited = crate::ruling::RuleRef {
+                    rule: keep(&own.rule),
+                    reading: own.reading.as_deref().map(keep),
+                };
+                (keep(engine), cited)
+            })
+            .collect();
+        profile.rule_names = RuleNames {
+            command: profile
+                .extras
+                .command_rule
+                .as_deref()
+                .map(|rule| crate::ruling::RuleRef::book(keep(rule))),
+            proximity: profile
+                .extras
+                .proximity
+                .as_ref()
+                .map(|words| crate::ruling::RuleRef {
+                    rule: keep(&words.rule),
+                    reading: words.reading.as_deref().map(keep),
+                }),
+        };
+        if per_inch != 1.0 {
+            profile.convert_lengths(1.0 / per_inch);
+        }
+        Ok(profile)
+    }
+
+    /// Multiply every length the profile holds by `factor` (its unit → inches).
+    fn convert_lengths(&mut self, factor: f64) {
+        self.tolerance.distance = self.tolerance.distance * factor;
+        for kind in self.kinds.values_mut() {
+            kind.move_allowance = kind.move_allowance * factor;
+        }
+        for formation in self.formations.values_mut() {
+            formation.move_allowance = formation.move_allowance.map(|m| m * factor);
+        }
+        self.distances.convert(factor);
+        for weapon in &mut self.weapons {
+            for length in [
+                &mut weapon.range,
+                &mut weapon.minimum,
+                &mut weapon.limbered_move,
+                &mut weapon.canister,
+            ] {
+                *length = length.map(|l| l * factor);
+            }
+        }
+        self.extras.convert(factor);
+    }
+
+    /// The unit the ruleset measures in.
+    pub fn length_unit(&self) -> LengthUnit {
+        self.length_unit
+    }
+
+    /// How the ruleset's unit relates to table inches at this profile's scale. A ground unit
+    /// (scale metres) shrinks with the figures; table units do not.
+    pub fn length_scale(&self) -> LengthScale {
+        let per_inch = if self.length_unit.is_ground() {
+            self.unit_per_inch / self.distance_scale
+        } else {
+            self.unit_per_inch
+        };
+        LengthScale {
+            unit: self.length_unit,
+            per_inch,
+        }
+    }
+
+    /// A table length, printable in the ruleset's unit (`7.43"`, `18.9 cm`, `150 mm`, `200 m`).
+    pub fn length(&self, length: Inches) -> Length {
+        self.length_scale().length(length)
+    }
+
+    /// The command distance rule, when the ruleset names its own.
+    pub fn command_rule(&self) -> Option<crate::ruling::RuleRef> {
+        self.rule_names.command
+    }
+
+    /// The proximity rule, when the ruleset names its own.
+    pub fn proximity_rule(&self) -> Option<crate::ruling::RuleRef> {
+        self.rule_names.proximity
+    }
+
+    /// How this ruleset cites one of the engine's rules: its own rule where the profile names
+    /// one, else the engine's (Black Powder's) rule marked "as in Black Powder". Black Powder's
+    /// own profile cites every rule as it is.
+    pub fn cite(&self, rule: crate::ruling::RuleRef) -> crate::ruling::RuleRef {
+        let own = [self.rule_names.command, self.rule_names.proximity];
+        if self.id == RulesetId::BlackPowder
+            || own.iter().flatten().any(|r| r.rule == rule.rule)
+            || crate::rulesets::OWN_RULES.contains(&rule.rule)
+        {
+            return rule;
+        }
+        self.citations
+            .iter()
+            .find(|(engine, _)| *engine == rule.rule)
+            .map(|(_, own)| *own)
+            .unwrap_or(crate::ruling::RuleRef {
+                rule: rule.rule,
+                reading: Some("as in Black Powder"),
+            })
+    }
+
+    /// The settings only some rulesets use.
+    pub fn specials(&self) -> &Specials {
+        &self.extras
+    }
+
+    /// The longest sight line in the open, scaled, if the ruleset caps it.
+    pub fn sight_limit(&self) -> Option<Inches> {
+        self.extras.sight_limit.map(|l| self.scale(l))
+    }
+
+    /// Where `unit`'s ranges are measured from: its leader, or (Bugles, Bullets and Blades) the
+    /// centre of its stand — a gun's muzzle, at the front of its base, for artillery.
+    pub fn range_origin(&self, unit: &crate::scene::Unit) -> crate::geometry::TablePoint {
+        match self.extras.range_from {
+            RangeFrom::Leader => unit.footprint.leader(),
+            RangeFrom::Centre if unit.kind == UnitKind::Artillery => unit.footprint.leader(),
+            RangeFrom::Centre => unit.footprint.frame().center(),
+        }
+    }
+
+    /// The settings the source lost and the digest reconstructed.
+    pub fn reconstructed(&self) -> &[Reconstruction] {
+        &self.reconstructed
+    }
+
+    /// The ground scale, for rulesets that measure in scale metres.
+    pub fn ground_scale(&self) -> Option<&GroundScale> {
+        self.ground_scale.as_ref()
+    }
+
+    /// The same profile for figures of `figures` mm (ground-scale rulesets only; others are
+    /// returned unchanged, their scenes use `distance-scale`).
+    pub fn with_figure_scale(&self, figures: u32) -> Result<Profile, FigureScaleError> {
+        let Some(ground) = &self.ground_scale else {
+            return Ok(self.clone());
+        };
+        let (Some(wanted), Some(base)) = (
+            ground.mm_per_unit(figures),
+            ground.mm_per_unit(ground.default_figures),
+        ) else {
+            return Err(FigureScaleError {
+                ruleset: self.id.as_str(),
+                figures,
+                known: ground
+                    .mm_per_unit
+                    .keys()
+                    .map(|k| format!("{k} mm"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        };
+        Ok(self.with_distance_scale(self.distance_scale * wanted / base))
     }
 
     /// The same profile with every length multiplied by `scale` (0.5 for 15 mm figures).

@@ -102,6 +102,10 @@ pub enum QuarterScheme {
     AllFront,
     /// Each of the four faces is a front: squares and units in buildings.
     FourFronts,
+    /// Every shot comes in on a flank, whatever the angle: BPT Commander's march column ("for
+    /// targeting purposes the front is considered the flank"). Charged, it has its geometric
+    /// faces: its long edges are its flanks (digest §1.3).
+    AllFlank,
 }
 
 impl QuarterScheme {
@@ -110,6 +114,29 @@ impl QuarterScheme {
         match self {
             QuarterScheme::FrontFlanksRear => face,
             QuarterScheme::AllFront | QuarterScheme::FourFronts => Quarter::Front,
+            // Charged, a march column has its geometric faces; shots use `rule_quarter_at`.
+            QuarterScheme::AllFlank => face,
+        }
+    }
+
+    /// The quarter a shot from `point` strikes, `point` lying in geometric quarter `face` of
+    /// `frame`: an all-flank formation is struck on the flank on `point`'s side.
+    pub fn rule_quarter_at(
+        self,
+        face: Quarter,
+        frame: &OrientedRect,
+        point: &TablePoint,
+    ) -> Quarter {
+        match self {
+            QuarterScheme::AllFlank => {
+                let across = (point - frame.center()).dot(&frame.right());
+                if across > 0.0 {
+                    Quarter::RightFlank
+                } else {
+                    Quarter::LeftFlank
+                }
+            }
+            _ => self.rule_quarter(face),
         }
     }
 }

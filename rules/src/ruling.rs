@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::geometry::TablePoint;
+use crate::units::{LengthScale, LengthUnit};
 
 /// The book section a ruling applies, and the digest's reading when the book is ambiguous.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -64,6 +65,12 @@ impl Verdict {
 pub enum FigureUnit {
     /// Table inches.
     Inches,
+    /// Table centimetres.
+    Centimetres,
+    /// Table millimetres.
+    Millimetres,
+    /// Scale metres on the ground.
+    ScaleMetres,
     /// Degrees.
     Degrees,
     /// A fraction from 0 to 1.
@@ -108,6 +115,52 @@ impl Figure {
             name,
             value: value as f64,
             unit: FigureUnit::Count,
+        }
+    }
+}
+
+impl FigureUnit {
+    /// The figure unit of a ruleset's length unit.
+    pub fn of(unit: LengthUnit) -> FigureUnit {
+        match unit {
+            LengthUnit::Inches => FigureUnit::Inches,
+            LengthUnit::Centimetres => FigureUnit::Centimetres,
+            LengthUnit::Millimetres => FigureUnit::Millimetres,
+            LengthUnit::ScaleMetres => FigureUnit::ScaleMetres,
+        }
+    }
+}
+
+/// Put rulings in a ruleset's own terms: lengths in its unit ([`figures_in`]) and rules cited
+/// from its own book ([`Profile::cite`](crate::profile::Profile::cite)). Black Powder's rulings
+/// are left untouched, at no cost.
+pub fn in_ruleset_terms(rulings: &mut [Ruling], profile: &crate::profile::Profile) {
+    if profile.id() == crate::profile::RulesetId::BlackPowder {
+        return;
+    }
+    figures_in(rulings, profile.length_scale());
+    for ruling in rulings.iter_mut() {
+        if ruling.rule.reading != Some("as in Black Powder") {
+            ruling.rule = profile.cite(ruling.rule);
+        }
+    }
+}
+
+/// Rewrite the lengths among `rulings`' figures, computed in inches, in the ruleset's unit
+/// (rounded as the unit is printed: a tenth of a centimetre, a whole millimetre or metre).
+/// Black Powder's figures, in inches already, are left untouched.
+pub fn figures_in(rulings: &mut [Ruling], scale: LengthScale) {
+    if scale.unit == LengthUnit::Inches {
+        return;
+    }
+    let per = match scale.unit {
+        LengthUnit::Centimetres => 10.0,
+        _ => 1.0,
+    };
+    for figure in rulings.iter_mut().flat_map(|r| r.figures.iter_mut()) {
+        if figure.unit == FigureUnit::Inches {
+            figure.value = round(figure.value * scale.per_inch, per);
+            figure.unit = FigureUnit::of(scale.unit);
         }
     }
 }

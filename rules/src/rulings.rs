@@ -16,7 +16,7 @@ use crate::geometry::ConvexRegion;
 use crate::measure::{InArc, PairMeasurement, UnitSummary, in_arc, measure_pair_in_arc, summarize};
 use crate::profile::{Profile, RulesetId};
 use crate::retire::{Withdrawal, retire};
-use crate::ruling::Ruling;
+use crate::ruling::{Ruling, in_ruleset_terms};
 use crate::scene::Scene;
 use crate::shooting::{ShootingReport, target_priority};
 use crate::situation::{Situation, aabb_gap};
@@ -115,7 +115,13 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
     } else {
         share_out(&situation, &supports, threads, general_rulings)
     };
-    let (units, pairs): (Vec<UnitRulings>, Vec<Vec<PairRulings>>) = per_unit.into_iter().unzip();
+    let (mut units, pairs): (Vec<UnitRulings>, Vec<Vec<PairRulings>>) =
+        per_unit.into_iter().unzip();
+    let mut general = general;
+    for unit in &mut units {
+        in_ruleset_terms(&mut unit.rulings, profile);
+    }
+    in_ruleset_terms(&mut general, profile);
     Rulings {
         ruleset: profile.id(),
         units,
@@ -293,7 +299,7 @@ fn pair_rulings(
             fraction: candidate.arc_fraction,
             range: Some(candidate.bound()),
         },
-        None => in_arc(unit, enemy, &situation.units[from].arc),
+        None => in_arc(unit, enemy, &situation.units[from].arc, profile),
     };
     let gap = situation.gap(from, to);
     let measurement =

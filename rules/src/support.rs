@@ -230,7 +230,8 @@ fn support_ruling(
         s.name,
         u.name,
         zone.describe(),
-        distance.rounded()
+        situation.profile.length(distance.rounded()),
+        reach = situation.profile.length(reach)
     );
     if borderline {
         explanation.push_str(" Borderline — players decide.");
@@ -248,7 +249,7 @@ fn support_ruling(
             ShapeRole::Measure,
             &s.footprint.leader(),
             &closest,
-            distance.rounded().to_string(),
+            situation.profile.length(distance.rounded()).to_string(),
         )],
     }
 }

@@ -64,6 +64,7 @@ pub fn battle(units: usize, terrain: usize, seed: u64) -> Scene {
         sides: Vec::new(),
         scenario: None,
         distance_scale: 1.0,
+        figure_scale: None,
     }
 }
 
@@ -124,6 +125,7 @@ fn unit(rng: &mut Lcg, index: usize, side: &str, front: TablePoint, facing: f64)
         size: UnitSize::Standard,
         stats: None,
         state: UnitState::default(),
+        momentum: None,
     }
 }
 

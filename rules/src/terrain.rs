@@ -276,19 +276,25 @@ impl TerrainMap {
                 cost = cost + passage.inside * (multiplier - 1.0);
                 notes.push(format!(
                     "{} in {id} at ×{multiplier}",
-                    passage.inside.rounded()
+                    profile.length(passage.inside.rounded())
                 ));
             }
             if rules.crossing && passage.crossings > 0 {
                 cost = cost + distances.obstacle * passage.crossings as f64;
-                notes.push(format!("crossing {id} +{}", distances.obstacle));
+                notes.push(format!(
+                    "crossing {id} +{}",
+                    profile.length(distances.obstacle)
+                ));
             }
             if passage.piece.kind == TerrainKind::Building
                 && !passage.piece.contains(from)
                 && passage.crossings > 0
             {
                 cost = cost + distances.building_entry;
-                notes.push(format!("entering {id} +{}", distances.building_entry));
+                notes.push(format!(
+                    "entering {id} +{}",
+                    profile.length(distances.building_entry)
+                ));
             }
         }
         MoveCost {

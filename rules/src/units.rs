@@ -89,6 +89,113 @@ impl Div<f64> for Inches {
     }
 }
 
+/// The unit a ruleset measures in: what its profile's numbers are written in and what its
+/// rulings print. Internally every length stays [`Inches`]; this is only for reading and writing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LengthUnit {
+    /// Table inches (Black Powder).
+    #[default]
+    Inches,
+    /// Table centimetres (BPT Commander).
+    Centimetres,
+    /// Table millimetres (Bugles, Bullets and Blades).
+    Millimetres,
+    /// Metres on the ground the table represents (eRules): how many table millimetres one scale
+    /// metre takes depends on the figure scale, so the conversion carries it.
+    ScaleMetres,
+}
+
+/// Millimetres in an inch, exactly.
+pub const MM_PER_INCH: f64 = 25.4;
+
+impl LengthUnit {
+    /// The unit's symbol as rulings print it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            LengthUnit::Inches => "\"",
+            LengthUnit::Centimetres => " cm",
+            LengthUnit::Millimetres => " mm",
+            LengthUnit::ScaleMetres => " m",
+        }
+    }
+
+    /// The unit's name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            LengthUnit::Inches => "inches",
+            LengthUnit::Centimetres => "centimetres",
+            LengthUnit::Millimetres => "millimetres",
+            LengthUnit::ScaleMetres => "scale metres",
+        }
+    }
+
+    /// Whether lengths in this unit are ground lengths, which a figure or distance scale does
+    /// not change (100 scale metres are 100 m whatever the figures), rather than table lengths.
+    pub fn is_ground(self) -> bool {
+        self == LengthUnit::ScaleMetres
+    }
+}
+
+/// How to turn table inches into a ruleset's unit and back: the unit and how many of it make
+/// one table inch (1 for inches, 2.54 for centimetres, 25.4 for millimetres, 25.4 ÷ table
+/// millimetres per scale metre for scale metres).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LengthScale {
+    /// The unit.
+    pub unit: LengthUnit,
+    /// How many of the unit make one table inch.
+    pub per_inch: f64,
+}
+
+impl LengthScale {
+    /// Table inches, as Black Powder measures.
+    pub const INCHES: LengthScale = LengthScale {
+        unit: LengthUnit::Inches,
+        per_inch: 1.0,
+    };
+
+    /// A length in this unit, in table inches.
+    pub fn to_inches(self, value: f64) -> Inches {
+        Inches(value / self.per_inch)
+    }
+
+    /// A table length as a number of this unit.
+    pub fn value_of(self, length: Inches) -> f64 {
+        length.0 * self.per_inch
+    }
+
+    /// A table length, printable in this unit.
+    pub fn length(self, length: Inches) -> Length {
+        Length {
+            inches: length,
+            scale: self,
+        }
+    }
+}
+
+/// A table length shown in a ruleset's unit: `7.43"`, `18.9 cm`, `150 mm`, `200 m`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Length {
+    /// The length.
+    pub inches: Inches,
+    /// The unit it prints in.
+    pub scale: LengthScale,
+}
+
+impl fmt::Display for Length {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let value = || self.scale.value_of(self.inches);
+        match self.scale.unit {
+            // Exactly as inches always printed, so Black Powder's rulings do not change.
+            LengthUnit::Inches => self.inches.fmt(f),
+            LengthUnit::Centimetres => write!(f, "{:.1} cm", value()),
+            LengthUnit::Millimetres => write!(f, "{:.0} mm", value()),
+            LengthUnit::ScaleMetres => write!(f, "{:.0} m", value()),
+        }
+    }
+}
+
 /// An angle in degrees. Facings are counter-clockwise from the table's +x axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -145,6 +252,34 @@ mod tests {
         assert_eq!(Inches(12.0).to_string(), "12.00\"");
         assert_eq!(Inches(f64::INFINITY).to_string(), "inf\"");
         assert_eq!(Inches(7.436).rounded(), Inches(7.44));
+    }
+
+    #[test]
+    fn lengths_print_in_their_rulesets_unit() {
+        let cm = LengthScale {
+            unit: LengthUnit::Centimetres,
+            per_inch: 2.54,
+        };
+        let mm = LengthScale {
+            unit: LengthUnit::Millimetres,
+            per_inch: MM_PER_INCH,
+        };
+        // 15 mm figures: 2.4 table mm per scale metre.
+        let metres = LengthScale {
+            unit: LengthUnit::ScaleMetres,
+            per_inch: MM_PER_INCH / 2.4,
+        };
+        assert_eq!(
+            LengthScale::INCHES.length(Inches(7.434)).to_string(),
+            "7.43\""
+        );
+        assert_eq!(cm.length(Inches(10.0)).to_string(), "25.4 cm");
+        assert_eq!(mm.length(Inches(6.0)).to_string(), "152 mm");
+        assert_eq!(
+            metres.length(Inches(480.0 / MM_PER_INCH)).to_string(),
+            "200 m"
+        );
+        assert!((mm.to_inches(25.4).0 - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -294,6 +294,7 @@ pub fn build_scene(
             engaged: None,
             disordered: None,
             shaken: None,
+            momentum: None,
         });
     }
     let commanders = roster
@@ -319,6 +320,7 @@ pub fn build_scene(
         ruleset: roster.ruleset,
         table,
         distance_scale: None,
+        figure_scale: None,
         scenario: None,
         sides: roster.sides.clone(),
         terrain,

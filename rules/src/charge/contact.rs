@@ -42,7 +42,7 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
             "{} and {} are {} apart: borderline — players decide whether they touch",
             a.name,
             b.name,
-            contact.gap.rounded()
+            situation.profile.length(contact.gap.rounded())
         )
     };
     explanation.push_str(&format!(

@@ -96,7 +96,9 @@ fn forbidden(
         {
             Some(format!(
                 "cavalry cannot charge a steady square: it halts {} away",
-                situation.profile.distances().cavalry_square_halt
+                situation
+                    .profile
+                    .length(situation.profile.distances().cavalry_square_halt)
             ))
         }
         _ => None,
@@ -224,8 +226,8 @@ pub fn assess_charge(
         if room < face_length / 2.0 || room.min(width) < width / 2.0 {
             reason = Some(format!(
                 "friends already fight that face and only {} of its {} is free (A23 needs half the face and half the charger's frontage)",
-                room.rounded(),
-                face_length.rounded()
+                situation.profile.length(room.rounded()),
+                situation.profile.length(face_length.rounded())
             ));
         }
     }
@@ -249,12 +251,12 @@ pub fn assess_charge(
 }
 
 /// "It may evade …", for a target that may evade the charge.
-fn evade_sentence(name: &str, evade: &Withdrawal) -> String {
+fn evade_sentence(profile: &crate::profile::Profile, name: &str, evade: &Withdrawal) -> String {
     let into = evade.quarter.describe();
     match evade.outcome {
         Outcome::Moves => format!(
             "{name} may evade: one full move ({}) into its {into} quarter, to the position shown.",
-            evade.distance.rounded()
+            profile.length(evade.distance.rounded())
         ),
         Outcome::Destroyed => format!(
             "{name} may evade, but its move into its {into} quarter would cross the table edge: destroyed."
@@ -284,15 +286,15 @@ pub fn charge_ruling(
             "{} can charge {} in its {face_name}: the charge costs {} of its {} move.",
             unit.name,
             enemy.name,
-            charge.cost.rounded(),
-            charge.allowance
+            situation.profile.length(charge.cost.rounded()),
+            situation.profile.length(charge.allowance)
         ),
         (None, false) => format!(
             "{} cannot reach {}: the charge costs {}, more than its {} move.",
             unit.name,
             enemy.name,
-            charge.cost.rounded(),
-            charge.allowance
+            situation.profile.length(charge.cost.rounded()),
+            situation.profile.length(charge.allowance)
         ),
     };
     let in_play = charge.reachable || charge.borderline;
@@ -300,7 +302,10 @@ pub fn charge_ruling(
         explanation.push_str(&format!(" {} may answer with closing fire.", enemy.name));
     }
     if let Some(evade) = charge.evade.as_ref().filter(|_| in_play) {
-        explanation.push_str(&format!(" {}", evade_sentence(&enemy.name, evade)));
+        explanation.push_str(&format!(
+            " {}",
+            evade_sentence(situation.profile, &enemy.name, evade)
+        ));
     }
     if charge.face_borderline {
         let reading = classify(enemy.footprint.frame(), &leader);
@@ -317,7 +322,7 @@ pub fn charge_ruling(
         ShapeRole::Measure,
         &leader,
         &closest,
-        charge.cost.rounded().to_string(),
+        situation.profile.length(charge.cost.rounded()).to_string(),
     )];
     if charge.reachable
         && let Some(place) = &charge.placement

@@ -79,6 +79,9 @@ pub fn cut_off(units: &[Unit], members: &[usize], reach: Inches) -> Vec<CutOff> 
 
 /// One ruling per brigade of two or more units: together, or which units are cut off.
 pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
+    if !situation.profile.specials().brigade_orders {
+        return Vec::new();
+    }
     brigades(situation.scene)
         .into_iter()
         .map(|((_, brigade), members)| brigade_ruling(situation, brigade, &members))
@@ -97,7 +100,8 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
     let explanation = if cut.is_empty() {
         format!(
             "Brigade {brigade}: all {} units are within {reach} of one another as a group: it may take a brigade order.",
-            members.len()
+            members.len(),
+            reach = situation.profile.length(reach)
         )
     } else {
         let parts: Vec<String> = cut
@@ -106,14 +110,15 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
                 format!(
                     "{} is {} from {}",
                     units[*m].name,
-                    d.rounded(),
+                    situation.profile.length(d.rounded()),
                     units[*g].name
                 )
             })
             .collect();
         let mut text = format!(
             "Brigade {brigade} is not one group: {} (more than {reach}).",
-            parts.join("; ")
+            parts.join("; "),
+            reach = situation.profile.length(reach)
         );
         if borderline {
             text.push_str(" Borderline — players decide.");
@@ -138,7 +143,7 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
                     ShapeRole::Measure,
                     &units[*m].footprint.leader(),
                     &units[*g].footprint.leader(),
-                    d.rounded().to_string(),
+                    situation.profile.length(d.rounded()).to_string(),
                 )
             })
             .collect(),

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::profile::CommandModel;
 use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
 use crate::scene::{Commander, Scene, Unit};
 use crate::situation::Situation;
@@ -46,6 +47,13 @@ fn penalty(distance: Inches, step: Inches) -> i64 {
 pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandDistance, Ruling)> {
     let unit = &situation.scene.units[index];
     let commander = commander_of(situation.scene, unit)?;
+    match situation.profile.specials().command_model {
+        CommandModel::PenaltySteps => {}
+        CommandModel::Radius => {
+            return Some(super::radius::command_radius(situation, unit, commander));
+        }
+        CommandModel::None => return None,
+    }
     let step = situation.profile.distances().command_step;
     let tolerance = situation.profile.tolerance().distance;
     let (closest, distance) = unit.footprint.closest_point(&commander.position);
@@ -66,25 +74,27 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         (true, _) => format!(
             "{} is {} from {}: Marauders ignore the distance penalty.",
             unit.name,
-            distance.rounded(),
+            situation.profile.length(distance.rounded()),
             commander.name
         ),
         (false, 0) => format!(
             "{} is {} from {}: no distance penalty.",
             unit.name,
-            distance.rounded(),
+            situation.profile.length(distance.rounded()),
             commander.name
         ),
         (false, p) => format!(
             "{} is {} from {}: {p} to its order for distance.",
             unit.name,
-            distance.rounded(),
+            situation.profile.length(distance.rounded()),
             commander.name
         ),
     };
     if borderline {
         explanation.push_str(&format!(
-            " Within {tolerance} of a {step} step: borderline — players decide."
+            " Within {tolerance} of a {step} step: borderline — players decide.",
+            tolerance = situation.profile.length(tolerance),
+            step = situation.profile.length(step)
         ));
     }
     let ruling = Ruling {
@@ -92,7 +102,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         unit: unit.id.clone(),
         other: Some(commander.id.clone()),
         verdict: Verdict::judge(penalty == 0, borderline),
-        rule: COMMAND_DISTANCE,
+        rule: situation.profile.command_rule().unwrap_or(COMMAND_DISTANCE),
         figures: vec![
             Figure::inches("distance", distance),
             Figure::count("penalty", penalty),
@@ -102,7 +112,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
             ShapeRole::Measure,
             &commander.position,
             &closest,
-            distance.rounded().to_string(),
+            situation.profile.length(distance.rounded()).to_string(),
         )],
     };
     let status = CommandDistance {

@@ -4,6 +4,9 @@
 mod cohesion;
 mod distance;
 mod proximity;
+mod radius;
+
+pub use radius::COMMAND_RADIUS;
 
 pub use cohesion::{CutOff, brigades, cohesion_rulings, cut_off};
 pub use distance::{CommandDistance, command_distance, commander_of};

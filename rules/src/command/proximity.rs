@@ -38,24 +38,43 @@ pub fn enemy_within(
     let enemy = &situation.units[enemy];
     let within = gap <= proximity;
     let borderline = (gap - proximity).abs() <= tolerance;
-    let explanation = match (within, unit.state.disordered) {
-        (true, false) => format!(
+    let words = profile.specials().proximity.as_ref();
+    let explanation = match (words, within, unit.state.disordered) {
+        (Some(words), true, _) => format!(
+            "{} is {} from {}, within {}: {}.",
+            unit.name,
+            profile.length(gap.rounded()),
+            enemy.unit.name,
+            profile.length(proximity),
+            words.within
+        ),
+        (Some(words), false, _) => format!(
+            "{} is {} from {}, its nearest enemy: {}.",
+            unit.name,
+            profile.length(gap.rounded()),
+            enemy.unit.name,
+            words.beyond
+        ),
+        (None, true, false) => format!(
             "{} is {} from {}, within {proximity}: it may make an initiative move, and must move straight forward or back.",
             unit.name,
-            gap.rounded(),
-            enemy.unit.name
+            profile.length(gap.rounded()),
+            enemy.unit.name,
+            proximity = profile.length(proximity)
         ),
-        (true, true) => format!(
+        (None, true, true) => format!(
             "{} is {} from {}, within {proximity}: it must move straight forward or back; disordered, it has no initiative move.",
             unit.name,
-            gap.rounded(),
-            enemy.unit.name
+            profile.length(gap.rounded()),
+            enemy.unit.name,
+            proximity = profile.length(proximity)
         ),
-        (false, _) => format!(
+        (None, false, _) => format!(
             "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",
             unit.name,
-            gap.rounded(),
-            enemy.unit.name
+            profile.length(gap.rounded()),
+            enemy.unit.name,
+            proximity = profile.length(proximity)
         ),
     };
     let (from, to) = nearest_points(situation, index, enemy.index);
@@ -64,7 +83,7 @@ pub fn enemy_within(
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
         verdict: Verdict::judge(within, borderline),
-        rule: PROXIMITY,
+        rule: profile.proximity_rule().unwrap_or(PROXIMITY),
         figures: vec![
             Figure::inches("gap", gap),
             Figure::inches("proximity", proximity),
@@ -78,7 +97,7 @@ pub fn enemy_within(
             ShapeRole::Measure,
             &from,
             &to,
-            gap.rounded().to_string(),
+            situation.profile.length(gap.rounded()).to_string(),
         )],
     };
     Some((

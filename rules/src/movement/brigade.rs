@@ -55,6 +55,9 @@ impl Group<'_> {
 /// `after`: whether it was one group before the move and after it, and which unit's move broke
 /// it apart.
 pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<Ruling> {
+    if !profile.specials().brigade_orders {
+        return Vec::new();
+    }
     let reach = profile.distances().brigade_cohesion;
     let tolerance = profile.tolerance().distance;
     let mut rulings = Vec::new();
@@ -100,7 +103,7 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                     format!(
                         "{} is {} from {}",
                         group.units[*m].name,
-                        d.rounded(),
+                        profile.length(d.rounded()),
                         group.units[*g].name
                     )
                 })
@@ -109,7 +112,8 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
         };
         let mut explanation = match (was, is) {
             (true, true) => format!(
-                "Brigade {brigade} was one group (each unit within {reach} of another) before the move and still is after it: a brigade order could have moved it."
+                "Brigade {brigade} was one group (each unit within {reach} of another) before the move and still is after it: a brigade order could have moved it.",
+                reach = profile.length(reach)
             ),
             (true, false) => {
                 let who = if breakers.is_empty() {
@@ -121,18 +125,22 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                 };
                 format!(
                     "Brigade {brigade} was one group before the move but not after it: {who} — {} (more than {reach}). A brigade order must keep its units within {reach} of one another.",
-                    describe(&end, &after_cut)
+                    describe(&end, &after_cut),
+                    reach = profile.length(reach)
                 )
             }
             (false, _) => format!(
                 "Brigade {brigade} was not one group before the move ({}, more than {reach}), so it could not move on one brigade order: its units needed orders of their own.",
-                describe(&start, &before_cut)
+                describe(&start, &before_cut),
+                reach = profile.length(reach)
             ),
         };
         let borderline = was_borderline || is_borderline;
         if borderline {
             explanation.push_str(&format!(
-                " A gap is within {tolerance} of {reach}: borderline — players decide."
+                " A gap is within {tolerance} of {reach}: borderline — players decide.",
+                tolerance = profile.length(tolerance),
+                reach = profile.length(reach)
             ));
         }
         let (shown, cut) = if was {
@@ -163,11 +171,12 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                         ShapeRole::Measure,
                         &shown.units[*m].footprint.leader(),
                         &shown.units[*g].footprint.leader(),
-                        d.rounded().to_string(),
+                        profile.length(d.rounded()).to_string(),
                     )
                 })
                 .collect(),
         });
     }
+    crate::ruling::in_ruleset_terms(&mut rulings, profile);
     rulings
 }

@@ -46,13 +46,15 @@ pub fn check_commanders(before: &Scene, after: &Scene, profile: &Profile) -> Vec
                 format!(
                     "{} moved {}, within his {allowance} move {how}.",
                     commander.name,
-                    distance.rounded()
+                    profile.length(distance.rounded()),
+                    allowance = profile.length(allowance)
                 )
             } else {
                 format!(
                     "{} moved {}, more than his {allowance} move {how}: a commander moves once a turn (only a unit he has joined can carry him further, under Follow Me).",
                     commander.name,
-                    distance.rounded()
+                    profile.length(distance.rounded()),
+                    allowance = profile.length(allowance)
                 )
             };
             if borderline {
@@ -73,7 +75,7 @@ pub fn check_commanders(before: &Scene, after: &Scene, profile: &Profile) -> Vec
                     ShapeRole::Measure,
                     &commander.position,
                     &moved.position,
-                    distance.rounded().to_string(),
+                    profile.length(distance.rounded()).to_string(),
                 )],
             };
             Some(CommanderMove {

@@ -21,7 +21,6 @@ use crate::units::Inches;
 
 const ALLOWANCE: RuleRef = RuleRef::read_as("Moving Units (§4.1)", "A19");
 const PROXIMITY: RuleRef = RuleRef::read_as("Proximity of Enemy (§4.2)", "A18");
-const MOVES_PER_ORDER: f64 = 3.0;
 
 /// One unit's move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -78,7 +77,7 @@ fn stays_in(start: &OrientedRect, quarter: Quarter, after: &[OrientedRect]) -> b
 /// Check every unit's move from `before` to `after`.
 pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<MoveCheck>, Roll) {
     let situation = Situation::new(before, profile);
-    let checks = before
+    let mut checks: Vec<MoveCheck> = before
         .units
         .iter()
         .enumerate()
@@ -88,6 +87,9 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
                 .map(|moved| check_move(&situation, index, moved))
         })
         .collect();
+    for check in &mut checks {
+        crate::ruling::in_ruleset_terms(&mut check.rulings, profile);
+    }
     let roll = Roll {
         missing: before
             .units
@@ -107,6 +109,7 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
 
 fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
     let profile = situation.profile;
+    let moves_per_order = f64::from(profile.specials().moves_per_order);
     let tolerance = profile.tolerance().distance;
     let before = &situation.scene.units[index];
     let allowance = profile.unit_move(before);
@@ -151,18 +154,21 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
     };
     let mut explanation = match moves {
         0 => format!("{} did not move.", before.name),
-        n if (n as f64) <= MOVES_PER_ORDER => format!(
+        n if (n as f64) <= moves_per_order => format!(
             "{} moved {}, costing {}{terrain}: {n} move{} of {allowance}.",
             before.name,
-            distance.rounded(),
-            cost.rounded(),
-            if n == 1 { "" } else { "s" }
+            situation.profile.length(distance.rounded()),
+            situation.profile.length(cost.rounded()),
+            if n == 1 { "" } else { "s" },
+            allowance = situation.profile.length(allowance)
         ),
         n => format!(
-            "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the 3 an order can give.",
+            "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the {} an order can give.",
             before.name,
-            distance.rounded(),
-            cost.rounded()
+            situation.profile.length(distance.rounded()),
+            situation.profile.length(cost.rounded()),
+            moves_per_order,
+            allowance = situation.profile.length(allowance)
         ),
     };
     if let Some(terrain) = &forbidden {
@@ -177,7 +183,7 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         unit: before.id.clone(),
         other: None,
         verdict: {
-            let allowed = forbidden.is_none() && moves as f64 <= MOVES_PER_ORDER;
+            let allowed = forbidden.is_none() && moves as f64 <= moves_per_order;
             // A forbidden move stays forbidden however close the numbers are.
             Verdict::judge(allowed, allowed && step_borderline && moves > 0)
         },
@@ -194,12 +200,17 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
                     ShapeRole::Measure,
                     &from,
                     &to,
-                    distance.rounded().to_string(),
+                    situation.profile.length(distance.rounded()).to_string(),
                 )]
             })
             .unwrap_or_default(),
     });
     let proximity_breach = proximity_breach(situation, index, after, &mut rulings);
+    if profile.specials().momentum {
+        rulings.push(crate::rulesets::erules::momentum::momentum_ruling(
+            situation, index, after,
+        ));
+    }
     MoveCheck {
         unit: before.id.clone(),
         distance: distance.rounded(),
@@ -248,9 +259,9 @@ fn proximity_breach(
             explanation: format!(
                 "{} started {} from {} (within {}), so it had to move wholly within its front or rear quarter; it did not.",
                 before.name,
-                near.gap,
+                situation.profile.length(near.gap),
                 situation.scene.unit(&near.id).map_or(near.id.as_str(), |u| u.name.as_str()),
-                situation.profile.proximity()
+                situation.profile.length(situation.profile.proximity())
             ),
             shapes: vec![
                 Shape::polygon(ShapeRole::Quarter, &Quarter::Front.region(frame).polygon(Inches(24.0))),

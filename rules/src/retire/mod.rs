@@ -265,7 +265,7 @@ fn ruling(situation: &Situation, index: usize, charger: Option<usize>, w: &Withd
             };
             let mut text = format!(
                 "{lead}, it makes {count} ({}) into {into}, {veer}, without turning, to the position shown",
-                w.distance.rounded()
+                situation.profile.length(w.distance.rounded())
             );
             if let Some(reason) = &w.reason {
                 text.push_str(&format!(" (the straight way is barred: {reason})"));
@@ -302,7 +302,7 @@ fn ruling(situation: &Situation, index: usize, charger: Option<usize>, w: &Withd
             ShapeRole::Measure,
             &unit.footprint.leader(),
             &end.front_center(),
-            w.distance.rounded().to_string(),
+            situation.profile.length(w.distance.rounded()).to_string(),
         ));
         shapes.push(Shape::polygon(ShapeRole::Placement, &end.corners()));
     }

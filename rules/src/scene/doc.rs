@@ -21,6 +21,11 @@ pub struct SceneDoc {
     /// scale note). 1 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance_scale: Option<f64>,
+    /// The figure scale in millimetres (6, 10, 15, 25), for rulesets that measure in scale
+    /// metres (eRules): it sets how many table millimetres a scale metre takes. Absent: the
+    /// ruleset's default (6 mm for eRules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure_scale: Option<u32>,
     /// What game this is, if it comes from a scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<ScenarioInfo>,
@@ -143,6 +148,9 @@ pub struct UnitDoc {
     /// Shaken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shaken: Option<bool>,
+    /// How it moved in its last bound (eRules momentum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub momentum: Option<super::Momentum>,
 }
 
 /// One stand: an oriented rectangle given by its centre.
@@ -185,6 +193,7 @@ impl From<&Unit> for UnitDoc {
             engaged: unit.state.engaged,
             disordered: unit.state.disordered.then_some(true),
             shaken: unit.state.shaken.then_some(true),
+            momentum: unit.momentum,
         };
         if footprint.is_from_stands() {
             let stands = footprint.stands().iter().map(|s| StandDoc {
@@ -225,6 +234,7 @@ impl From<&Scene> for SceneDoc {
                 depth: scene.table.depth.0,
             },
             distance_scale: (scene.distance_scale != 1.0).then_some(scene.distance_scale),
+            figure_scale: scene.figure_scale,
             scenario: scene.scenario.clone(),
             sides: scene.sides.clone(),
             terrain: terrain.collect(),

@@ -47,6 +47,8 @@ pub struct Scene {
     pub scenario: Option<ScenarioInfo>,
     /// Multiplies every distance of the ruleset (0.5 for 15 mm figures).
     pub distance_scale: f64,
+    /// The figure scale in millimetres, for rulesets in scale metres (eRules).
+    pub figure_scale: Option<u32>,
 }
 
 /// Where a scene comes from: a scenario's name, its source and notes for the players.
@@ -177,6 +179,17 @@ fn text_or_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<S
     })
 }
 
+/// How a unit moved in its last bound, for rulesets where movement carries over (eRules §10):
+/// the direction it moved in (not its facing) and how far, in table inches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Momentum {
+    /// Direction of movement, degrees counter-clockwise from +x.
+    pub heading: f64,
+    /// Distance moved in the last bound, table inches (0: halted).
+    pub distance: f64,
+}
+
 /// What is happening to a unit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitState {
@@ -289,6 +302,8 @@ pub struct Unit {
     pub stats: Option<StatLine>,
     /// Engaged, disordered, shaken.
     pub state: UnitState,
+    /// Its last bound's movement, when the scene records it.
+    pub momentum: Option<Momentum>,
 }
 
 /// Where a unit stands: its bases, and the rectangle its quarters are drawn from.
@@ -471,8 +486,13 @@ impl Scene {
     }
 
     /// A profile with the scene's distance scale applied on top of its own.
+    /// A figure scale the ruleset does not know (refused when the scene is read) is ignored.
     pub fn scaled(&self, profile: &crate::profile::Profile) -> crate::profile::Profile {
-        profile.with_distance_scale(profile.distance_scale() * self.distance_scale)
+        let figured = self
+            .figure_scale
+            .and_then(|figures| profile.with_figure_scale(figures).ok());
+        let base = figured.as_ref().unwrap_or(profile);
+        base.with_distance_scale(base.distance_scale() * self.distance_scale)
     }
 
     /// The side with this id, if the scene lists sides.

@@ -101,6 +101,7 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         .collect();
     check_unique_ids(&doc, &mut problems);
     check_sides(&doc, &mut problems);
+    check_figure_scale(&doc, &mut problems);
 
     if !problems.is_empty() {
         return Err(problems);
@@ -114,7 +115,32 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         sides: doc.sides,
         scenario: doc.scenario,
         distance_scale: doc.distance_scale.unwrap_or(1.0),
+        figure_scale: doc.figure_scale,
     })
+}
+
+/// A figure scale must be one the ruleset has a ground scale for.
+fn check_figure_scale(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+    let Some(figures) = doc.figure_scale else {
+        return;
+    };
+    let profile = crate::profile::Profile::builtin(doc.ruleset);
+    if profile.ground_scale().is_none() {
+        problems.push(Problem::new(
+            Subject::Document,
+            Some("figure_scale"),
+            format!(
+                "{} measures table lengths, not scale metres: use distance_scale instead",
+                doc.ruleset.as_str()
+            ),
+        ));
+    } else if let Err(error) = profile.with_figure_scale(figures) {
+        problems.push(Problem::new(
+            Subject::Document,
+            Some("figure_scale"),
+            error.to_string(),
+        ));
+    }
 }
 
 /// Staff ratings run from 5 (Fool) to 10 (Military Genius) (digest §1.4).
@@ -449,7 +475,26 @@ fn check_unit(
             disordered: doc.disordered.unwrap_or(false),
             shaken: doc.shaken.unwrap_or(false),
         },
+        momentum: check_momentum(&mut check, doc.momentum),
     })
+}
+
+/// A momentum must be finite, its distance not negative.
+fn check_momentum(
+    check: &mut Checker,
+    momentum: Option<super::Momentum>,
+) -> Option<super::Momentum> {
+    let momentum = momentum?;
+    let heading = check.finite("momentum.heading", momentum.heading)?;
+    let distance = check.finite("momentum.distance", momentum.distance)?;
+    if distance < 0.0 {
+        check.report(
+            "momentum.distance",
+            format!("must be 0 or more, got {distance}"),
+        );
+        return None;
+    }
+    Some(super::Momentum { heading, distance })
 }
 
 fn check_weapon(check: &mut Checker, profile: &Profile, name: &str, field: &str) -> Option<String> {

@@ -1,10 +1,10 @@
 //! The fire arc as a region and as a shape to draw.
 
-use crate::geometry::{ConvexRegion, TablePoint, TableVector, Wedge};
+use crate::geometry::{ConvexRegion, OrientedRect, TablePoint, TableVector, Wedge};
 use crate::profile::{ArcShape, Profile};
 use crate::quarter::Quarter;
 use crate::scene::Unit;
-use crate::units::Inches;
+use crate::units::{Degrees, Inches};
 
 /// Where a unit may shoot (digest §6.3, A13): its front quarter, a cone from the barrel, or
 /// all round.
@@ -12,13 +12,32 @@ pub fn fire_arc(unit: &Unit, profile: &Profile) -> ConvexRegion {
     let frame = unit.footprint.frame();
     match profile.arc_shape(unit.formation) {
         ArcShape::AllRound => ConvexRegion::Everywhere,
-        ArcShape::FrontQuarter => ConvexRegion::Wedge(Quarter::Front.region(frame)),
+        ArcShape::FrontQuarter => match profile.specials().front_arc_splay {
+            None => ConvexRegion::Wedge(Quarter::Front.region(frame)),
+            Some(splay) => ConvexRegion::Wedge(front_edge_arc(frame, splay)),
+        },
         ArcShape::Cone => ConvexRegion::Wedge(Wedge::cone(
             frame.front_center(),
             frame.forward(),
             profile.cone_half_angle(),
         )),
     }
+}
+
+/// The ground ahead of a front edge between rays leaving its two ends, each splayed `splay`
+/// from straight ahead: 45° is Black Powder's front quarter, 75° BPT Commander's 150° firing
+/// cone (digest §1.4), 30° eRules' ±30° fire (digest §1.9).
+pub fn front_edge_arc(frame: &OrientedRect, splay: Degrees) -> Wedge {
+    let [front_right, front_left, _, _] = frame.corners();
+    let (sin, cos) = splay.to_radians().sin_cos();
+    let forward = frame.forward() * cos;
+    let outward = frame.right() * sin;
+    Wedge::new(
+        front_left,
+        forward - outward,
+        front_right,
+        forward + outward,
+    )
 }
 
 /// Where the ray `apex + t·direction` (t ≥ 0, unit direction) meets the circle of `radius`
@@ -40,7 +59,7 @@ fn ray_meets_circle(
 /// measured from the leader (digest §6.3: "slightly longer to the unit's centre"). Points are in
 /// order, counter-clockwise.
 pub fn arc_outline(unit: &Unit, profile: &Profile, range: Inches) -> Vec<TablePoint> {
-    arc_outline_from(unit.footprint.leader(), &fire_arc(unit, profile), range)
+    arc_outline_from(profile.range_origin(unit), &fire_arc(unit, profile), range)
 }
 
 /// The outline of `region` clipped to `range` measured from `leader` (a unit's leader, or the

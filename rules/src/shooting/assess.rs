@@ -43,9 +43,16 @@ pub enum NotClear {
     },
 }
 
+use crate::units::LengthScale;
+
 impl NotClear {
-    /// In plain English.
+    /// In plain English, lengths in inches.
     pub fn describe(&self) -> String {
+        self.describe_in(LengthScale::INCHES)
+    }
+
+    /// In plain English, lengths in a ruleset's unit.
+    pub fn describe_in(&self, lengths: LengthScale) -> String {
         match self {
             NotClear::Skirmishers => "skirmishers".to_owned(),
             NotClear::DeployedArtillery => "deployed artillery".to_owned(),
@@ -55,7 +62,10 @@ impl NotClear {
             NotClear::HalfHidden { fraction } => format!("only {:.0}% visible", fraction * 100.0),
             NotClear::InCover { terrain } => format!("in cover ({terrain})"),
             NotClear::NarrowGap { width } => {
-                format!("seen through a gap of {width}, narrower than the shooter's frontage")
+                format!(
+                    "seen through a gap of {}, narrower than the shooter's frontage",
+                    lengths.length(*width)
+                )
             }
         }
     }
@@ -108,7 +118,8 @@ impl Ineligible {
         };
         let reason = format!(
             "out of range: {} to its {what}, maximum {limit}{note}",
-            range.rounded()
+            situation.profile.length(range.rounded()),
+            limit = situation.profile.length(limit)
         );
         Ineligible {
             borderline,
@@ -249,6 +260,16 @@ pub fn screen(
     let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
         return Err(out("not in the arc of fire".to_owned()));
     };
+    if let Some(limit) = situation.profile.sight_limit()
+        && nearest_in_arc.1 > limit
+    {
+        let profile = situation.profile;
+        return Err(out(format!(
+            "beyond sight: {} away, and no one sees further than {} in the open",
+            profile.length(nearest_in_arc.1.rounded()),
+            profile.length(limit)
+        )));
+    }
     if nearest_in_arc.1 > max {
         let what = "closest part in the arc";
         return Err(Ineligible {
@@ -339,7 +360,8 @@ pub fn assess(
     {
         return Err(out(format!(
             "inside minimum range: {} (minimum {minimum})",
-            range.rounded()
+            situation.profile.length(range.rounded()),
+            minimum = situation.profile.length(minimum)
         )));
     }
     let artillery = shooter_unit.kind == UnitKind::Artillery;
@@ -359,7 +381,8 @@ pub fn assess(
         if width < minimum_gap {
             return Err(out(format!(
                 "the gap it is seen through is {}, narrower than {minimum_gap}",
-                width.rounded()
+                situation.profile.length(width.rounded()),
+                minimum_gap = situation.profile.length(minimum_gap)
             )));
         }
         if shooter_unit.formation != Formation::Skirmish && width < frontage {

@@ -66,7 +66,7 @@ pub fn firing_faces(unit: &Unit, profile: &Profile) -> SmallVec<[FiringFace; 4]>
     let mut one = SmallVec::new();
     one.push(FiringFace {
         face: None,
-        eye: unit.footprint.leader(),
+        eye: profile.range_origin(unit),
         arc: fire_arc(unit, profile),
         frontage: frame.width(),
     });

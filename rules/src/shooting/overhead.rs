@@ -109,7 +109,9 @@ fn pass_over(
             let too_close = [(gun_gap, "the gun"), (target_gap, "the target")]
                 .into_iter()
                 .filter(|(gap, _)| *gap <= dead)
-                .map(|(gap, from)| format!("{} from {from}", gap.rounded()))
+                .map(|(gap, from)| {
+                    format!("{} from {from}", situation.profile.length(gap.rounded()))
+                })
                 .collect::<Vec<_>>();
             if too_close.is_empty() {
                 Ok(FiredOver {
@@ -125,7 +127,8 @@ fn pass_over(
                     ..refuse(
                         format!(
                             "the gun cannot fire over {name}: it is {}, in the dead ground (it must be more than {dead} from both)",
-                            too_close.join(" and ")
+                            too_close.join(" and "),
+                            dead = profile.length(dead)
                         ),
                         borderline,
                     )

@@ -130,7 +130,9 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
                 .iter()
                 .map(|i| ineligible_ruling(situation, unit, i)),
         );
-        report.rulings.insert(0, arc_ruling(unit, face, max));
+        report
+            .rulings
+            .insert(0, arc_ruling(situation, unit, face, max));
         report.ineligible = ineligible;
         return report;
     }
@@ -142,7 +144,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
     let mut ineligible: Vec<Ineligible> = Vec::new();
     for face in &faces {
         let (part, out) = from_face(situation, shooter, face, max);
-        report.rulings.push(arc_ruling(unit, face, max));
+        report.rulings.push(arc_ruling(situation, unit, face, max));
         report.rulings.extend(part.rulings);
         for id in part.must_target {
             if !report.must_target.contains(&id) {
@@ -290,7 +292,7 @@ fn choose(
                 .iter()
                 .map(|t| target_ruling(situation, unit, t, Verdict::Yes, ARTILLERY, format!(
                     "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
-                    who, name_of(situation, t), t.range.rounded(), max / 2.0)))
+                    who, name_of(situation, t), situation.profile.length(t.range.rounded()), situation.profile.length(max / 2.0))))
                 .collect();
             return report;
         }
@@ -303,11 +305,11 @@ fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
     &situation.scene.units[target.index].name
 }
 
-fn reasons(target: &Assessment) -> String {
+fn reasons(situation: &Situation, target: &Assessment) -> String {
     target
         .not_clear
         .iter()
-        .map(|r| r.describe())
+        .map(|r| r.describe_in(situation.profile.length_scale()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -338,7 +340,10 @@ fn priority_among(
         let clear = if t.is_clear() {
             String::new()
         } else {
-            format!(" It is not a clear target ({}): −1 to hit.", reasons(t))
+            format!(
+                " It is not a clear target ({}): −1 to hit.",
+                reasons(situation, t)
+            )
         };
         report.rulings.push(target_ruling(
             situation,
@@ -350,7 +355,7 @@ fn priority_among(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
                 who,
                 name_of(situation, t),
-                t.range.rounded(),
+                situation.profile.length(t.range.rounded()),
                 t.band.describe()
             ),
         ));
@@ -374,9 +379,9 @@ fn priority_among(
                 "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
                 who,
                 name_of(situation, t),
-                t.range.rounded(),
+                situation.profile.length(t.range.rounded()),
                 name_of(situation, first),
-                reasons(first)
+                reasons(situation, first)
             ),
         ));
     }
@@ -388,12 +393,12 @@ fn priority_among(
             format!(
                 "{} is closer ({})",
                 name_of(situation, first),
-                first.range.rounded()
+                situation.profile.length(first.range.rounded())
             )
         } else {
             format!(
                 "a not-clear target ({}) may only be passed over for a clear one",
-                reasons(t)
+                reasons(situation, t)
             )
         };
         report.rulings.push(target_ruling(
@@ -406,7 +411,7 @@ fn priority_among(
                 "{} may not shoot at {} — {}: {why}.",
                 who,
                 name_of(situation, t),
-                t.range.rounded()
+                situation.profile.length(t.range.rounded())
             ),
         ));
     }
@@ -421,18 +426,19 @@ fn target_ruling(
     rule: RuleRef,
     explanation: String,
 ) -> Ruling {
-    let max = situation
-        .profile
-        .unit_weapon(unit)
-        .and_then(|w| w.range())
-        .unwrap_or(Inches::ZERO);
+    let weapon = situation.profile.unit_weapon(unit);
+    let max = weapon.and_then(|w| w.range()).unwrap_or(Inches::ZERO);
     let tolerance = situation.profile.tolerance().distance;
     let borderline = (t.range - max).abs() <= tolerance;
     let mut explanation = explanation;
+    if let Some(canister) = weapon.and_then(|w| w.canister()) {
+        explanation.push_str(&canister_note(situation, t.range, canister));
+    }
     if borderline {
         explanation.push_str(&format!(
             " Range {} against a maximum of {max}: borderline — players decide.",
-            t.range.rounded()
+            situation.profile.length(t.range.rounded()),
+            max = situation.profile.length(max)
         ));
     }
     if t.enfilade {
@@ -464,12 +470,25 @@ fn target_ruling(
             ShapeRole::Measure,
             &t.eye,
             &t.aim,
-            t.range.rounded().to_string(),
+            situation.profile.length(t.range.rounded()).to_string(),
         )],
     }
 }
 
 /// What firing over heads means for the shot (A40).
+/// Whether a gun may fire canister at this range (rulesets whose guns have a canister reach:
+/// Bugles, Bullets and Blades ≤ 200 mm, eRules' close range ≤ 250 m).
+fn canister_note(situation: &Situation, range: Inches, canister: Inches) -> String {
+    let profile = situation.profile;
+    let near = (range - canister).abs() <= profile.tolerance().distance;
+    let verdict = match (range <= canister, near) {
+        (_, true) => "borderline for canister — players decide",
+        (true, false) => "it may fire canister",
+        (false, false) => "too far for canister",
+    };
+    format!(" Canister reaches {}: {verdict}.", profile.length(canister))
+}
+
 fn overhead_note(situation: &Situation, t: &Assessment) -> String {
     let names: Vec<String> = t
         .overhead
@@ -488,20 +507,23 @@ fn overhead_note(situation: &Situation, t: &Assessment) -> String {
         .filter_map(|o| {
             Some(format!(
                 "{} from the gun, {} from the target",
-                o.gun_gap?, o.target_gap?
+                situation.profile.length(o.gun_gap?),
+                situation.profile.length(o.target_gap?)
             ))
         })
         .collect();
     let mut note = format!(
         " It fires over {names} from higher ground ({}; more than {dead} needed): −1 to hit.",
-        gaps.join("; ")
+        gaps.join("; "),
+        dead = situation.profile.length(dead)
     );
     if t.band == RangeBand::Short {
         note.push_str(" No canister overhead: use the medium-range dice.");
     }
     if t.overhead.iter().any(|o| o.borderline) {
         note.push_str(&format!(
-            " A unit fired over is within tolerance of the {dead} dead ground: borderline — players decide."
+            " A unit fired over is within tolerance of the {dead} dead ground: borderline — players decide.",
+            dead = situation.profile.length(dead)
         ));
     }
     note
@@ -532,8 +554,14 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
     }
 }
 
-fn arc_ruling(unit: &Unit, face: &FiringFace, max: Inches) -> Ruling {
+fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches) -> Ruling {
+    let centre = situation.profile.specials().range_from == crate::profile::RangeFrom::Centre
+        && unit.kind != UnitKind::Artillery;
     let (from, rule) = match face.face {
+        None if centre => (
+            "measured from the centre of its stand, into its arc",
+            RuleRef::book("Ranges and arcs of fire"),
+        ),
         None => (
             "measured from its leader, into its arc",
             RuleRef::read_as("Arc of fire and range (§6.3)", "A13"),
@@ -550,7 +578,11 @@ fn arc_ruling(unit: &Unit, face: &FiringFace, max: Inches) -> Ruling {
         verdict: Verdict::Yes,
         rule,
         figures: vec![Figure::inches("maximum range", max)],
-        explanation: format!("{} shoots up to {max}, {from}.", face.who(unit)),
+        explanation: format!(
+            "{} shoots up to {}, {from}.",
+            face.who(unit),
+            situation.profile.length(max)
+        ),
         shapes: vec![Shape::polygon(
             ShapeRole::Arc,
             &arc_outline_from(face.eye, &face.arc, max),

@@ -216,18 +216,20 @@ pub fn traversing_fire(
         format!(
             "{who} may shoot at {} as it charges across its front: {} of its {} frontage crossed within {reach} and in its front quarter (half is {}). It uses up its closing fire this turn; +1 only if the charger is within {}.",
             charger_unit.name,
-            covered.rounded(),
-            frontage.rounded(),
-            (frontage / 2.0).rounded(),
-            profile.distances().close_range
+            profile.length(covered.rounded()),
+            profile.length(frontage.rounded()),
+            profile.length((frontage / 2.0).rounded()),
+            profile.length(profile.distances().close_range),
+            reach = profile.length(reach)
         )
     } else {
         format!(
             "{who} may not shoot at {} as it charges: only {} of its {} frontage crossed within {reach} and in its front quarter (it needs half, {}).",
             charger_unit.name,
-            covered.rounded(),
-            frontage.rounded(),
-            (frontage / 2.0).rounded()
+            profile.length(covered.rounded()),
+            profile.length(frontage.rounded()),
+            profile.length((frontage / 2.0).rounded()),
+            reach = profile.length(reach)
         )
     };
     if may_shoot && end_in_front < 0.5 {
@@ -257,7 +259,7 @@ pub fn traversing_fire(
                 ShapeRole::Measure,
                 &first,
                 &last,
-                covered.rounded().to_string(),
+                situation.profile.length(covered.rounded()).to_string(),
             ),
             Shape::segment(
                 ShapeRole::Zone,

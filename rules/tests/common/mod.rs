@@ -54,3 +54,36 @@ pub fn text_of(report: &Rulings, id: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A 72" × 48" scene under any ruleset, with extra top-level fields (e.g. `figure-scale`).
+pub fn scene_in(ruleset: &str, units: Vec<Value>, commanders: Vec<Value>, extra: Value) -> Scene {
+    let mut doc = json!({ "ruleset": ruleset, "table": { "width": 72, "depth": 48 },
+                          "units": units, "commanders": commanders });
+    if let (Some(doc), Some(extra)) = (doc.as_object_mut(), extra.as_object()) {
+        doc.extend(extra.clone());
+    }
+    Scene::parse(&doc.to_string(), Format::Json, "test").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Centimetres as scene inches.
+pub fn cm(value: f64) -> f64 {
+    value / 2.54
+}
+
+/// Millimetres as scene inches.
+pub fn mm(value: f64) -> f64 {
+    value / 25.4
+}
+
+/// A point `distance` from `from` in the direction `angle` degrees counter-clockwise of +x.
+pub fn towards(from: [f64; 2], angle: f64, distance: f64) -> [f64; 2] {
+    let (sin, cos) = angle.to_radians().sin_cos();
+    [from[0] + distance * cos, from[1] + distance * sin]
+}
+
+/// A small block of troops: `width` × `depth` inches, facing `facing`.
+pub fn block(id: &str, side: &str, front: [f64; 2], facing: f64, size: [f64; 2]) -> Value {
+    json!({ "id": id, "side": side, "kind": "infantry", "formation": "line",
+            "front_center": front, "facing": facing, "width": size[0], "depth": size[1],
+            "weapon": "smoothbore-musket" })
+}

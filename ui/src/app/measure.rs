@@ -60,20 +60,57 @@ impl Picks {
     }
 }
 
-/// Lengths for people: inches (the rules' unit) or centimetres.
+/// Lengths for people: the ruleset's own unit (inches for Black Powder, centimetres, millimetres
+/// or scale metres for the others), or inches or centimetres whatever the ruleset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LengthUnit {
-    /// Inches, as the rules are written.
+    /// As the scene's ruleset measures.
     #[default]
+    Ruleset,
+    /// Inches.
     Inches,
     /// Centimetres.
     Centimetres,
 }
 
 impl LengthUnit {
-    /// A length written in this unit: `8.00"` or `20.3 cm`.
-    pub fn format(self, length: Inches) -> String {
-        match self {
+    /// Lengths of a scene, in this unit.
+    pub fn for_scene(self, scene: &Scene) -> Lengths {
+        self.for_profile(&scene.profile())
+    }
+
+    /// Lengths of the scene on the table, if any (inches when there is none yet).
+    pub fn for_table(self, scene: Option<&Scene>) -> Lengths {
+        match scene {
+            Some(scene) => self.for_scene(scene),
+            None => Lengths {
+                unit: self,
+                ruleset: rules::units::LengthScale::INCHES,
+            },
+        }
+    }
+
+    /// Lengths under a profile, in this unit.
+    pub fn for_profile(self, profile: &Profile) -> Lengths {
+        Lengths {
+            unit: self,
+            ruleset: profile.length_scale(),
+        }
+    }
+}
+
+/// Writes lengths in the chosen unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lengths {
+    unit: LengthUnit,
+    ruleset: rules::units::LengthScale,
+}
+
+impl Lengths {
+    /// A length written in the unit: `8.00"`, `20.3 cm`, `150 mm`, `200 m`.
+    pub fn format(&self, length: Inches) -> String {
+        match self.unit {
+            LengthUnit::Ruleset => self.ruleset.length(length).to_string(),
             LengthUnit::Inches => format!("{:.2}\"", length.0),
             LengthUnit::Centimetres => format!("{:.1} cm", length.0 * 2.54),
         }
@@ -128,7 +165,8 @@ pub fn tape(
     b: &Pick,
     unit: LengthUnit,
 ) -> Option<Tape> {
-    let f = |d: Inches| unit.format(d);
+    let lengths = unit.for_profile(profile);
+    let f = |d: Inches| lengths.format(d);
     match (a, b) {
         (Pick::Unit(a), Pick::Unit(b)) => {
             let (a, b) = (scene.unit(a)?, scene.unit(b)?);

@@ -49,7 +49,7 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             setup: Setup::default(),
-            units: LengthUnit::Inches,
+            units: LengthUnit::Ruleset,
             ruleset: "black-powder".into(),
             case_folder: PathBuf::from("vedette-cases"),
         }

@@ -65,6 +65,7 @@ fn stage(seed: u64, mut heights: impl FnMut() -> f64) -> anyhow::Result<Staged> 
             depth: TABLE.depth,
         },
         distance_scale: None,
+        figure_scale: None,
         scenario: None,
         sides: Vec::new(),
         terrain: Vec::new(),

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use rules::Scene;
 use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure_with};
+use rules::{Profile, Scene};
 
 /// Load the scene, measure it, and print the report.
 pub fn run(
@@ -26,31 +26,32 @@ pub fn run(
         serde_json::to_writer_pretty(&mut *out, &measurements)?;
         writeln!(out)?;
     } else {
-        write_report(&scene, scene_path, &measurements, out)?;
+        write_report(&scene, &profile, scene_path, &measurements, out)?;
     }
     Ok(())
 }
 
+/// Lengths print in the ruleset's own unit (inches, cm, mm, scale metres).
 fn write_report(
     scene: &Scene,
+    profile: &Profile,
     path: &Path,
     m: &Measurements,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let profile = rules::Profile::builtin(scene.ruleset);
     writeln!(
         out,
         "{} — {} — table {}×{}, {} units, {} terrain pieces",
         profile.name(),
         path.display(),
-        scene.table.width,
-        scene.table.depth,
+        profile.length(scene.table.width),
+        profile.length(scene.table.depth),
         scene.units.len(),
         scene.terrain.len()
     )?;
     writeln!(out, "\nUnits")?;
     for unit in &m.units {
-        write_unit(unit, out)?;
+        write_unit(unit, profile, out)?;
     }
     if m.pairs.is_empty() {
         writeln!(out, "\nNo enemy units face each other.")?;
@@ -63,21 +64,22 @@ fn write_report(
         "from → to", "edge", "range", "in arc", "in quarter", "arc"
     )?;
     for pair in &m.pairs {
-        write_pair(pair, out)?;
+        write_pair(pair, profile, out)?;
     }
     Ok(())
 }
 
-fn write_unit(unit: &UnitSummary, out: &mut dyn Write) -> std::io::Result<()> {
+fn write_unit(unit: &UnitSummary, profile: &Profile, out: &mut dyn Write) -> std::io::Result<()> {
+    let length = |l| profile.length(l);
     let weapon = match (&unit.weapon, unit.weapon_range) {
-        (Some(w), Some(r)) => format!("{w} {r}"),
+        (Some(w), Some(r)) => format!("{w} {}", length(r)),
         (Some(w), None) => format!("{w} (hand-to-hand)"),
         _ => "no weapon".to_owned(),
     };
     let nearest = unit
         .nearest_enemy
         .as_ref()
-        .map(|n| format!("nearest enemy {} at {}", n.id, n.edge_distance))
+        .map(|n| format!("nearest enemy {} at {}", n.id, length(n.edge_distance)))
         .unwrap_or_else(|| "no enemy".to_owned());
     writeln!(
         out,
@@ -90,9 +92,9 @@ fn write_unit(unit: &UnitSummary, out: &mut dyn Write) -> std::io::Result<()> {
         unit.leader[0],
         unit.leader[1],
         unit.facing,
-        unit.frontage,
-        unit.depth,
-        unit.move_allowance,
+        length(unit.frontage),
+        length(unit.depth),
+        length(unit.move_allowance),
         weapon,
         if unit.can_shoot || unit.weapon_range.is_none() {
             ""
@@ -103,12 +105,17 @@ fn write_unit(unit: &UnitSummary, out: &mut dyn Write) -> std::io::Result<()> {
     )
 }
 
-fn write_pair(pair: &PairMeasurement, out: &mut dyn Write) -> std::io::Result<()> {
+fn write_pair(
+    pair: &PairMeasurement,
+    profile: &Profile,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let length = |l| profile.length(l);
     let in_arc = pair
         .range_in_arc
-        .map(|r| r.to_string())
+        .map(|r| length(r).to_string())
         .unwrap_or_else(|| "—".to_owned());
-    let verdict = match (pair.weapon_range, pair.in_range) {
+    let verdict = match (pair.weapon_range.map(length), pair.in_range) {
         (None, _) => "no ranged weapon".to_owned(),
         (Some(max), true) => format!("yes (max {max})"),
         (Some(max), false) if pair.range_in_arc.is_none() => format!("no: not in arc (max {max})"),
@@ -127,8 +134,8 @@ fn write_pair(pair: &PairMeasurement, out: &mut dyn Write) -> std::io::Result<()
         out,
         "  {:<34} {:>8} {:>8} {:>9}  {:<24} {:>4.0}%  {}",
         format!("{} → {}", pair.from, pair.to),
-        pair.edge_distance.to_string(),
-        pair.range.to_string(),
+        length(pair.edge_distance).to_string(),
+        length(pair.range).to_string(),
         in_arc,
         quarter,
         pair.arc_fraction * 100.0,

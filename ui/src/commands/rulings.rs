@@ -4,9 +4,9 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::bail;
-use rules::Scene;
 use rules::ruling::{Ruling, Topic, Verdict};
 use rules::rulings::{Rulings, rulings_with};
+use rules::{Profile, Scene};
 
 /// Load the scene, rule on it, and print every ruling (or those about one unit).
 pub fn run(
@@ -56,7 +56,14 @@ pub fn mark(verdict: Verdict) -> &'static str {
     }
 }
 
-fn heading(topic: Topic) -> &'static str {
+/// The heading of a topic; the proximity rule is named by the ruleset when it has its own
+/// (zones of control, initiative distance, reaction tests).
+fn heading(topic: Topic, profile: &Profile) -> &'static str {
+    if topic == Topic::Proximity
+        && let Some(rule) = profile.proximity_rule()
+    {
+        return rule.rule;
+    }
     match topic {
         Topic::Shooting => "Shooting",
         Topic::Charge => "Charges",
@@ -70,7 +77,12 @@ fn heading(topic: Topic) -> &'static str {
 }
 
 /// Print rulings grouped by topic, each with its mark, rule and explanation.
-pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn write_rulings(
+    rulings: &[Ruling],
+    profile: &Profile,
+    indent: &str,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let topics = [
         Topic::Shooting,
         Topic::Charge,
@@ -86,7 +98,7 @@ pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> s
         if group.is_empty() {
             continue;
         }
-        writeln!(out, "{indent}{}", heading(topic))?;
+        writeln!(out, "{indent}{}", heading(topic, profile))?;
         for ruling in group {
             let reading = ruling
                 .rule
@@ -107,7 +119,7 @@ pub fn write_rulings(rulings: &[Ruling], indent: &str, out: &mut dyn Write) -> s
 
 /// Print a rulings report grouped by unit, then the general rulings and the legend.
 pub fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std::io::Result<()> {
-    let profile = rules::Profile::builtin(scene.ruleset);
+    let profile = scene.profile();
     let title = scene
         .scenario
         .as_ref()
@@ -130,11 +142,11 @@ pub fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std
             unit.summary.kind.as_str(),
             unit.summary.formation.as_str()
         )?;
-        write_rulings(&unit.rulings, "  ", out)?;
+        write_rulings(&unit.rulings, &profile, "  ", out)?;
     }
     if !report.general.is_empty() {
         writeln!(out, "\nThe table")?;
-        write_rulings(&report.general, "  ", out)?;
+        write_rulings(&report.general, &profile, "  ", out)?;
     }
     writeln!(out, "\n✔ yes   ✘ no   ? borderline — players decide")?;
     Ok(())

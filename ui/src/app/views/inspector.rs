@@ -108,7 +108,7 @@ fn stats(
     state: &AppState,
     table: &crate::app::pipeline::TableState,
 ) {
-    let units = state.settings.units;
+    let units = state.settings.units.for_table(table.scene.as_deref());
     let frame = unit.footprint.frame();
     let summary = table
         .rulings

@@ -76,6 +76,7 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
         }
         ui.separator();
         let units = &mut state.settings.units;
+        ui.selectable_value(units, super::LengthUnit::Ruleset, "ruleset's unit");
         ui.selectable_value(units, super::LengthUnit::Inches, "inches");
         ui.selectable_value(units, super::LengthUnit::Centimetres, "cm");
     });
@@ -178,7 +179,7 @@ pub fn draw_table(
     if let Some((a, b)) = state.measure.both()
         && let Some(t) = tape(scene, &scene.profile(), a, b, state.settings.units)
     {
-        let label = state.settings.units.format(t.length);
+        let label = state.settings.units.for_scene(scene).format(t.length);
         let stroke = Stroke::new(3.0, Color32::from_rgb(255, 240, 0));
         overlay::segment(
             painter,

@@ -188,9 +188,9 @@ pub fn hover_readout(
     table: &TableState,
     at: TablePoint,
 ) {
-    let units = state.settings.units;
     let mut text = format!("({:.1}, {:.1})", at.x, at.y);
     if let Some(scene) = table.scene.as_deref() {
+        let units = state.settings.units.for_scene(scene);
         if let Some(unit) = state.selected.as_deref().and_then(|id| scene.unit(id)) {
             let leader = distance(&unit.footprint.leader(), &at);
             let (_, edge) = unit.footprint.closest_point(&at);

@@ -48,7 +48,7 @@ pub fn umpire_panel(ui: &mut egui::Ui, state: &mut AppState) {
                         .strong()
                         .size(17.0),
                 );
-                let units = state.settings.units;
+                let units = state.settings.units.for_scene(scene);
                 for m in &case.measurements {
                     ui.label(format!(
                         "{} to {}: edge {}, range from leader {}{}, leader in the {} quarter, {:.0}% in arc",

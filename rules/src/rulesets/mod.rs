@@ -1,0 +1,11 @@
+//! Code only some rulesets need. A ruleset is its profile (data, `rules/profiles/`) plus, where
+//! no setting can say it, a module here that the engine reaches through a profile choice
+//! (`[specials]`), never through the ruleset's name.
+
+pub mod erules;
+
+/// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
+pub const OWN_RULES: [&str; 2] = [
+    erules::momentum::MOMENTUM.rule,
+    crate::command::COMMAND_RADIUS.rule,
+];

@@ -1,0 +1,179 @@
+//! Bugles, Bullets and Blades situations from its digest (shared/rulesets/bbb.md): ranges from
+//! the stand centre, the 25 mm zone of control, the 200 mm command radius, canister, the
+//! visibility cap, the arc of fire (B-01, switchable) and squares without flanks.
+
+mod common;
+
+use common::{block, mm, of, rule, scene_in, text_of, towards};
+use rules::measure::measure_pair;
+use rules::ruling::{FigureUnit, Topic, Verdict};
+use rules::{Profile, Quarter, RulesetId};
+use serde_json::{Value, json};
+
+/// A 65 × 50 mm group stand of muskets at (40, 10) facing north.
+fn stand() -> Value {
+    block("natal", "red", [40.0, 10.0], 90.0, [mm(65.0), mm(50.0)])
+}
+
+/// An enemy stand whose front edge is `gap` mm ahead of the shooter's front edge.
+fn enemy_ahead(gap: f64) -> Value {
+    block(
+        "impi",
+        "black",
+        [40.0, 10.0 + mm(gap)],
+        270.0,
+        [mm(65.0), mm(50.0)],
+    )
+}
+
+fn bbb(units: Vec<Value>, commanders: Vec<Value>) -> rules::rulings::Rulings {
+    rule(&scene_in("bbb", units, commanders, json!({})))
+}
+
+#[test]
+fn muskets_range_from_the_stand_centre_to_the_closest_point() {
+    // §1.9 (RULE): 140 mm from the front edge is 165 mm from the centre of a 50 mm deep stand,
+    // beyond the musket's 150 mm although the front edge is within it.
+    let scene = scene_in("bbb", vec![stand(), enemy_ahead(140.0)], vec![], json!({}));
+    let pair = measure_pair(&scene.units[0], &scene.units[1], &scene.profile());
+    assert!((pair.range.0 - mm(165.0)).abs() < 0.01, "{:?}", pair.range);
+    assert!(!pair.in_range);
+    let close = bbb(vec![stand(), enemy_ahead(100.0)], vec![]);
+    let text = text_of(&close, "natal");
+    assert!(text.contains("must shoot at"), "{text}");
+    assert!(
+        text.contains("shoots up to 150 mm, measured from the centre of its stand"),
+        "{text}"
+    );
+    // 126 mm from the front edge is 151 mm from the centre: within the 3 mm tolerance.
+    let edge = bbb(vec![stand(), enemy_ahead(126.0)], vec![]);
+    let text = text_of(&edge, "natal");
+    assert!(text.contains("out of range: 151 mm"), "{text}");
+    assert!(
+        text.contains("maximum 150 mm — borderline, players decide"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_enemy_within_25_mm_may_only_be_approached_by_charging_it() {
+    // §1.7, B-21.
+    let report = bbb(vec![stand(), enemy_ahead(20.0)], vec![]);
+    let ruling = of(&report, "natal")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Proximity)
+        .expect("a zone of control ruling");
+    assert_eq!(ruling.verdict, Verdict::Yes);
+    assert_eq!(ruling.rule.reading, Some("B-21"));
+    assert!(
+        ruling.explanation.contains("without declaring a charge"),
+        "{}",
+        ruling.explanation
+    );
+    assert_eq!(ruling.figures[0].unit, FigureUnit::Millimetres);
+    assert_eq!(ruling.figures[0].value, 20.0);
+    let free = bbb(vec![stand(), enemy_ahead(60.0)], vec![]);
+    assert!(text_of(&free, "natal").contains("moves freely"));
+}
+
+#[test]
+fn a_stand_moves_only_within_200_mm_of_its_leader() {
+    // §1.4, B-12: from the leader's base centre to the closest point of the stand.
+    let mut unit = stand();
+    unit["brigade"] = json!("durnford");
+    let rear = 10.0 - mm(50.0);
+    for (distance, verdict) in [
+        (150.0, Verdict::Yes),
+        (250.0, Verdict::No),
+        (201.0, Verdict::Borderline),
+    ] {
+        let leader = json!({ "id": "durnford", "side": "red", "brigade": "durnford",
+                             "position": [40.0, rear - mm(distance)] });
+        let report = bbb(vec![unit.clone()], vec![leader]);
+        let ruling = of(&report, "natal")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Command)
+            .expect("a command ruling");
+        assert_eq!(ruling.verdict, verdict, "{}", ruling.explanation);
+        assert!(ruling.explanation.contains("200 mm command radius"));
+    }
+}
+
+#[test]
+fn guns_fire_canister_at_200_mm_or_less() {
+    // §1.11: canister at ≤ 200 mm.
+    let gun = |id: &str| {
+        json!({ "id": id, "side": "red", "kind": "artillery", "formation": "deployed",
+                "front_center": [40.0, 10.0], "facing": 90.0, "width": mm(40.0), "depth": mm(50.0),
+                "weapon": "smoothbore-artillery" })
+    };
+    let near = bbb(vec![gun("gun"), enemy_ahead(180.0)], vec![]);
+    assert!(
+        text_of(&near, "gun").contains("it may fire canister"),
+        "{}",
+        text_of(&near, "gun")
+    );
+    let far = bbb(vec![gun("gun"), enemy_ahead(400.0)], vec![]);
+    assert!(text_of(&far, "gun").contains("too far for canister"));
+    // §1.8: no one sees further than 800 mm in open temperate country, even a heavy gun.
+    let mut heavy = gun("heavy");
+    heavy["weapon"] = json!("heavy-gun");
+    let beyond = bbb(vec![heavy, enemy_ahead(900.0)], vec![]);
+    assert!(
+        text_of(&beyond, "heavy").contains("beyond sight"),
+        "{}",
+        text_of(&beyond, "heavy")
+    );
+}
+
+fn in_arc(profile: &Profile, off: f64) -> bool {
+    let corner = [40.0 + mm(32.5), 10.0];
+    let centre = towards(corner, 90.0 - off, mm(100.0));
+    let target = block(
+        "impi",
+        "black",
+        [centre[0], centre[1] - mm(5.0)],
+        90.0,
+        [mm(10.0), mm(10.0)],
+    );
+    let scene = scene_in("bbb", vec![stand(), target], vec![], json!({}));
+    let profile = scene.scaled(profile);
+    measure_pair(&scene.units[0], &scene.units[1], &profile)
+        .range_in_arc
+        .is_some()
+}
+
+#[test]
+fn the_arc_of_fire_is_45_degrees_either_side_from_the_front_corners_or_narrower() {
+    // B-01: ±45° from straight ahead, bounded by lines from the front corners; 22.5° by config.
+    let adopted = Profile::builtin(RulesetId::Bbb);
+    assert!(in_arc(adopted, 35.0));
+    assert!(!in_arc(adopted, 55.0));
+    let narrow = Profile::from_toml(
+        &Profile::builtin_text(RulesetId::Bbb)
+            .replace("front-arc-splay = 45.0", "front-arc-splay = 22.5"),
+    )
+    .expect("parses");
+    assert!(!in_arc(&narrow, 35.0));
+    assert!(in_arc(&narrow, 10.0));
+}
+
+#[test]
+fn squares_have_no_flanks_or_rear() {
+    // §1.2: "no flanks or rear even if the arrangement of stands apparently exposes such flanks".
+    let mut square = block("square", "red", [40.0, 30.0], 90.0, [mm(65.0), mm(65.0)]);
+    square["formation"] = json!("square");
+    let behind = block(
+        "impi",
+        "black",
+        [40.0, 30.0 - mm(65.0) - mm(50.0)],
+        90.0,
+        [mm(65.0), mm(20.0)],
+    );
+    let scene = scene_in("bbb", vec![behind, square], vec![], json!({}));
+    let shot = measure_pair(&scene.units[0], &scene.units[1], &scene.profile());
+    assert_eq!(shot.target_face, Quarter::Rear);
+    assert_eq!(shot.target_quarter, Quarter::Front);
+}

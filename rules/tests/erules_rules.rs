@@ -1,0 +1,207 @@
+//! eRules Napoleonic situations from its digest (shared/rulesets/erules.md): scale metres
+//! through the figure scale, the ±30° fire, the 50 m reaction-test zone, and momentum.
+
+mod common;
+
+use common::{block, of, rule, scene_in, text_of, towards};
+use rules::measure::measure_pair;
+use rules::movement::check_moves;
+use rules::ruling::{FigureUnit, Topic, Verdict};
+use rules::scene::Format;
+use rules::{Profile, RulesetId, Scene};
+use serde_json::{Value, json};
+
+/// Scale metres as table inches for figures taking `mm_per_metre` table mm a metre.
+fn metres(value: f64, mm_per_metre: f64) -> f64 {
+    value * mm_per_metre / 25.4
+}
+
+/// A battalion line (100 m × 15 m at 6 mm) of muskets at (30, 10) facing north.
+fn battalion(k: f64) -> Value {
+    block(
+        "ligne",
+        "blue",
+        [30.0, 10.0],
+        90.0,
+        [metres(100.0, k), metres(15.0, k)],
+    )
+}
+
+fn enemy_ahead(gap_m: f64, k: f64) -> Value {
+    block(
+        "foot",
+        "red",
+        [30.0, 10.0 + metres(gap_m, k)],
+        270.0,
+        [metres(100.0, k), metres(15.0, k)],
+    )
+}
+
+#[test]
+fn a_musket_reaches_200_scale_metres_whatever_the_figures() {
+    // §1.1, §4: 6 mm figures 1 mm a metre (stated), 15 mm 2.4 (derived).
+    let six = Profile::builtin(RulesetId::Erules);
+    let musket = |p: &Profile| p.weapon("musket").and_then(|w| w.range()).map(|r| r.0);
+    assert!((musket(six).unwrap_or(0.0) - 200.0 / 25.4).abs() < 1e-9);
+    let fifteen = six.with_figure_scale(15).expect("a known scale");
+    assert!((musket(&fifteen).unwrap_or(0.0) - 480.0 / 25.4).abs() < 1e-9);
+
+    for (gap, in_range) in [(180.0, true), (230.0, false)] {
+        let scene = scene_in(
+            "erules",
+            vec![battalion(2.4), enemy_ahead(gap, 2.4)],
+            vec![],
+            json!({ "figure_scale": 15 }),
+        );
+        let text = text_of(&rule(&scene), "ligne");
+        assert!(text.contains("shoots up to 200 m"), "{text}");
+        assert_eq!(text.contains("must shoot at"), in_range, "{gap} m: {text}");
+    }
+}
+
+#[test]
+fn a_figure_scale_the_ruleset_does_not_know_is_refused() {
+    let doc = json!({ "ruleset": "erules", "figure_scale": 20, "table": { "width": 72, "depth": 48 },
+                      "units": [battalion(1.0)] });
+    let error = Scene::parse(&doc.to_string(), Format::Json, "bad.json").expect_err("refused");
+    let message = error.to_string();
+    assert!(message.contains("20 mm"), "{message}");
+    let bp = json!({ "ruleset": "black-powder", "figure_scale": 15, "table": { "width": 72, "depth": 48 },
+                     "units": [] });
+    let error = Scene::parse(&bp.to_string(), Format::Json, "bp.json").expect_err("refused");
+    assert!(error.to_string().contains("distance_scale"), "{error}");
+}
+
+fn in_arc(off: f64) -> bool {
+    let corner = [30.0 + metres(50.0, 1.0), 10.0];
+    let centre = towards(corner, 90.0 - off, metres(120.0, 1.0));
+    let target = block(
+        "foot",
+        "red",
+        [centre[0], centre[1] - 0.1],
+        90.0,
+        [0.2, 0.2],
+    );
+    let scene = scene_in("erules", vec![battalion(1.0), target], vec![], json!({}));
+    measure_pair(&scene.units[0], &scene.units[1], &scene.profile())
+        .range_in_arc
+        .is_some()
+}
+
+#[test]
+fn troops_fire_within_30_degrees_of_straight_ahead() {
+    // §1.9 (§31b.1): a ±30° cone per firing element, so rays splayed 30° from the line's ends.
+    assert!(in_arc(20.0));
+    assert!(!in_arc(40.0));
+}
+
+#[test]
+fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
+    // §1.7, §20.2.1, E-12.
+    let near = rule(&scene_in(
+        "erules",
+        vec![battalion(1.0), enemy_ahead(40.0, 1.0)],
+        vec![],
+        json!({}),
+    ));
+    let ruling = of(&near, "ligne")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Proximity)
+        .expect("a proximity ruling");
+    assert_eq!(ruling.verdict, Verdict::Yes);
+    assert!(
+        ruling.explanation.contains("reaction test"),
+        "{}",
+        ruling.explanation
+    );
+    assert!(
+        ruling.explanation.contains("40 m"),
+        "{}",
+        ruling.explanation
+    );
+    assert_eq!(ruling.figures[0].unit, FigureUnit::ScaleMetres);
+    let far = rule(&scene_in(
+        "erules",
+        vec![battalion(1.0), enemy_ahead(80.0, 1.0)],
+        vec![],
+        json!({}),
+    ));
+    assert!(text_of(&far, "ligne").contains("no reaction test is needed"));
+}
+
+fn moved(momentum: Option<(f64, f64)>, step: [f64; 2], cinc: bool) -> rules::ruling::Ruling {
+    let mut before = battalion(1.0);
+    if let Some((heading, distance)) = momentum {
+        before["momentum"] = json!({ "heading": heading, "distance": metres(distance, 1.0) });
+    }
+    let mut after = battalion(1.0);
+    after["front_center"] = json!([30.0 + metres(step[0], 1.0), 10.0 + metres(step[1], 1.0)]);
+    let commanders = if cinc {
+        vec![
+            json!({ "id": "ney", "name": "Ney", "side": "blue", "position": [30.0, 10.0 - metres(16.0, 1.0)] }),
+        ]
+    } else {
+        vec![]
+    };
+    let before = scene_in("erules", vec![before], commanders.clone(), json!({}));
+    let after = scene_in("erules", vec![after], commanders, json!({}));
+    let (checks, _) = check_moves(&before, &after, &before.profile());
+    checks[0]
+        .rulings
+        .iter()
+        .find(|r| r.rule.rule.starts_with("Momentum"))
+        .cloned()
+        .expect("a momentum ruling")
+}
+
+#[test]
+fn momentum_carries_speed_and_direction_over_between_bounds() {
+    // §1.3, §10: the unit moved 225 m north last bound.
+    let kept = moved(Some((90.0, 225.0)), [0.0, 225.0], false);
+    assert_eq!(kept.verdict, Verdict::Yes, "{}", kept.explanation);
+    let slowed = moved(Some((90.0, 225.0)), [0.0, 150.0], false);
+    assert_eq!(slowed.verdict, Verdict::No);
+    assert!(
+        slowed
+            .explanation
+            .contains("changed speed: 150 m instead of 225 m"),
+        "{}",
+        slowed.explanation
+    );
+    let turned = moved(Some((90.0, 225.0)), [112.5, 194.9], false);
+    assert_eq!(turned.verdict, Verdict::No);
+    assert!(
+        turned.explanation.contains("changed direction"),
+        "{}",
+        turned.explanation
+    );
+    // E-10: halting is a change of speed.
+    let halted = moved(Some((90.0, 225.0)), [0.0, 0.0], false);
+    assert!(
+        halted.explanation.contains("halted"),
+        "{}",
+        halted.explanation
+    );
+}
+
+#[test]
+fn the_commander_in_chief_in_contact_permits_a_change_and_the_first_bound_is_free() {
+    // §10.2 and §9.
+    let led = moved(Some((90.0, 225.0)), [0.0, 100.0], true);
+    assert_eq!(led.verdict, Verdict::Yes, "{}", led.explanation);
+    assert!(led.explanation.contains("Ney"));
+    let first = moved(None, [50.0, 10.0], false);
+    assert_eq!(first.verdict, Verdict::Yes);
+    assert!(first.explanation.contains("first bound"));
+}
+
+#[test]
+fn erules_has_no_command_distance() {
+    let mut unit = battalion(1.0);
+    unit["brigade"] = json!("first");
+    let commander =
+        json!({ "id": "d", "side": "blue", "brigade": "first", "position": [5.0, 5.0] });
+    let report = rule(&scene_in("erules", vec![unit], vec![commander], json!({})));
+    assert!(of(&report, "ligne").command.is_none());
+}

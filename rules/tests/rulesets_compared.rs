@@ -1,0 +1,115 @@
+//! One table, four rulesets: each gives its own rulings — its own ranges, units, arcs and
+//! rules — from the same scene.
+
+mod common;
+
+use common::{block, rule, scene_in, text_of};
+use rules::ruling::Topic;
+use rules::{Profile, RulesetId};
+use serde_json::json;
+
+fn rulings_under(ruleset: RulesetId) -> rules::rulings::Rulings {
+    // Two musket lines 4" (about 10 cm, 100 mm, 100 m at 6 mm) apart, one slightly oblique.
+    let ours = block("ours", "blue", [30.0, 10.0], 90.0, [6.0, 1.0]);
+    let theirs = block("theirs", "red", [33.0, 14.0], 250.0, [6.0, 1.0]);
+    rule(&scene_in(
+        ruleset.as_str(),
+        vec![ours, theirs],
+        vec![],
+        json!({}),
+    ))
+}
+
+#[test]
+fn every_ruleset_rules_on_the_same_scene_in_its_own_terms() {
+    let expected = [
+        (
+            RulesetId::BlackPowder,
+            "shoots up to 18.00\"",
+            "Proximity of Enemy",
+        ),
+        (
+            RulesetId::BptCommander,
+            "shoots up to 10.0 cm",
+            "Initiative Phase",
+        ),
+        (RulesetId::Bbb, "shoots up to 150 mm", "Zones of Control"),
+        (RulesetId::Erules, "shoots up to 200 m", "Reaction tests"),
+    ];
+    let mut explanations = Vec::new();
+    for (ruleset, range, proximity_rule) in expected {
+        let report = rulings_under(ruleset);
+        assert_eq!(report.ruleset, ruleset);
+        let text = text_of(&report, "ours");
+        assert!(text.contains(range), "{ruleset:?}: {text}");
+        let proximity = report.units[0]
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Proximity)
+            .expect("a proximity ruling");
+        assert!(
+            proximity.rule.rule.starts_with(proximity_rule),
+            "{ruleset:?}: {}",
+            proximity.rule.rule
+        );
+        explanations.push(text);
+    }
+    // No two rulesets say the same thing about the same unit.
+    for (i, a) in explanations.iter().enumerate() {
+        for b in &explanations[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+}
+
+#[test]
+fn black_powder_and_bbb_disagree_on_whether_the_enemy_is_in_range() {
+    // 7" (178 mm) apart: within Black Powder's 18" muskets, beyond BBB's 150 mm.
+    let ours = block("ours", "blue", [30.0, 10.0], 90.0, [6.0, 1.0]);
+    let theirs = block("theirs", "red", [30.0, 17.0], 270.0, [6.0, 1.0]);
+    let bp = rule(&scene_in(
+        "black-powder",
+        vec![ours.clone(), theirs.clone()],
+        vec![],
+        json!({}),
+    ));
+    let bbb = rule(&scene_in("bbb", vec![ours, theirs], vec![], json!({})));
+    assert!(text_of(&bp, "ours").contains("must shoot at"));
+    assert!(
+        !text_of(&bbb, "ours").contains("must shoot at"),
+        "{}",
+        text_of(&bbb, "ours")
+    );
+    assert!(bp.pairs[0].measurement.in_range);
+    assert!(!bbb.pairs[0].measurement.in_range);
+}
+
+#[test]
+fn every_built_in_profile_parses_and_names_its_unit() {
+    let units: Vec<&str> = RulesetId::ALL
+        .iter()
+        .map(|&id| Profile::builtin(id).length_unit().name())
+        .collect();
+    assert_eq!(
+        units,
+        ["inches", "centimetres", "millimetres", "scale metres"]
+    );
+}
+
+#[test]
+fn the_sample_scenes_of_each_ruleset_load_and_rule_in_its_unit() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    for (file, unit) in [
+        ("scenes/bpt-commander-cone.json", " cm"),
+        ("scenes/bbb-zone-of-control.json", " mm"),
+        ("scenes/erules-musketry.json", " m"),
+        ("moves/erules-momentum-before.json", " m"),
+        ("moves/erules-momentum-after.json", " m"),
+    ] {
+        let scene = rules::Scene::load(&root.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        let report = rule(&scene);
+        let text = text_of(&report, &scene.units[0].id);
+        assert!(text.contains(unit), "{file}: {text}");
+        assert!(!text.contains('"'), "{file} prints inches: {text}");
+    }
+}
