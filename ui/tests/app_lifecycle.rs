@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use rules::Scene;
 use rules::units::{Degrees, Inches};
+use rules::{RulesetId, Scene};
 use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
 use vedette_ui::app::headless::{WINDOW, harness_on};
 use vedette_ui::app::measure::LengthUnit;
@@ -75,6 +75,10 @@ fn settings_chosen_in_the_app_survive_a_restart() {
     let mut harness = app_with(Settings::default());
     harness.get_by_label("cm").click();
     harness.run_steps(2);
+    harness.get_by_value("📖 the roster's ruleset").click();
+    harness.run_steps(2);
+    harness.get_by_label("Bugles, Bullets and Blades").click();
+    harness.run_steps(2);
     let camera = samples().join("camera");
     open_picture(&mut harness);
     harness.run_steps(2);
@@ -84,6 +88,7 @@ fn settings_chosen_in_the_app_survive_a_restart() {
     let restored: Settings =
         eframe::get_value(&storage, vedette_ui::app::SETTINGS_KEY).expect("settings were saved");
     assert_eq!(restored.units, LengthUnit::Centimetres);
+    assert_eq!(restored.setup.ruleset, Some(RulesetId::Bbb));
     assert_eq!(
         restored.setup.source,
         SourceChoice::Image(camera.join("two-lines.jpg"))
@@ -319,4 +324,53 @@ fn convention_mode_rides_out_a_lost_camera() {
     harness.run_steps(3);
     assert!(!has_text(&harness, lost));
     assert!(has_text(&harness, "webcam 0"));
+}
+
+#[test]
+fn the_ruleset_chosen_in_the_app_rules_the_camera_table() {
+    let camera = samples().join("camera");
+    let setup = vedette_ui::app::pipeline::Setup {
+        source: SourceChoice::Image(camera.join("two-lines.jpg")),
+        anchors: Some(camera.join("anchors.toml")),
+        roster: Some(camera.join("two-lines-roster.toml")),
+        ..Default::default()
+    };
+    let mut processor = Processor::new(vedette_ui::app::pipeline::Inputs::load(&setup));
+    let mut source = vision::source::ImageFile::new(&camera.join("two-lines.jpg"));
+    let frame = source.next_frame().expect("readable").expect("a frame");
+    let explanations = |state: &TableState| -> String {
+        let rulings = state.rulings.as_ref().expect("rulings");
+        let texts: Vec<&str> = rulings
+            .units
+            .iter()
+            .flat_map(|u| u.rulings.iter().map(|r| r.explanation.as_str()))
+            .collect();
+        texts.join("\n")
+    };
+    let by_roster = processor.process(&frame, "two-lines.jpg");
+    assert_eq!(
+        by_roster.scene.as_ref().map(|s| s.ruleset),
+        Some(RulesetId::BlackPowder)
+    );
+    assert!(
+        explanations(&by_roster).contains('"'),
+        "Black Powder rules in inches"
+    );
+
+    processor.set_ruleset(Some(RulesetId::Bbb));
+    let chosen = processor.process(&frame, "two-lines.jpg");
+    assert_eq!(
+        chosen.scene.as_ref().map(|s| s.ruleset),
+        Some(RulesetId::Bbb)
+    );
+    let text = explanations(&chosen);
+    assert!(text.contains(" mm"), "BBB rules in millimetres: {text}");
+    assert_ne!(text, explanations(&by_roster));
+
+    processor.set_ruleset(None);
+    let back = processor.process(&frame, "two-lines.jpg");
+    assert_eq!(
+        back.scene.as_ref().map(|s| s.ruleset),
+        Some(RulesetId::BlackPowder)
+    );
 }

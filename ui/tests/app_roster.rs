@@ -37,6 +37,7 @@ fn through_the_pipeline(roster: &Path) -> TableState {
         anchors: Some(camera.join("anchors.toml")),
         roster: Some(roster.to_owned()),
         terrain: None,
+        ruleset: None,
     };
     let inputs = Inputs::load(&setup);
     assert!(inputs.notes.is_empty(), "{:?}", inputs.notes);

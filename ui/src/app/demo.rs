@@ -87,6 +87,7 @@ impl Demo {
             roster: Some(self.roster.clone()),
             terrain: SceneDoc::from(&self.turns[0]).terrain,
             notes: Vec::new(),
+            ruleset: None,
         }
     }
 

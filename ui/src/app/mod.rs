@@ -39,8 +39,6 @@ pub struct Settings {
     pub setup: Setup,
     /// Inches or centimetres.
     pub units: LengthUnit,
-    /// The ruleset (Black Powder is the one built in so far).
-    pub ruleset: String,
     /// Where umpire cases are saved.
     pub case_folder: PathBuf,
 }
@@ -50,7 +48,6 @@ impl Default for Settings {
         Settings {
             setup: Setup::default(),
             units: LengthUnit::Ruleset,
-            ruleset: "black-powder".into(),
             case_folder: PathBuf::from("vedette-cases"),
         }
     }

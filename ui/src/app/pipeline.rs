@@ -17,10 +17,10 @@ use calibration::{
     AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, TableCalibration,
     check_anchors,
 };
-use rules::Scene;
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{TableDoc, TerrainDoc};
 use rules::units::Inches;
+use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
@@ -63,6 +63,9 @@ pub struct Setup {
     pub roster: Option<PathBuf>,
     /// A scene file whose terrain is on the table.
     pub terrain: Option<PathBuf>,
+    /// The ruleset to rule by; `None` plays the roster's (the scenario's on the demo table).
+    #[serde(default)]
+    pub ruleset: Option<RulesetId>,
 }
 
 impl Default for Setup {
@@ -73,6 +76,7 @@ impl Default for Setup {
             anchors: None,
             roster: None,
             terrain: None,
+            ruleset: None,
         }
     }
 }
@@ -90,12 +94,17 @@ pub struct Inputs {
     pub terrain: Vec<TerrainDoc>,
     /// What went wrong loading them.
     pub notes: Vec<String>,
+    /// The ruleset chosen in the app over the roster's.
+    pub ruleset: Option<RulesetId>,
 }
 
 impl Inputs {
     /// Load the files a setup names.
     pub fn load(setup: &Setup) -> Inputs {
-        let mut inputs = Inputs::default();
+        let mut inputs = Inputs {
+            ruleset: setup.ruleset,
+            ..Inputs::default()
+        };
         let note = |notes: &mut Vec<String>, e: &dyn std::fmt::Display| notes.push(e.to_string());
         if let Some(path) = &setup.calibration {
             match TableCalibration::load(path) {
@@ -294,6 +303,12 @@ impl Processor {
         }
     }
 
+    /// Rule by this ruleset from now on (`None`: the roster's).
+    pub fn set_ruleset(&mut self, ruleset: Option<RulesetId>) {
+        self.inputs.ruleset = ruleset;
+        self.cached = None;
+    }
+
     /// Place stands from this roster from now on.
     pub fn set_roster(&mut self, roster: Roster) {
         self.inputs.roster = Some(roster);
@@ -459,7 +474,10 @@ impl Processor {
             self.inputs.terrain.clone(),
             &state.status.source,
         ) {
-            Ok((scene, unseen)) => {
+            Ok((mut scene, unseen)) => {
+                if let Some(ruleset) = self.inputs.ruleset {
+                    scene.ruleset = ruleset;
+                }
                 state.held_units = roster
                     .units
                     .iter()
@@ -500,6 +518,8 @@ pub enum Command {
     Recalibrate,
     /// Use this roster from the next frame (edited in the app: the table follows each edit).
     Roster(Box<Roster>),
+    /// Rule by this ruleset (`None`: the roster's) from the next frame.
+    Ruleset(Option<RulesetId>),
 }
 
 /// An opened source with its processor.
@@ -520,7 +540,10 @@ fn open(setup: &Setup) -> (Running, Option<String>) {
         match &setup.source {
             SourceChoice::Demo => match Demo::new() {
                 Ok(demo) => {
-                    let inputs = demo.inputs();
+                    let inputs = Inputs {
+                        ruleset: setup.ruleset,
+                        ..demo.inputs()
+                    };
                     (Some(Box::new(demo.source())), inputs, None)
                 }
                 Err(e) => (None, Inputs::default(), Some(format!("demo table: {e:#}"))),
@@ -663,6 +686,7 @@ fn run(
             }
             Some(Command::Recalibrate) => running.processor.recalibrate(),
             Some(Command::Roster(roster)) => running.processor.set_roster(*roster),
+            Some(Command::Ruleset(ruleset)) => running.processor.set_ruleset(ruleset),
             None => {}
         }
         if let Some(e) = error.take() {

@@ -58,7 +58,7 @@ pub fn mark(verdict: Verdict) -> &'static str {
 
 /// The heading of a topic; the proximity rule is named by the ruleset when it has its own
 /// (zones of control, initiative distance, reaction tests).
-fn heading(topic: Topic, profile: &Profile) -> &'static str {
+pub fn heading(topic: Topic, profile: &Profile) -> &'static str {
     if topic == Topic::Proximity
         && let Some(rule) = profile.proximity_rule()
     {

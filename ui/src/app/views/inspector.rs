@@ -88,20 +88,6 @@ pub fn ruling_row(ui: &mut egui::Ui, ruling: &Ruling) {
     });
 }
 
-fn topic_name(topic: rules::ruling::Topic) -> &'static str {
-    use rules::ruling::Topic;
-    match topic {
-        Topic::Shooting => "Shooting",
-        Topic::Charge => "Charges",
-        Topic::Contact => "Contact",
-        Topic::Support => "Supports",
-        Topic::Command => "Command",
-        Topic::Proximity => "Enemy within 12\"",
-        Topic::Movement => "Movement",
-        Topic::Retire => "Retire and evade",
-    }
-}
-
 fn stats(
     ui: &mut egui::Ui,
     unit: &Unit,
@@ -265,8 +251,10 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
         ))
         .strong(),
     );
+    let profile = scene.profile();
     for topic in topics {
-        ui.label(RichText::new(topic_name(topic)).underline());
+        let heading = crate::commands::rulings::heading(topic, &profile);
+        ui.label(RichText::new(heading).underline());
         for ruling in own
             .iter()
             .flat_map(|u| &u.rulings)

@@ -11,12 +11,13 @@ pub mod status;
 pub mod umpire;
 
 use egui::{Color32, Painter, Stroke};
-use rules::Quarter;
 use rules::geometry::{ConvexRegion, TablePoint};
+use rules::profile::Profile;
 use rules::ruling::{Ruling, Topic, Verdict};
 use rules::scene::Unit;
 use rules::shooting::arc_outline_from;
 use rules::units::Inches;
+use rules::{Quarter, RulesetId};
 
 use super::measure::{Pick, tape};
 use super::overlay::{self, TableToScreen, UnitLook};
@@ -67,6 +68,7 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
         }
         ui.separator();
         ui.menu_button("📷 Source", |ui| sources::sources_menu(ui, state));
+        ruleset_choice(ui, state);
         if ui
             .selectable_label(state.roster.open, "🏷 Roster")
             .on_hover_text("Edit the roster and teach Vedette your tags")
@@ -80,6 +82,35 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
         ui.selectable_value(units, super::LengthUnit::Inches, "inches");
         ui.selectable_value(units, super::LengthUnit::Centimetres, "cm");
     });
+}
+
+/// Which ruleset the table is ruled by: the roster's, or one chosen here (kept between runs).
+fn ruleset_choice(ui: &mut egui::Ui, state: &mut AppState) {
+    let chosen = state.settings.setup.ruleset;
+    let name = |id: RulesetId| Profile::builtin(id).name().to_owned();
+    let in_play = state
+        .table
+        .as_ref()
+        .and_then(|t| t.scene.as_ref())
+        .map(|s| s.ruleset);
+    let shown = match (chosen, in_play) {
+        (Some(id), _) => name(id),
+        (None, Some(id)) => format!("{} (the roster's)", name(id)),
+        (None, None) => "the roster's ruleset".to_owned(),
+    };
+    let mut pick = chosen;
+    egui::ComboBox::from_label("ruleset")
+        .selected_text(format!("📖 {shown}"))
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut pick, None, "The roster's ruleset");
+            for id in RulesetId::ALL {
+                ui.selectable_value(&mut pick, Some(id), name(id));
+            }
+        });
+    if pick != chosen {
+        state.settings.setup.ruleset = pick;
+        state.commands.push(super::pipeline::Command::Ruleset(pick));
+    }
 }
 
 /// Short text for a ruling drawn on the table: "must shoot at 3e Ligne — 8.00"", "cannot shoot

@@ -102,6 +102,7 @@ impl SourceForm {
             anchors: path(&self.anchors),
             roster: path(&self.roster),
             terrain: path(&self.terrain),
+            ruleset: None,
         }
     }
 }
@@ -183,7 +184,10 @@ pub fn sources_menu(ui: &mut egui::Ui, state: &mut AppState) {
     }
     ui.separator();
     if ui.button("Open").clicked() {
-        let setup = form.setup();
+        let setup = Setup {
+            ruleset: state.settings.setup.ruleset,
+            ..form.setup()
+        };
         state.settings.setup = setup.clone();
         state.commands.push(Command::Open(setup));
         state.table = None;
