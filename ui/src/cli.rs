@@ -184,6 +184,115 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print tag sheets (PDF, SVG or a PNG preview) to stick on bases and movement trays:
+    /// chosen ids at one size, or every tag of a roster on its stand's outline.
+    Tags {
+        /// The ids: `1-40,55`.
+        #[arg(
+            long,
+            value_name = "IDS",
+            required_unless_present = "roster",
+            conflicts_with = "roster"
+        )]
+        ids: Option<String>,
+        /// A roster: each stand's tag on its base outline, at its offset and turn, with the
+        /// unit's name.
+        #[arg(long, value_name = "ROSTER.toml")]
+        roster: Option<PathBuf>,
+        /// The side of each tag's black square: `25mm`, `1in` (with --ids).
+        #[arg(long, default_value = "1in", conflicts_with = "roster")]
+        size: String,
+        /// The base each tag goes on, frontage x depth: `40x20mm`, `2x1in` (with --ids).
+        #[arg(long, value_name = "WxD", conflicts_with = "roster")]
+        base: Option<String>,
+        /// Tag family: tag36h11, tag25h9 or tag16h5.
+        #[arg(long, default_value = "tag36h11")]
+        family: String,
+        /// Paper: a4 or letter.
+        #[arg(long, default_value = "a4")]
+        paper: String,
+        /// The file to write: .pdf (every page), .svg or .png (one file a page).
+        #[arg(short, long, value_name = "OUT.pdf")]
+        output: PathBuf,
+    },
+    /// Print the anchor kit for the table's corners (--layout) or the calibration board for
+    /// `vedette calibrate --lens` (--board).
+    Anchors {
+        /// The anchor layout: each anchor is printed at its size with where it goes.
+        #[arg(
+            long,
+            value_name = "ANCHORS.toml",
+            required_unless_present = "board",
+            conflicts_with = "board"
+        )]
+        layout: Option<PathBuf>,
+        /// The calibration board instead (5 × 7 tags of 1.2", ids 500–534).
+        #[arg(long)]
+        board: bool,
+        /// Paper: a4 or letter.
+        #[arg(long, default_value = "a4")]
+        paper: String,
+        /// The file to write: .pdf, .svg or .png.
+        #[arg(short, long, value_name = "OUT.pdf")]
+        output: PathBuf,
+    },
+    /// Army rosters: which tag is on which stand of which unit.
+    #[command(subcommand)]
+    Roster(RosterCommand),
+}
+
+/// `vedette roster …`.
+#[derive(Debug, Subcommand)]
+pub enum RosterCommand {
+    /// Make a roster: by questions on the terminal, from a commented template, or with a tag
+    /// for every stand of a scenario.
+    New {
+        /// The roster to write.
+        #[arg(short, long, value_name = "ROSTER.toml")]
+        output: PathBuf,
+        /// Write the commented template to fill in.
+        #[arg(long, conflicts_with = "scenario")]
+        template: bool,
+        /// A scene or scenario: every unit, stand and commander, one tag each.
+        #[arg(long, value_name = "SCENE")]
+        scenario: Option<PathBuf>,
+        /// The first tag id to hand out.
+        #[arg(long, default_value_t = 10)]
+        first_tag: u32,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Check a roster: duplicate tags, bad sizes, unknown brigades, ids outside the family or
+    /// used by the anchors, and, with sheets, tags missing from them. Fails if any.
+    Check {
+        /// The roster.
+        roster: PathBuf,
+        /// Tag sheets printed for it (PDF or SVG made by `vedette tags`).
+        #[arg(long, value_name = "SHEET")]
+        sheet: Vec<PathBuf>,
+        /// The anchor layout, whose ids no stand may use.
+        #[arg(long, value_name = "ANCHORS.toml")]
+        anchors: Option<PathBuf>,
+        /// Tag family.
+        #[arg(long, default_value = "tag36h11")]
+        family: String,
+    },
+    /// Import a BattleScribe roster (.ros or .rosz) with Black Powder profiles: units with
+    /// their stat lines and special rules, brigades and commanders, one tag each.
+    Import {
+        /// The BattleScribe file.
+        file: PathBuf,
+        /// The roster to write.
+        #[arg(short, long, value_name = "ROSTER.toml")]
+        output: PathBuf,
+        /// The first tag id to hand out.
+        #[arg(long, default_value_t = 10)]
+        first_tag: u32,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// Detector settings shared by the camera commands.
@@ -437,8 +546,74 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             turn,
             select,
         }) => crate::app::headless::screenshot(output, turn.saturating_sub(1), select.clone(), out),
+        Some(Command::Tags {
+            ids,
+            roster,
+            size,
+            base,
+            family,
+            paper,
+            output,
+        }) => {
+            let source = match (roster, ids) {
+                (Some(roster), _) => commands::printables::TagSource::Roster(roster),
+                (None, ids) => commands::printables::TagSource::Ids {
+                    ids: ids.as_deref().unwrap_or_default(),
+                    size,
+                    base: base.as_deref(),
+                },
+            };
+            commands::printables::tags(source, family, paper, output, out)
+        }
+        Some(Command::Anchors {
+            layout,
+            board: _,
+            paper,
+            output,
+        }) => commands::printables::anchors(layout.as_deref(), paper, output, out),
+        Some(Command::Roster(command)) => run_roster(command, out),
         Some(Command::Demo) => crate::app::run(true),
         None => crate::app::run(false),
+    }
+}
+
+fn run_roster(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    use commands::roster::{self, NewFrom};
+    match command {
+        RosterCommand::New {
+            output,
+            template,
+            scenario,
+            first_tag,
+            force,
+        } => {
+            let from = match (template, scenario) {
+                (true, _) => NewFrom::Template,
+                (false, Some(path)) => NewFrom::Scenario(path),
+                (false, None) => NewFrom::Questions,
+            };
+            roster::new(from, output, *first_tag, *force, out)
+        }
+        RosterCommand::Check {
+            roster: path,
+            sheet,
+            anchors,
+            family,
+        } => {
+            let args = roster::CheckArgs {
+                roster: path,
+                sheets: sheet,
+                anchors: anchors.as_deref(),
+                family,
+            };
+            roster::check(&args, out)
+        }
+        RosterCommand::Import {
+            file,
+            output,
+            first_tag,
+            force,
+        } => roster::import(file, output, *first_tag, *force, out),
     }
 }
 

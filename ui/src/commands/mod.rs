@@ -8,7 +8,9 @@ pub mod check_move;
 pub mod detect;
 pub mod locate;
 pub mod measure;
+pub mod printables;
 pub mod render;
+pub mod roster;
 pub mod rulings;
 
 use std::io::Write;

@@ -47,7 +47,10 @@ pub fn tags(
         }
         TagSource::Roster(path) => {
             let roster = Roster::load(path)?;
-            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("roster");
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("roster");
             (roster_items(&roster), format!("Vedette tags for {name}"))
         }
     };

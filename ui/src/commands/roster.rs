@@ -1,0 +1,441 @@
+//! `vedette roster new | check | import`: make, check and import army rosters.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use calibration::{AnchorLayout, Board};
+use rules::Scene;
+use rules::scene::{Side, UnitKind};
+use vision::battlescribe::{ImportOptions, import_file};
+use vision::printables::{family_ids, parse_base, read_sheet_tags};
+use vision::roster::{RosterCommander, RosterStand, RosterUnit, TagDefaults};
+use vision::{Roster, TagOwner};
+
+/// A commented roster to fill in, for `vedette roster new --template`.
+pub const TEMPLATE: &str = include_str!("roster_template.toml");
+
+/// Where `roster new` takes the army from.
+pub enum NewFrom<'a> {
+    /// The commented template.
+    Template,
+    /// A scene or scenario: one tag a stand.
+    Scenario(&'a Path),
+    /// Questions on the terminal.
+    Questions,
+}
+
+/// `vedette roster new`.
+pub fn new(
+    from: NewFrom,
+    output: &Path,
+    first_tag: u32,
+    force: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if output.exists() && !force {
+        bail!(
+            "{}: already exists (--force to replace it)",
+            output.display()
+        );
+    }
+    let roster = match from {
+        NewFrom::Template => {
+            std::fs::write(output, TEMPLATE)
+                .with_context(|| format!("{}: cannot write", output.display()))?;
+            writeln!(
+                out,
+                "{}: a template roster; fill it in, then `vedette roster check {}`",
+                output.display(),
+                output.display()
+            )?;
+            return Ok(());
+        }
+        NewFrom::Scenario(path) => {
+            let scene = Scene::load(path)?;
+            Roster::for_scene(&scene, TagDefaults::default(), first_tag)
+        }
+        NewFrom::Questions => {
+            let stdin = std::io::stdin();
+            if !stdin.is_terminal() {
+                bail!(
+                    "no terminal to ask questions on: give --template or --scenario FILE, or import a BattleScribe roster with `vedette roster import`"
+                );
+            }
+            ask(&mut stdin.lock(), out, first_tag)?
+        }
+    };
+    roster.save(output)?;
+    summary(&roster, output, out)
+}
+
+fn summary(roster: &Roster, output: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut tags: Vec<u32> = roster.mounts().into_keys().collect();
+    tags.sort_unstable();
+    writeln!(
+        out,
+        "{}: {} unit(s), {} commander(s), tags {}",
+        output.display(),
+        roster.units.len(),
+        roster.commanders.len(),
+        ranges(&tags)
+    )?;
+    writeln!(
+        out,
+        "next: `vedette tags --roster {} -o tags.pdf`",
+        output.display()
+    )?;
+    Ok(())
+}
+
+/// `1-12,40` for a sorted list of ids.
+fn ranges(ids: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let start = ids[i];
+        while i + 1 < ids.len() && ids[i + 1] == ids[i] + 1 {
+            i += 1;
+        }
+        parts.push(if ids[i] == start {
+            start.to_string()
+        } else {
+            format!("{start}-{}", ids[i])
+        });
+        i += 1;
+    }
+    parts.join(",")
+}
+
+/// Ask for the army unit by unit.
+pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyhow::Result<Roster> {
+    let mut prompt = |question: &str, default: &str| -> anyhow::Result<String> {
+        if default.is_empty() {
+            write!(out, "{question}: ")?;
+        } else {
+            write!(out, "{question} [{default}]: ")?;
+        }
+        out.flush()?;
+        let mut line = String::new();
+        input.read_line(&mut line)?;
+        let answer = line.trim();
+        Ok(if answer.is_empty() { default } else { answer }.to_owned())
+    };
+    let side_name = prompt("Army (e.g. British)", "")?;
+    if side_name.is_empty() {
+        bail!("no army named: nothing written");
+    }
+    let side = slug(&side_name);
+    let mut roster = Roster {
+        ruleset: rules::RulesetId::BlackPowder,
+        tags: TagDefaults::default(),
+        sides: Vec::new(),
+        brigades: Vec::new(),
+        units: Vec::new(),
+        commanders: Vec::new(),
+    };
+    roster.sides.push(Side {
+        id: side.clone(),
+        name: Some(side_name),
+        staff_rating: None,
+        home_edge: None,
+    });
+    let mut tag = first_tag;
+    loop {
+        let name = prompt("Unit name (empty when done)", "")?;
+        if name.is_empty() {
+            break;
+        }
+        let kind = match prompt("  infantry, cavalry or artillery", "infantry")?.as_str() {
+            k if k.starts_with('c') => UnitKind::Cavalry,
+            k if k.starts_with('a') => UnitKind::Artillery,
+            _ => UnitKind::Infantry,
+        };
+        let count: usize = prompt("  stands", "1")?
+            .parse()
+            .context("the number of stands")?;
+        let base = parse_base(&prompt("  base, frontage x depth", "40x20mm")?)?;
+        let stands = (0..count.max(1))
+            .map(|_| {
+                tag += 1;
+                RosterStand {
+                    tag: tag - 1,
+                    width: base.width.inches().0,
+                    depth: base.depth.inches().0,
+                    tag_offset: [0.0, 0.0],
+                    tag_turn: 0.0,
+                    tag_size: None,
+                    tag_height: None,
+                }
+            })
+            .collect();
+        roster.units.push(RosterUnit {
+            id: unique(&slug(&name), roster.units.iter().map(|u| u.id.as_str())),
+            name: Some(name),
+            side: side.clone(),
+            kind,
+            formation: None,
+            weapon: None,
+            brigade: None,
+            size: None,
+            stats: None,
+            stands,
+        });
+    }
+    loop {
+        let name = prompt("Commander (empty when done)", "")?;
+        if name.is_empty() {
+            break;
+        }
+        tag += 1;
+        roster.commanders.push(RosterCommander {
+            id: unique(
+                &slug(&name),
+                roster.commanders.iter().map(|c| c.id.as_str()),
+            ),
+            name: Some(name),
+            side: side.clone(),
+            brigade: None,
+            mounted: None,
+            staff_rating: None,
+            tag: tag - 1,
+            tag_size: None,
+            tag_height: None,
+        });
+    }
+    Ok(roster)
+}
+
+fn slug(name: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        "unit".into()
+    } else {
+        words.join("-")
+    }
+}
+
+fn unique<'a>(wanted: &str, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    let mut id = wanted.to_owned();
+    let mut n = 2;
+    while taken.clone().any(|t| t == id) {
+        id = format!("{wanted}-{n}");
+        n += 1;
+    }
+    id
+}
+
+/// What `roster check` compares the roster with.
+pub struct CheckArgs<'a> {
+    /// The roster.
+    pub roster: &'a Path,
+    /// Printed sheets (SVG or PDF made by `vedette tags`).
+    pub sheets: &'a [PathBuf],
+    /// The table's anchors, whose ids no stand may use.
+    pub anchors: Option<&'a Path>,
+    /// The tag family.
+    pub family: &'a str,
+}
+
+/// `vedette roster check`: every problem, with file and line; fails if any.
+pub fn check(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let path = args.roster;
+    let text = calibration::files::read_text(path)?;
+    let (roster, listed) = Roster::parse_listing_problems(&text, path)?;
+    let mut problems: Vec<String> = listed.iter().map(ToString::to_string).collect();
+    let mut notes: Vec<String> = Vec::new();
+    let lines = roster.tag_lines(&text);
+    let at = |tag: u32| match lines.get(&tag) {
+        Some(line) => format!("{}:{line}", path.display()),
+        None => path.display().to_string(),
+    };
+    let mounts = roster.mounts();
+    let owners: BTreeMap<u32, TagOwner> = mounts.iter().map(|(t, m)| (*t, m.owner)).collect();
+    let last = family_ids(args.family)? - 1;
+    for (&tag, &owner) in &owners {
+        if tag > last {
+            problems.push(format!(
+                "{}: tag {tag} on {} is not in {} (ids 0–{last})",
+                at(tag),
+                roster.describe(owner),
+                args.family
+            ));
+        }
+    }
+    if let Some(anchors) = args.anchors {
+        let layout = AnchorLayout::load(anchors)?;
+        for anchor in &layout.anchors {
+            if let Some(&owner) = owners.get(&anchor.id) {
+                problems.push(format!(
+                    "{}: tag {} on {} is also an anchor in {}",
+                    at(anchor.id),
+                    anchor.id,
+                    roster.describe(owner),
+                    anchors.display()
+                ));
+            }
+        }
+    }
+    let board = Board::default();
+    for (&tag, &owner) in owners.range(board.ids()) {
+        notes.push(format!(
+            "{}: tag {tag} on {} is one of the calibration board's (ids {}–{}): keep the board out of view while playing",
+            at(tag),
+            roster.describe(owner),
+            board.first_id,
+            board.ids().end - 1
+        ));
+    }
+    if !args.sheets.is_empty() {
+        let printed = sheet_tags(args.sheets, args.family, &mut problems)?;
+        for (&tag, &owner) in &owners {
+            if !printed.contains_key(&tag) {
+                problems.push(format!(
+                    "{}: tag {tag} on {} is missing: it is on none of the sheets given",
+                    at(tag),
+                    roster.describe(owner)
+                ));
+            }
+        }
+        for (tag, sheet) in &printed {
+            if !owners.contains_key(tag) {
+                notes.push(format!(
+                    "{}: tag {tag} is printed but unknown to the roster (a spare, or a stand left out?)",
+                    sheet.display()
+                ));
+            }
+        }
+    }
+    for note in &notes {
+        writeln!(out, "note: {note}")?;
+    }
+    for problem in &problems {
+        writeln!(out, "problem: {problem}")?;
+    }
+    if !problems.is_empty() {
+        bail!("{}: {} problem(s)", path.display(), problems.len());
+    }
+    let mut tags: Vec<u32> = owners.keys().copied().collect();
+    tags.sort_unstable();
+    writeln!(
+        out,
+        "{}: ok — {} unit(s), {} commander(s), {} tag(s): {}",
+        path.display(),
+        roster.units.len(),
+        roster.commanders.len(),
+        tags.len(),
+        ranges(&tags)
+    )?;
+    Ok(())
+}
+
+/// Every tag of the sheets, with the first sheet printing it; a tag printed twice or in
+/// another family is a problem.
+fn sheet_tags(
+    sheets: &[PathBuf],
+    family: &str,
+    problems: &mut Vec<String>,
+) -> anyhow::Result<BTreeMap<u32, PathBuf>> {
+    let mut printed: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    for sheet in sheets {
+        let bytes =
+            std::fs::read(sheet).with_context(|| format!("{}: cannot read", sheet.display()))?;
+        let tags = read_sheet_tags(&bytes);
+        if tags.is_empty() {
+            bail!(
+                "{}: names no tags: give a sheet (SVG or PDF) made by `vedette tags`",
+                sheet.display()
+            );
+        }
+        let families: BTreeSet<&str> = tags.iter().map(|(f, _)| f.as_str()).collect();
+        for other in families.iter().filter(|f| **f != family) {
+            problems.push(format!(
+                "{}: its tags are {other}, the roster is checked for {family} (--family)",
+                sheet.display()
+            ));
+        }
+        for (_, id) in tags {
+            if let Some(first) = printed.get(&id) {
+                problems.push(format!(
+                    "{}: tag {id} is printed again (also on {}): two stands would share it",
+                    sheet.display(),
+                    first.display()
+                ));
+            } else {
+                printed.insert(id, sheet.clone());
+            }
+        }
+    }
+    Ok(printed)
+}
+
+/// `vedette roster import`.
+pub fn import(
+    file: &Path,
+    output: &Path,
+    first_tag: u32,
+    force: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if output.exists() && !force {
+        bail!(
+            "{}: already exists (--force to replace it)",
+            output.display()
+        );
+    }
+    let options = ImportOptions {
+        first_tag,
+        ..ImportOptions::default()
+    };
+    let roster = import_file(file, options)?;
+    roster.save(output)?;
+    summary(&roster, output, out)?;
+    writeln!(
+        out,
+        "each unit got one tray of a typical size for its kind: set the stands to your bases"
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_make_a_roster_with_a_tag_a_stand() {
+        let answers = "British\n45th Foot\n\n2\n40x20mm\n95th Rifles\nc\n\n\n\nCraufurd\n\n";
+        let mut input = std::io::Cursor::new(answers);
+        let mut said = Vec::new();
+        let roster = ask(&mut input, &mut said, 20).expect("roster");
+        let stands: Vec<(&str, Vec<u32>)> = roster
+            .units
+            .iter()
+            .map(|u| (u.id.as_str(), u.stands.iter().map(|s| s.tag).collect()))
+            .collect();
+        assert_eq!(
+            stands,
+            [("45th-foot", vec![20, 21]), ("95th-rifles", vec![22])]
+        );
+        assert_eq!(roster.units[1].kind, UnitKind::Cavalry);
+        assert!((roster.units[0].stands[0].width - 40.0 / 25.4).abs() < 1e-9);
+        assert_eq!(roster.commanders[0].tag, 23);
+        let text = String::from_utf8(said).expect("utf-8");
+        assert!(text.contains("Unit name (empty when done): "), "{text}");
+    }
+
+    #[test]
+    fn the_template_is_a_valid_roster() {
+        let roster = Roster::parse(TEMPLATE, Path::new("template.toml")).expect("template");
+        assert!(!roster.units.is_empty());
+    }
+
+    #[test]
+    fn ranges_fold_runs() {
+        assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1-3,7,9-10");
+    }
+}
