@@ -22,10 +22,11 @@ use rules::scene::{TableDoc, TerrainDoc};
 use rules::units::Inches;
 use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
+use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, Roster, SourceError, TagDetector, TagPose,
-    Tracker, TrackerSettings, build_scene, locate_tags,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster,
+    SourceError, TagPose, Tracker, TrackerSettings, build_scene, locate_tags,
 };
 
 use super::demo::Demo;
@@ -264,9 +265,11 @@ const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
 /// One frame's work, without the thread.
 pub struct Processor {
     inputs: Inputs,
-    detector: Result<TagDetector, String>,
+    /// The live detector: regions around the known tags, full passes now and then.
+    detector: Result<LiveDetector, String>,
     tracker: Tracker,
     rate: Rate,
+    /// The scene the rulings were made for, and the rulings.
     cached: Option<(Arc<Scene>, Arc<Rulings>)>,
     moved_frames: u32,
     calibration_note: Option<String>,
@@ -286,7 +289,11 @@ impl Processor {
         };
         Processor {
             inputs,
-            detector: TagDetector::new(settings).map_err(|e| e.to_string()),
+            detector: LiveDetector::new(LiveSettings {
+                detector: settings,
+                ..LiveSettings::default()
+            })
+            .map_err(|e| e.to_string()),
             tracker: Tracker::new(TrackerSettings::default()),
             rate: Rate::default(),
             cached: None,
@@ -300,6 +307,9 @@ impl Processor {
         if self.inputs.anchors.is_some() {
             self.inputs.calibration = None;
             self.tracker.clear();
+            if let Ok(detector) = &mut self.detector {
+                detector.clear();
+            }
         }
     }
 
@@ -495,12 +505,13 @@ impl Processor {
         }
     }
 
-    /// The rulings of a scene, reused while the table does not change.
+    /// The rulings of a scene, reused until a stand moves further than the camera's wobble
+    /// from where it was when they were made (then the whole scene is ruled again).
     fn rule(&mut self, scene: Scene) -> (Arc<Scene>, Arc<Rulings>) {
-        if let Some((cached, rulings)) = &self.cached
-            && **cached == scene
+        if let Some((ruled, rulings)) = &self.cached
+            && !scene_moved(ruled, &scene, MoveThreshold::default())
         {
-            return (cached.clone(), rulings.clone());
+            return (Arc::new(scene), rulings.clone());
         }
         let rulings = Arc::new(rulings(&scene));
         let scene = Arc::new(scene);

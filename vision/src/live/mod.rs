@@ -13,6 +13,7 @@
 //! pipeline.
 
 mod mosaic;
+pub mod moved;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
@@ -139,6 +140,7 @@ impl LiveDetector {
     /// Forget every tag (the camera moved, the source changed): the next frame is a full pass.
     pub fn clear(&mut self) {
         self.known.clear();
+        self.schedule.restart();
     }
 
     /// Find the tags of the next frame, a BGR or grey image.

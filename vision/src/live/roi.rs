@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn regions_are_aligned_clipped_and_hold_their_points() {
         let points = [PixelPoint::new(5.3, 7.9), PixelPoint::new(21.2, 30.1)];
-        let r = Region::around(&points, Pixels(3.0), 30, 100).expect("in frame");
+        let r = Region::around(&points, Pixels(6.0), 30, 100).expect("in frame");
         assert_eq!((r.left % ALIGN, r.top % ALIGN), (0, 0));
         assert_eq!(r.right(), 30, "clipped to the frame's width");
         assert!(points.iter().all(|p| r.contains(*p)));

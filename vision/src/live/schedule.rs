@@ -83,6 +83,13 @@ impl Schedule {
         &self.settings
     }
 
+    /// Start again as on the first frame: the next frame is a full pass, whatever the gap since
+    /// the last one (the camera moved or the source changed, so what was known is worthless).
+    pub fn restart(&mut self) {
+        self.last_full = None;
+        self.missing = false;
+    }
+
     /// Ask for a full pass: tags went missing. Granted once `full_gap` frames have passed since
     /// the last full pass.
     pub fn report_missing(&mut self) {
@@ -162,5 +169,18 @@ mod tests {
             })
             .collect();
         assert_eq!(bands, vec![None, Some(0), Some(1), Some(2), Some(0)]);
+    }
+
+    #[test]
+    fn a_restart_gets_a_full_pass_at_once() {
+        let mut schedule = Schedule::new(ScheduleSettings::default());
+        assert_eq!(schedule.plan(0), Plan::Full(FullReason::NothingKnown));
+        for _ in 0..3 {
+            assert!(matches!(schedule.plan(12), Plan::Tracking { .. }));
+        }
+        // Everything lost a few frames after a full pass: without a restart it waits its gap.
+        assert!(matches!(schedule.plan(0), Plan::Tracking { .. }));
+        schedule.restart();
+        assert_eq!(schedule.plan(0), Plan::Full(FullReason::NothingKnown));
     }
 }
