@@ -374,3 +374,77 @@ fn the_ruleset_chosen_in_the_app_rules_the_camera_table() {
         Some(RulesetId::BlackPowder)
     );
 }
+
+/// A camera that is unplugged for a while: frames, then "lost" a few times, then frames again.
+struct UnpluggedCamera {
+    frame: vision::Frame,
+    script: std::vec::IntoIter<bool>,
+    delivered: u64,
+}
+
+impl FrameSource for UnpluggedCamera {
+    fn name(&self) -> String {
+        "webcam 0 (test)".into()
+    }
+
+    fn next_frame(&mut self) -> Result<Option<vision::Frame>, vision::SourceError> {
+        match self.script.next() {
+            Some(true) | None => {
+                let mut frame = self.frame.clone();
+                frame.index = self.delivered;
+                frame.time = Duration::from_millis(100 * self.delivered);
+                self.delivered += 1;
+                Ok(Some(frame))
+            }
+            Some(false) => Err(vision::SourceError::Lost {
+                source_name: self.name(),
+                reason: "unplugged".into(),
+                retry: Duration::from_secs(1),
+            }),
+        }
+    }
+}
+
+#[test]
+fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
+    let camera = samples().join("camera");
+    let setup = vedette_ui::app::pipeline::Setup {
+        anchors: Some(camera.join("anchors.toml")),
+        roster: Some(camera.join("two-lines-roster.toml")),
+        ..Default::default()
+    };
+    let mut picture = vision::source::ImageFile::new(&camera.join("two-lines.jpg"));
+    let frame = picture.next_frame().expect("readable").expect("a frame");
+    let script = [true, true, false, false, false].to_vec().into_iter();
+    let source = UnpluggedCamera {
+        frame,
+        script,
+        delivered: 0,
+    };
+    let pipeline = vedette_ui::app::pipeline::Pipeline::start_on(
+        Box::new(source),
+        vedette_ui::app::pipeline::Inputs::load(&setup),
+        || {},
+    );
+    // What the UI would see, in order: the table, the lost camera, the table again.
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        let Some(state) = pipeline.take_latest() else {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        };
+        let step = match (&state.status.error, state.scene.is_some()) {
+            (Some(e), _) if e.contains("stopped delivering") => "lost",
+            (None, true) => "table",
+            _ => continue,
+        };
+        if seen.last() != Some(&step) {
+            seen.push(step);
+        }
+        if seen == ["table", "lost", "table"] {
+            break;
+        }
+    }
+    assert_eq!(seen, ["table", "lost", "table"]);
+}

@@ -621,12 +621,40 @@ impl Pipeline {
     /// Start the pipeline on a setup; `repaint` is called after each new state (egui's
     /// `request_repaint`, so the UI wakes only when there is something new).
     pub fn start(setup: Setup, repaint: impl Fn() + Send + 'static) -> Pipeline {
+        Pipeline::spawn(move || open(&setup), repaint)
+    }
+
+    /// Start the pipeline on a source of the caller's (a camera driver of its own, a scripted
+    /// source in tests), with these table files; replays are not paced.
+    pub fn start_on(
+        source: Box<dyn FrameSource + Send>,
+        inputs: Inputs,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Pipeline {
+        let first = move || {
+            let running = Running {
+                name: source.name(),
+                source: Some(source),
+                processor: Processor::new(inputs),
+                started: Instant::now(),
+                paced: false,
+                setup: Setup::default(),
+            };
+            (running, None)
+        };
+        Pipeline::spawn(first, repaint)
+    }
+
+    fn spawn(
+        first: impl FnOnce() -> (Running, Option<String>) + Send + 'static,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Pipeline {
         let (commands, receiver) = std::sync::mpsc::channel();
         let latest = Arc::new(Mutex::new(None));
         let shared = latest.clone();
         let thread = std::thread::Builder::new()
             .name("vedette-pipeline".into())
-            .spawn(move || run(setup, &receiver, &shared, &repaint))
+            .spawn(move || run(first(), &receiver, &shared, &repaint))
             .map_err(|e| tracing::error!("cannot start the pipeline thread: {e}"))
             .ok();
         Pipeline {
@@ -668,12 +696,12 @@ fn publish(latest: &Mutex<Option<Arc<TableState>>>, state: TableState, repaint: 
 }
 
 fn run(
-    setup: Setup,
+    first: (Running, Option<String>),
     commands: &Receiver<Command>,
     latest: &Mutex<Option<Arc<TableState>>>,
     repaint: &dyn Fn(),
 ) {
-    let (mut running, mut error) = open(&setup);
+    let (mut running, mut error) = first;
     let mut ended = false;
     loop {
         let command = if ended || running.source.is_none() {
