@@ -129,15 +129,8 @@ impl TagDetector {
     /// Find the tags in a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();
-        // A grey frame goes to the detector as it is; only colour needs converting.
-        let converted;
-        let gray = if image.channels() == 1 {
-            image
-        } else {
-            converted = to_gray(image)?;
-            &converted
-        };
-        let buffer = to_apriltag_image(gray)?;
+        let gray = as_gray(image)?;
+        let buffer = to_apriltag_image(&gray)?;
         let prepared = Instant::now();
         let mut tags = self.detect_buffer(&buffer);
         sort_tags(&mut tags);
@@ -186,6 +179,15 @@ pub(crate) fn sort_tags(tags: &mut [Detection]) {
 /// Vedette, at (0, 0).
 fn from_apriltag([x, y]: [f64; 2]) -> PixelPoint {
     PixelPoint::new(x - 0.5, y - 0.5)
+}
+
+/// A frame as grey pixels: a grey frame as it is (no copy), colour converted.
+pub(crate) fn as_gray(image: &Mat) -> Result<std::borrow::Cow<'_, Mat>, VisionError> {
+    if image.channels() == 1 {
+        Ok(std::borrow::Cow::Borrowed(image))
+    } else {
+        to_gray(image).map(std::borrow::Cow::Owned)
+    }
 }
 
 /// An 8-bit grey copy of a BGR, BGRA or grey image.

@@ -26,6 +26,17 @@ pub enum NewFrom<'a> {
     Questions,
 }
 
+/// A roster a player has worked on is never replaced without `--force`.
+fn refuse_to_overwrite(output: &Path, force: bool) -> anyhow::Result<()> {
+    if output.exists() && !force {
+        bail!(
+            "{}: already exists (--force to replace it)",
+            output.display()
+        );
+    }
+    Ok(())
+}
+
 /// `vedette roster new`.
 pub fn new(
     from: NewFrom,
@@ -34,12 +45,7 @@ pub fn new(
     force: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    if output.exists() && !force {
-        bail!(
-            "{}: already exists (--force to replace it)",
-            output.display()
-        );
-    }
+    refuse_to_overwrite(output, force)?;
     let roster = match from {
         NewFrom::Template => {
             std::fs::write(output, TEMPLATE)
@@ -382,12 +388,7 @@ pub fn import(
     force: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    if output.exists() && !force {
-        bail!(
-            "{}: already exists (--force to replace it)",
-            output.display()
-        );
-    }
+    refuse_to_overwrite(output, force)?;
     let options = ImportOptions {
         first_tag,
         ..ImportOptions::default()

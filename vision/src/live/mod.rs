@@ -28,7 +28,7 @@ use self::mosaic::Mosaic;
 use self::roi::Region;
 use self::schedule::{Plan, Schedule, ScheduleSettings};
 use crate::detect::{
-    Detection, Detections, DetectorSettings, TagDetector, sort_tags, to_apriltag_image, to_gray,
+    Detection, Detections, DetectorSettings, TagDetector, as_gray, sort_tags, to_apriltag_image,
 };
 use crate::error::VisionError;
 
@@ -146,13 +146,8 @@ impl LiveDetector {
     /// Find the tags of the next frame, a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();
-        let converted;
-        let gray = if image.channels() == 1 {
-            image
-        } else {
-            converted = to_gray(image)?;
-            &converted
-        };
+        let gray = as_gray(image)?;
+        let gray = gray.as_ref();
         let (width, height) = (gray.cols() as usize, gray.rows() as usize);
         if width == 0 || height == 0 {
             return Err(VisionError::Image("the image is empty".into()));
