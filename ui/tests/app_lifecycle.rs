@@ -247,6 +247,7 @@ fn a_hand_over_an_anchor_or_a_knocked_camera_is_recovered_from_unattended() {
         height: Inches(2.5),
         colour: Rgb(214, 170, 140),
         tags: Vec::new(),
+        figures: false,
     });
     for i in 1..4 {
         let state = film(&mut processor, demo.camera, covered.clone(), i);

@@ -41,6 +41,7 @@ fn board_on_the_table(board: &Board) -> SyntheticTable {
         height: Inches::ZERO,
         colour: Rgb::PAPER,
         tags,
+        figures: false,
     });
     world
 }

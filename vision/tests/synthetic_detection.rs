@@ -46,6 +46,7 @@ fn table() -> SyntheticTable {
                     height,
                 },
             }],
+            figures: true,
         });
     }
     world

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use rules::units::Degrees;
 
 use super::{Mm, Paper, PrintError};
-use crate::synthetic::texture::TagTexture;
+use crate::pattern::TagTexture;
 
 /// A point on the page, millimetres from the top-left corner, y downwards.
 #[derive(Clone, Copy, Debug, PartialEq)]

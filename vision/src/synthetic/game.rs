@@ -9,6 +9,7 @@ use calibration::{AnchorLayout, Camera, PixelPoint, TablePoint3, TableSize, TagP
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
+use super::scenery::Scenery;
 use super::world::{Block, PrintedTag, Rgb, SyntheticTable};
 
 /// What the game looks like.
@@ -32,6 +33,8 @@ pub struct GameSettings {
     pub hand_frames: u64,
     /// Seed of the layout.
     pub seed: u64,
+    /// How busy the mat and the stands look.
+    pub scenery: Scenery,
 }
 
 impl Default for GameSettings {
@@ -49,6 +52,7 @@ impl Default for GameSettings {
             hand_every: 90,
             hand_frames: 45,
             seed: 1,
+            scenery: Scenery::Plain,
         }
     }
 }
@@ -139,6 +143,7 @@ impl MovingGame {
     pub fn table_at(&self, frame: u64) -> SyntheticTable {
         let mut world = SyntheticTable::new(self.settings.table);
         world.family = self.anchors.family.clone();
+        world.scenery = self.settings.scenery;
         let t = frame as f64 / self.settings.fps.max(1.0);
         for path in &self.paths {
             let angle = path.phase + path.rate * t;
@@ -166,6 +171,7 @@ impl MovingGame {
                         height: STAND_HEIGHT,
                     },
                 }],
+                figures: true,
             });
         }
         for anchor in &self.anchors.anchors {
@@ -179,6 +185,7 @@ impl MovingGame {
                 height: HAND.2,
                 colour: SKIN,
                 tags: Vec::new(),
+                figures: false,
             });
         }
         world

@@ -5,7 +5,7 @@
 //! frames here, with the same camera model the pipeline uses ([`calibration::Camera`]), so an
 //! error measured is an error of the pipeline, never of a mismatched model.
 //!
-//! The world is flat cloth with flat terrain patches and boxes on it (stands, movement trays,
+//! The world is a cloth (plain, or busy like a real table: see [`Scenery`]) with flat terrain patches and boxes on it (stands, movement trays,
 //! anchor cards), each box optionally carrying printed tags on its top. Rendering is ray
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
@@ -14,12 +14,13 @@ mod framing;
 mod game;
 mod noise;
 mod render;
+mod scenery;
 mod staging;
-pub mod texture;
 mod world;
 
+pub use crate::pattern::TagTexture;
 pub use framing::framing_camera;
 pub use game::{GameSettings, MovingGame};
 pub use render::{Effects, Renderer};
-pub use texture::TagTexture;
+pub use scenery::Scenery;
 pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};

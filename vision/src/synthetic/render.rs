@@ -9,9 +9,10 @@ use opencv::imgproc;
 use rules::geometry::TablePoint;
 
 use super::noise::Noise;
-use super::texture::TagTexture;
+use super::scenery::Scenery;
 use super::world::{Block, Rgb, SyntheticTable};
 use crate::error::VisionError;
+use crate::pattern::TagTexture;
 
 /// A camera's faults, applied after the ideal image is rendered.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -310,7 +311,7 @@ fn trace(scene: &Scene, eye: &TablePoint3, d: &Vector3<f64>, candidates: &[u32])
     for &index in candidates {
         let solid = &scene.solids[index as usize];
         // A block wins a tie with the cloth: a card of zero thickness lies on it.
-        if let Some((t, c)) = hit_block(solid, eye, d)
+        if let Some((t, c)) = hit_block(scene, solid, eye, d)
             && (t < nearest || (colour.is_none() && t <= nearest))
         {
             nearest = t;
@@ -336,7 +337,10 @@ fn ground_colour(world: &SyntheticTable, p: &TablePoint) -> Rgb {
         .iter()
         .rev()
         .find(|patch| contains(&patch.polygon, p))
-        .map_or(world.cloth, |patch| patch.colour)
+        .map_or_else(
+            || world.scenery.ground(world.cloth, p),
+            |patch| patch.colour,
+        )
 }
 
 fn contains(polygon: &[TablePoint], p: &TablePoint) -> bool {
@@ -360,7 +364,12 @@ fn rgb(c: Rgb, shade: f32) -> [f32; 3] {
 }
 
 /// Where a ray enters a block (slab test in the block's own frame) and the colour there.
-fn hit_block(solid: &Solid, eye: &TablePoint3, d: &Vector3<f64>) -> Option<(f64, [f32; 3])> {
+fn hit_block(
+    scene: &Scene,
+    solid: &Solid,
+    eye: &TablePoint3,
+    d: &Vector3<f64>,
+) -> Option<(f64, [f32; 3])> {
     let (ox, oy) = (eye.x - solid.center.x, eye.y - solid.center.y);
     let local_o = [
         ox * solid.right.0 + oy * solid.right.1,
@@ -402,10 +411,10 @@ fn hit_block(solid: &Solid, eye: &TablePoint3, d: &Vector3<f64>) -> Option<(f64,
         return Some((enter, rgb(solid.block.colour, 0.62)));
     }
     let p = TablePoint::new(eye.x + d.x * enter, eye.y + d.y * enter);
-    Some((enter, top_colour(solid, &p)))
+    Some((enter, top_colour(solid, &p, scene.world.scenery)))
 }
 
-fn top_colour(solid: &Solid, p: &TablePoint) -> [f32; 3] {
+fn top_colour(solid: &Solid, p: &TablePoint, scenery: Scenery) -> [f32; 3] {
     for (texture, frame) in &solid.tags {
         let (dx, dy) = (p.x - frame.center.x, p.y - frame.center.y);
         let half = texture.cells as f64 / 2.0;
@@ -416,7 +425,15 @@ fn top_colour(solid: &Solid, p: &TablePoint) -> [f32; 3] {
             return rgb(if ink { Rgb::INK } else { Rgb::PAPER }, 1.0);
         }
     }
-    rgb(solid.block.colour, 1.0)
+    if !solid.block.figures {
+        return rgb(solid.block.colour, 1.0);
+    }
+    let (dx, dy) = (p.x - solid.center.x, p.y - solid.center.y);
+    let local = (
+        dx * solid.right.0 + dy * solid.right.1,
+        dx * solid.forward.0 + dy * solid.forward.1,
+    );
+    rgb(scenery.stand_top(solid.block.colour, local), 1.0)
 }
 
 /// Light fall-off, noise, 8-bit, blur and JPEG.

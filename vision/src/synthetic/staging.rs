@@ -61,6 +61,7 @@ impl SyntheticTable {
                     height,
                     colour,
                     tags: tags.into_iter().collect(),
+                    figures: true,
                 });
             }
         }
@@ -85,6 +86,7 @@ impl SyntheticTable {
                     id: listed.tag,
                     placement,
                 }],
+                figures: true,
             });
         }
         for anchor in &anchors.anchors {

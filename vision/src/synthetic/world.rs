@@ -4,6 +4,8 @@ use calibration::{TableSize, TagPlacement};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
+use super::scenery::Scenery;
+
 /// A colour, red-green-blue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rgb(pub u8, pub u8, pub u8);
@@ -48,6 +50,9 @@ pub struct Block {
     pub colour: Rgb,
     /// Tags printed on its top.
     pub tags: Vec<PrintedTag>,
+    /// Whether figures stand on it (drawn when the table's scenery is busy): a stand or a
+    /// tray, not a card or a hand.
+    pub figures: bool,
 }
 
 impl Block {
@@ -64,6 +69,7 @@ impl Block {
             height: placement.height,
             colour: Rgb::PAPER,
             tags: vec![PrintedTag { id, placement }],
+            figures: false,
         }
     }
 }
@@ -79,6 +85,8 @@ pub struct SyntheticTable {
     pub cloth: Rgb,
     /// Terrain drawn flat.
     pub patches: Vec<Patch>,
+    /// How busy the cloth and the stands' tops look.
+    pub scenery: Scenery,
     /// Stands, trays and cards.
     pub blocks: Vec<Block>,
 }
@@ -91,6 +99,7 @@ impl SyntheticTable {
             table,
             cloth: Rgb::CLOTH,
             patches: Vec::new(),
+            scenery: Scenery::Plain,
             blocks: Vec::new(),
         }
     }

@@ -1,4 +1,5 @@
-//! The black-and-white cells of a printed tag.
+//! The black-and-white cells of a printed tag: what the synthetic renderer draws, the tag
+//! sheets print, and the live detector checks a followed tag against.
 //!
 //! The bit patterns come from OpenCV's AprilTag dictionaries, which carry the AprilTag
 //! library's codes but draw each tag turned by 180° from the library's own printables; the
