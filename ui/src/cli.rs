@@ -391,6 +391,11 @@ pub enum Bench {
         /// The layout's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play on a plain table (flat cloth, flat stands) instead of a busy one like a real
+        /// table (a flocked mat, painted figures): only the tags have edges, so full-frame
+        /// detection is much cheaper than at a club.
+        #[arg(long)]
+        plain: bool,
     },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
@@ -528,11 +533,17 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             detector,
         })) => commands::bench_vision::accuracy(*tables, *seed, detector.settings(), out),
-        Some(Command::Bench(Bench::Live { frames, tags, seed })) => commands::bench_live::run(
+        Some(Command::Bench(Bench::Live {
+            frames,
+            tags,
+            seed,
+            plain,
+        })) => commands::bench_live::run(
             commands::bench_live::LiveBench {
                 frames: *frames,
                 tags: *tags,
                 seed: *seed,
+                busy: !*plain,
             },
             out,
         ),

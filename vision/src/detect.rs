@@ -35,6 +35,16 @@ pub struct DetectorSettings {
     pub max_bit_errors: u8,
     /// Detections with a weaker decision margin than this are dropped as doubtful.
     pub min_decision_margin: f32,
+    /// Edge clusters with fewer points than this are not tried as quads. The library's 5 tries
+    /// every speck; when the smallest tag is known to be larger (the live detector's regions),
+    /// a larger floor skips the specks and the cells inside tags, which is where most of the
+    /// time of a crowded image goes.
+    pub min_cluster_pixels: u32,
+    /// Tiles whose darkest and lightest grey levels differ by less than this are not looked at
+    /// for edges. The library's 5 lets a detector find tags in the dimmest light, but also
+    /// makes it trace every fibre of a flocked mat; a printed tag under any usable light
+    /// differs by far more.
+    pub min_contrast: u8,
 }
 
 impl Default for DetectorSettings {
@@ -47,22 +57,31 @@ impl Default for DetectorSettings {
             refine_edges: true,
             max_bit_errors: 2,
             min_decision_margin: 0.0,
+            min_cluster_pixels: LIBRARY_MIN_CLUSTER_PIXELS,
+            min_contrast: LIBRARY_MIN_CONTRAST,
         }
     }
 }
+
+/// The AprilTag library's own floor on a quad's edge cluster.
+const LIBRARY_MIN_CLUSTER_PIXELS: u32 = 5;
+/// The AprilTag library's own floor on a tile's black–white difference.
+const LIBRARY_MIN_CONTRAST: u8 = 5;
 
 impl std::fmt::Display for DetectorSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}, decimate {}, sigma {}, {} thread(s), refine edges {}, ≤{} bit errors, margin ≥{}",
+            "{}, decimate {}, sigma {}, {} thread(s), refine edges {}, ≤{} bit errors, margin ≥{}, clusters ≥{} px, contrast ≥{}",
             self.family,
             self.decimate,
             self.sigma,
             self.threads,
             self.refine_edges,
             self.max_bit_errors,
-            self.min_decision_margin
+            self.min_decision_margin,
+            self.min_cluster_pixels,
+            self.min_contrast
         )
     }
 }
@@ -118,6 +137,11 @@ impl TagDetector {
         detector.set_sigma(settings.sigma.max(0.0));
         detector.set_thread_number(settings.threads.max(1));
         detector.set_refine_edges(settings.refine_edges);
+        if settings.min_cluster_pixels != LIBRARY_MIN_CLUSTER_PIXELS
+            || settings.min_contrast != LIBRARY_MIN_CONTRAST
+        {
+            detector.set_thresholds(quad_thresholds(&settings));
+        }
         Ok(TagDetector { detector, settings })
     }
 
@@ -162,6 +186,25 @@ impl TagDetector {
                 })
             })
             .collect()
+    }
+}
+
+/// The library's quad thresholds with the settings' floors on clusters and contrast.
+///
+/// The `apriltag` crate writes `min_opposite_angle` into the C field `cos_critical_rad` as
+/// radians, not as a cosine; so the cosine the library wants (cos 10°, its default) is passed
+/// as that "angle" for the C struct to receive the right number.
+fn quad_thresholds(settings: &DetectorSettings) -> apriltag::detector::QuadThresholds {
+    use measurements::Angle;
+    let critical = 10f64.to_radians();
+    apriltag::detector::QuadThresholds {
+        min_cluster_pixels: settings.min_cluster_pixels,
+        max_maxima_number: 10,
+        min_angle: Angle::from_radians(critical),
+        min_opposite_angle: Angle::from_radians(critical.cos()),
+        max_mse: noisy_float::prelude::r32(10.0),
+        min_white_black_diff: settings.min_contrast,
+        deglitch: false,
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use calibration::{ImageSize, PixelPoint};
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
-use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, framing_camera};
+use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, Scenery, framing_camera};
 use vision::{Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, TagDetector};
 
 use super::bench::{percentile, progress};
@@ -23,6 +23,8 @@ pub struct LiveBench {
     pub tags: usize,
     /// The layout's seed.
     pub seed: u64,
+    /// A busy table like a real one (a flocked mat, painted figures), or a plain one.
+    pub busy: bool,
 }
 
 const SIZE: ImageSize = ImageSize {
@@ -109,6 +111,11 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
     let game = MovingGame::new(GameSettings {
         stands: bench.tags.max(1),
         seed: bench.seed,
+        scenery: if bench.busy {
+            Scenery::Busy { seed: bench.seed }
+        } else {
+            Scenery::Plain
+        },
         ..GameSettings::default()
     });
     let camera = framing_camera(game.settings().table, SIZE, Degrees(40.0), Degrees(70.0));
@@ -130,18 +137,40 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
     })?;
     let mut b = Score::default();
     let mut passes = [0usize; 2];
+    let (mut followed, mut known) = (0usize, 0usize);
     let bar = progress(shots.len(), "live detection");
     for shot in &shots {
         let started = Instant::now();
         let found = live.detect(&shot.image)?;
         b.add(shot, &found, started.elapsed());
         if let Some(report) = live.last_pass() {
-            passes[usize::from(matches!(report.plan, Plan::Full(_)))] += 1;
+            let full = matches!(report.plan, Plan::Full(_));
+            passes[usize::from(full)] += 1;
+            if !full {
+                followed += report.followed;
+                known += found.tags.len();
+            }
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let passes = Passes {
+        tracking: passes[0],
+        full: passes[1],
+        followed,
+        known,
+    };
     report(&bench, &game, &settings, &live, &a, &b, passes, out)
+}
+
+/// What the live detector's frames were.
+struct Passes {
+    tracking: usize,
+    full: usize,
+    /// Tags followed from their predictions, over the tracking frames.
+    followed: usize,
+    /// Tags found, over the tracking frames.
+    known: usize,
 }
 
 /// Render every frame once, before anything is timed.
@@ -178,7 +207,7 @@ fn report(
     live: &LiveDetector,
     a: &Score,
     b: &Score,
-    passes: [usize; 2],
+    passes: Passes,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let build = if cfg!(debug_assertions) {
@@ -195,22 +224,34 @@ fn report(
     writeln!(
         out,
         "table 72\"×48\", {} stands with {}\" tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
-         and turning, a hand over the table {} frames in every {}; camera 40° from vertical, webcam effects; seed {}",
+         and turning, a hand over the table {} frames in every {}; camera 40° from vertical, webcam effects; {} table; seed {}",
         bench.tags,
         g.tag_size.0,
         100.0 * g.moving_share,
         g.speed,
         g.hand_frames,
         g.hand_every,
+        if bench.busy {
+            "busy (flocked mat, painted figures)"
+        } else {
+            "plain"
+        },
         bench.seed
     )?;
     writeln!(out, "detector: {settings}")?;
     let s = live.schedule_settings();
     writeln!(
         out,
-        "live: regions around the known tags every frame; decimate-{} band pass in {} bands; \
-         full pass every {} frames, and on missing tags at most every {} — {} full passes, {} tracking frames",
-        s.band_decimate, s.bands, s.full_every, s.full_gap, passes[1], passes[0]
+        "live: known tags followed from their predicted corners, the rest searched for in regions; \
+         a decimate-{} band pass in {} bands; a full pass every {} frames, and on missing tags at most every {} — \
+         {} full passes, {} tracking frames in which {:.1} % of the tags found were followed",
+        s.band_decimate,
+        s.bands,
+        s.full_every,
+        s.full_gap,
+        passes.full,
+        passes.tracking,
+        100.0 * passes.followed as f64 / passes.known.max(1) as f64
     )?;
     writeln!(
         out,

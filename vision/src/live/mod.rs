@@ -1,17 +1,21 @@
 //! Live detection: every tag, every frame, faster than a full-frame pass.
 //!
-//! A full-resolution AprilTag pass over a 1080p frame takes ~100 ms on a 2-core machine, and
-//! decimating it loses the small tags at the far edge of the table. But from one frame to the
-//! next a tag moves a few pixels: [`LiveDetector`] searches, at full resolution, only small
-//! regions around where the known tags are predicted to be ([`roi`]), packed into one image so
-//! the detector's threads share them ([`mosaic`]). New tags are found by a decimated full-frame
-//! pass spread over frames in bands, and by a full-resolution full-frame pass that runs
-//! regularly and when tags go missing ([`schedule`]). This is the idea behind ArUco 3's
-//! speed-up: use what earlier frames say about where the tags are and how big.
+//! A full-resolution AprilTag pass over a 1080p frame of a real (busy) table takes 50–100 ms
+//! on a 2-core machine, and decimating it loses the small tags at the far edge of the table.
+//! But from one frame to the next a tag moves a few pixels, and its id is known:
+//! [`LiveDetector`] follows each tag seen in the last frame from its predicted corners
+//! ([`follow`]: the border's four edges, checked cell by cell against the tag's pattern),
+//! which costs tens of microseconds a tag. A tag that cannot be followed (a hand over it, a
+//! shove) is searched for by the AprilTag detector in a small region round its prediction
+//! ([`roi`]), the regions packed into one image ([`mosaic`]). New tags are found by a
+//! decimated pass over one band of the frame a frame, and by a full-resolution full-frame pass
+//! that runs regularly and when tags go missing ([`schedule`]). This is the idea behind
+//! ArUco 3's speed-up: use what earlier frames say about where the tags are and how big.
 //!
 //! [`queue`] holds the bounded, frame-dropping hand-over between the threads of a live
 //! pipeline.
 
+mod follow;
 mod mosaic;
 pub mod moved;
 pub mod queue;
@@ -21,9 +25,10 @@ pub mod schedule;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use calibration::{PixelPoint, Pixels};
+use calibration::{PixelPoint, Pixels, TagSighting};
 use opencv::core::{Mat, MatTraitConst};
 
+use self::follow::{FollowSettings, GrayView, follow};
 use self::mosaic::Mosaic;
 use self::roi::Region;
 use self::schedule::{Plan, Schedule, ScheduleSettings};
@@ -31,6 +36,7 @@ use crate::detect::{
     Detection, Detections, DetectorSettings, TagDetector, as_gray, sort_tags, to_apriltag_image,
 };
 use crate::error::VisionError;
+use crate::pattern::TagTexture;
 
 /// How the live detector runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,12 +64,23 @@ impl Default for LiveSettings {
 #[derive(Clone, Copy, Debug)]
 struct Known {
     corners: [PixelPoint; 4],
-    /// Pixels a frame, smoothed.
-    velocity: [f64; 2],
+    /// Each corner's pixels a frame, smoothed (corners apart, so a turning stand is
+    /// predicted turning).
+    velocity: [[f64; 2]; 4],
     last_seen: u64,
 }
 
 impl Known {
+    /// The fastest corner's speed.
+    fn speed(&self) -> Pixels {
+        Pixels(
+            self.velocity
+                .iter()
+                .map(|v| v[0].hypot(v[1]))
+                .fold(0.0, f64::max),
+        )
+    }
+
     fn side(&self) -> Pixels {
         let c = &self.corners;
         Pixels(
@@ -86,6 +103,8 @@ pub struct PassReport {
     pub region_pixels: usize,
     /// Known tags not found in their regions.
     pub missing: usize,
+    /// Known tags followed from their predicted corners (the rest were searched for).
+    pub followed: usize,
 }
 
 /// A tag detector that follows the tags from frame to frame (see the module's documentation).
@@ -96,6 +115,7 @@ pub struct LiveDetector {
     schedule: Schedule,
     hold_frames: u32,
     known: HashMap<u32, Known>,
+    patterns: HashMap<u32, TagTexture>,
     frame: u64,
     report: Option<PassReport>,
 }
@@ -107,6 +127,7 @@ impl LiveDetector {
             .then(|| {
                 TagDetector::new(DetectorSettings {
                     decimate: settings.schedule.band_decimate,
+                    min_contrast: settings.schedule.band_min_contrast,
                     ..settings.detector.clone()
                 })
             })
@@ -117,6 +138,7 @@ impl LiveDetector {
             schedule: Schedule::new(settings.schedule),
             hold_frames: settings.hold_frames,
             known: HashMap::new(),
+            patterns: HashMap::new(),
             frame: 0,
             report: None,
         })
@@ -177,7 +199,8 @@ impl LiveDetector {
         Ok(self.full.detect_buffer(&buffer))
     }
 
-    /// The known tags' regions at full resolution, and one band of the decimated pass.
+    /// The known tags followed from their predicted corners; those that cannot be followed
+    /// searched for in their regions at full resolution; and one band of the decimated pass.
     fn tracking_pass(
         &mut self,
         gray: &Mat,
@@ -186,37 +209,20 @@ impl LiveDetector {
     ) -> Result<(Vec<Detection>, PassReport), VisionError> {
         let (width, height) = (gray.cols() as usize, gray.rows() as usize);
         let expected = self.expected(width, height);
-        let regions = roi::merge(expected.iter().map(|(_, r, _)| *r).collect());
-        let mut tags = Vec::new();
+        let (mut tags, lost) = self.follow_known(gray, &expected)?;
+        let followed = tags.len();
+        let regions = roi::merge(lost.iter().map(|e| e.region).collect());
         if let Some(mosaic) = Mosaic::build(gray, &regions)? {
             let found = self.full.detect_buffer(&mosaic.image);
-            tags.extend(
-                found
-                    .into_iter()
-                    .filter_map(|t| mosaic.to_frame(t))
-                    .map(|(_, t)| t),
-            );
+            for (_, tag) in found.into_iter().filter_map(|t| mosaic.to_frame(t)) {
+                keep_once(&mut tags, tag);
+            }
         }
-        let missing = expected
-            .iter()
-            .filter(|(id, _, recent)| *recent && !tags.iter().any(|t| t.sighting.id == *id))
-            .count();
-        let recent = expected.iter().filter(|(_, _, recent)| *recent).count();
-        let share = self.schedule.settings().found_share;
-        let report = PassReport {
-            plan,
-            regions: regions.len(),
-            region_pixels: regions.iter().map(Region::area).sum(),
-            // A scene that changed a lot counts as missing even when each loss is old news.
-            missing: if ((recent - missing) as f64) < share * recent as f64 {
-                missing.max(1)
-            } else {
-                missing
-            },
-        };
+        let mut report = self.report(plan, &expected, &tags, &regions);
+        report.followed = followed;
         if let (Some(band), Some(detector)) = (band, self.band.as_mut()) {
             let bands = self.schedule.settings().bands;
-            for tag in band_pass(detector, gray, band, bands)? {
+            for tag in band_pass(detector, gray, band, bands, &tags)? {
                 if !tags.iter().any(|t| t.sighting.id == tag.sighting.id) {
                     tags.push(tag);
                 }
@@ -225,19 +231,104 @@ impl LiveDetector {
         Ok((tags, report))
     }
 
-    /// Each known tag's region in this frame, and whether it was seen in the previous frame
-    /// (only those count as newly missing).
-    fn expected(&self, width: usize, height: usize) -> Vec<(u32, Region, bool)> {
+    /// Follow each tag seen in the last frame from its predicted corners: the tags followed,
+    /// and the expected tags left for the detector.
+    fn follow_known<'e>(
+        &mut self,
+        gray: &Mat,
+        expected: &'e [Expected],
+    ) -> Result<(Vec<Detection>, Vec<&'e Expected>), VisionError> {
+        let owned;
+        let view = match GrayView::new(gray) {
+            Some(view) => view,
+            None => {
+                owned = gray.try_clone()?;
+                GrayView::new(&owned)
+                    .ok_or_else(|| VisionError::Image("the image is empty".into()))?
+            }
+        };
+        let settings = FollowSettings {
+            max_wrong_cells: u32::from(self.full.settings().max_bit_errors),
+        };
+        let mut tags = Vec::with_capacity(expected.len());
+        let mut lost = Vec::new();
+        for e in expected {
+            let followed = if e.recent {
+                self.pattern(e.id)
+                    .and_then(|pattern| follow(&view, pattern, &e.corners, e.search, settings))
+            } else {
+                None
+            };
+            match followed {
+                Some(f) => tags.push(Detection {
+                    sighting: TagSighting {
+                        id: e.id,
+                        corners: f.corners,
+                    },
+                    hamming: u8::try_from(f.wrong_cells).unwrap_or(u8::MAX),
+                    decision_margin: f.margin,
+                }),
+                None => lost.push(e),
+            }
+        }
+        Ok((tags, lost))
+    }
+
+    /// The printed pattern of tag `id`, made once; `None` for an id outside the family.
+    fn pattern(&mut self, id: u32) -> Option<&TagTexture> {
+        let family = &self.full.settings().family;
+        match self.patterns.entry(id) {
+            std::collections::hash_map::Entry::Occupied(known) => Some(known.into_mut()),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                Some(slot.insert(TagTexture::new(family, id).ok()?))
+            }
+        }
+    }
+
+    /// What this tracking frame did, and whether it lost so many tags that a full pass is due.
+    fn report(
+        &self,
+        plan: Plan,
+        expected: &[Expected],
+        tags: &[Detection],
+        regions: &[Region],
+    ) -> PassReport {
+        let found = |id: u32| tags.iter().any(|t| t.sighting.id == id);
+        let recent = expected.iter().filter(|e| e.recent).count();
+        let missing = expected.iter().filter(|e| e.recent && !found(e.id)).count();
+        let share = self.schedule.settings().found_share;
+        PassReport {
+            plan,
+            regions: regions.len(),
+            region_pixels: regions.iter().map(Region::area).sum(),
+            followed: 0,
+            // A scene that changed a lot counts as missing even when each loss is old news.
+            missing: if ((recent - missing) as f64) < share * recent as f64 {
+                missing.max(1)
+            } else {
+                missing
+            },
+        }
+    }
+
+    /// Where each known tag should be in this frame.
+    fn expected(&self, width: usize, height: usize) -> Vec<Expected> {
         self.known
             .iter()
             .filter_map(|(id, k)| {
                 let missed = (self.frame - k.last_seen).saturating_sub(1);
                 let ahead = (self.frame - k.last_seen).min(10) as f64;
-                let corners = roi::predict(&k.corners, k.velocity, ahead);
-                let speed = Pixels(k.velocity[0].hypot(k.velocity[1]));
+                let corners = roi::predict(&k.corners, &k.velocity, ahead);
+                let speed = k.speed();
                 let margin = roi::margin(k.side(), speed, missed as u32);
                 let region = Region::around(&corners, margin, width, height)?;
-                Some((*id, region, missed == 0))
+                Some(Expected {
+                    id: *id,
+                    corners,
+                    search: roi::follow_search(k.side(), speed),
+                    region,
+                    recent: missed == 0,
+                })
             })
             .collect()
     }
@@ -249,22 +340,38 @@ impl LiveDetector {
             let corners = tag.sighting.corners;
             let entry = self.known.entry(tag.sighting.id).or_insert(Known {
                 corners,
-                velocity: [0.0; 2],
+                velocity: [[0.0; 2]; 4],
                 last_seen: frame,
             });
             let gap = (frame - entry.last_seen).max(1) as f64;
-            let (was, now) = (PixelPoint::mean(&entry.corners), PixelPoint::mean(&corners));
-            let step = [(now.x - was.x) / gap, (now.y - was.y) / gap];
-            entry.velocity = [
-                0.5 * entry.velocity[0] + 0.5 * step[0],
-                0.5 * entry.velocity[1] + 0.5 * step[1],
-            ];
+            for (v, (was, now)) in entry
+                .velocity
+                .iter_mut()
+                .zip(entry.corners.iter().zip(&corners))
+            {
+                let step = [(now.x - was.x) / gap, (now.y - was.y) / gap];
+                *v = [0.5 * v[0] + 0.5 * step[0], 0.5 * v[1] + 0.5 * step[1]];
+            }
             entry.corners = corners;
             entry.last_seen = frame;
         }
         let hold = u64::from(self.hold_frames);
         self.known.retain(|_, k| frame - k.last_seen <= hold);
     }
+}
+
+/// A known tag in the coming frame.
+#[derive(Clone, Copy, Debug)]
+struct Expected {
+    id: u32,
+    /// Its predicted corners.
+    corners: [PixelPoint; 4],
+    /// How far from the predicted edges following looks.
+    search: Pixels,
+    /// Where the detector looks if following fails.
+    region: Region,
+    /// Whether it was seen in the last frame (only those are followed, and count as missing).
+    recent: bool,
 }
 
 impl PassReport {
@@ -274,19 +381,38 @@ impl PassReport {
             regions: 0,
             region_pixels: 0,
             missing: 0,
+            followed: 0,
         }
+    }
+}
+
+/// Add a sighting unless the same tag was already seen at the same place: regions may overlap
+/// (see [`roi::merge`]), and a tag inside two of them is found twice. Two sightings of one id
+/// in different places stay both: that is a duplicate tag on the table, which must be reported.
+fn keep_once(tags: &mut Vec<Detection>, tag: Detection) {
+    let center = PixelPoint::mean(&tag.sighting.corners);
+    let same = tags.iter_mut().find(|t| {
+        t.sighting.id == tag.sighting.id
+            && PixelPoint::mean(&t.sighting.corners).distance(&center).0 < 2.0
+    });
+    match same {
+        Some(seen) if seen.decision_margin < tag.decision_margin => *seen = tag,
+        Some(_) => {}
+        None => tags.push(tag),
     }
 }
 
 /// Rows overlapping between bands: a tag on a border shows whole in one of them.
 const BAND_OVERLAP: usize = 64;
 
-/// The tags of one horizontal band of the frame, by the decimated detector.
+/// The tags of one horizontal band of the frame, by the decimated detector, the tags already
+/// found painted over.
 fn band_pass(
     detector: &mut TagDetector,
     gray: &Mat,
     band: u32,
     bands: u32,
+    found: &[Detection],
 ) -> Result<Vec<Detection>, VisionError> {
     let (width, height) = (gray.cols() as usize, gray.rows() as usize);
     let step = height.div_ceil(bands.max(1) as usize);
@@ -301,11 +427,13 @@ fn band_pass(
         width,
         height: bottom - top,
     };
-    let Some(mosaic) = Mosaic::build(gray, &[region])? else {
+    let Some(mut mosaic) = Mosaic::build(gray, &[region])? else {
         return Ok(Vec::new());
     };
-    let found = detector.detect_buffer(&mosaic.image);
-    Ok(found
+    let known: Vec<[PixelPoint; 4]> = found.iter().map(|t| t.sighting.corners).collect();
+    mosaic.blank(&known);
+    let new = detector.detect_buffer(&mosaic.image);
+    Ok(new
         .into_iter()
         .filter_map(|t| mosaic.to_frame(t))
         .map(|(_, t)| t)
@@ -315,4 +443,40 @@ fn band_pass(
 /// How long the live detector's frames took, for reports.
 pub fn frame_time(detections: &Detections) -> Duration {
     detections.prepare_time + detections.detect_time
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use calibration::TagSighting;
+
+    fn sighting(id: u32, x: f64, margin: f32) -> Detection {
+        let at = |dx: f64, dy: f64| PixelPoint::new(x + dx, 100.0 + dy);
+        Detection {
+            sighting: TagSighting {
+                id,
+                corners: [at(0.0, 0.0), at(20.0, 0.0), at(20.0, 20.0), at(0.0, 20.0)],
+            },
+            hamming: 0,
+            decision_margin: margin,
+        }
+    }
+
+    #[test]
+    fn a_tag_found_in_two_overlapping_regions_is_kept_once_with_its_clearer_sighting() {
+        let mut tags = Vec::new();
+        keep_once(&mut tags, sighting(7, 50.0, 40.0));
+        keep_once(&mut tags, sighting(7, 50.3, 70.0));
+        assert_eq!(tags.len(), 1);
+        assert_eq!(tags[0].decision_margin, 70.0);
+    }
+
+    #[test]
+    fn one_id_in_two_places_stays_twice_for_the_duplicate_to_be_reported() {
+        let mut tags = Vec::new();
+        keep_once(&mut tags, sighting(7, 50.0, 40.0));
+        keep_once(&mut tags, sighting(7, 400.0, 40.0));
+        keep_once(&mut tags, sighting(8, 50.0, 40.0));
+        assert_eq!(tags.len(), 3);
+    }
 }

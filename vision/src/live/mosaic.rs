@@ -3,7 +3,7 @@
 //! tags found are moved back to the frame's coordinates.
 
 use apriltag::Image;
-use calibration::PixelPoint;
+use calibration::{PixelPoint, Pixels};
 use opencv::core::{Mat, MatTraitConstManual};
 
 use super::roi::{ALIGN, Region};
@@ -69,6 +69,36 @@ impl Mosaic {
             }
         }
         Ok(Some(Mosaic { image, placed }))
+    }
+
+    /// Paint over the tags already found (corners in the frame), border and paper included, so
+    /// a pass looking for new tags does not pay to find them again.
+    pub fn blank(&mut self, tags: &[[PixelPoint; 4]]) {
+        let stride = self.image.stride();
+        let pixels = self.image.as_slice_mut();
+        for corners in tags {
+            let side = (0..4)
+                .map(|k| corners[k].distance(&corners[(k + 1) % 4]).0)
+                .sum::<f64>()
+                / 4.0;
+            let Some(tag) =
+                Region::around(corners, Pixels(side / 4.0 + 2.0), usize::MAX, usize::MAX)
+            else {
+                continue;
+            };
+            for (region, [x, y]) in &self.placed {
+                let left = tag.left.max(region.left);
+                let right = tag.right().min(region.right());
+                let top = tag.top.max(region.top);
+                let bottom = tag.bottom().min(region.bottom());
+                for row in top..bottom.max(top) {
+                    let start = (y + row - region.top) * stride + x + left - region.left;
+                    if right > left {
+                        pixels[start..start + right - left].fill(FILL);
+                    }
+                }
+            }
+        }
     }
 
     /// A tag found in the mosaic, moved back to the frame, with the region it lies in; `None`

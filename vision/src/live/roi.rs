@@ -90,6 +90,12 @@ impl Region {
             && other.top <= self.bottom() + gap
     }
 
+    /// Whether searching the two as one costs at most [`MERGE_GROWTH`] times their pixels.
+    fn worth_merging(&self, other: &Region) -> bool {
+        self.near(other, MERGE_GAP)
+            && self.union(other).area() as f64 <= MERGE_GROWTH * (self.area() + other.area()) as f64
+    }
+
     /// The smallest region holding both.
     fn union(&self, other: &Region) -> Region {
         let (left, top) = (self.left.min(other.left), self.top.min(other.top));
@@ -102,18 +108,24 @@ impl Region {
     }
 }
 
-/// Regions closer than this are searched as one: two overlapping crops would find the same
+/// Regions closer than this may be searched as one: two overlapping crops would find the same
 /// tag twice and pay twice for the pixels they share.
 const MERGE_GAP: usize = 8;
 
-/// Merge regions that overlap or nearly touch, until none do.
+/// Two regions are searched as one only if the rectangle holding both is at most this much
+/// larger than the two: chains of neighbouring stands must not grow into a crop of half the
+/// table. Regions left overlapping may find a tag twice; the caller keeps one sighting.
+const MERGE_GROWTH: f64 = 1.25;
+
+/// Merge regions that nearly touch when their union costs little more than they do, until no
+/// more can be.
 pub fn merge(mut regions: Vec<Region>) -> Vec<Region> {
     let mut merged = true;
     while merged {
         merged = false;
         let mut out: Vec<Region> = Vec::with_capacity(regions.len());
         for region in regions {
-            match out.iter_mut().find(|r| r.near(&region, MERGE_GAP)) {
+            match out.iter_mut().find(|r| r.worth_merging(&region)) {
                 Some(r) => {
                     *r = r.union(&region);
                     merged = true;
@@ -126,16 +138,42 @@ pub fn merge(mut regions: Vec<Region>) -> Vec<Region> {
     regions
 }
 
-/// A tag's corners `frames` frames on, moving at `velocity` pixels a frame.
-pub fn predict(corners: &[PixelPoint; 4], velocity: [f64; 2], frames: f64) -> [PixelPoint; 4] {
-    corners.map(|c| PixelPoint::new(c.x + velocity[0] * frames, c.y + velocity[1] * frames))
+/// A tag's corners `frames` frames on, each corner moving at its own `velocity` pixels a frame.
+pub fn predict(
+    corners: &[PixelPoint; 4],
+    velocity: &[[f64; 2]; 4],
+    frames: f64,
+) -> [PixelPoint; 4] {
+    std::array::from_fn(|k| {
+        let (c, v) = (corners[k], velocity[k]);
+        PixelPoint::new(c.x + v[0] * frames, c.y + v[1] * frames)
+    })
+}
+
+/// How far either side of a predicted edge a tag of side `side` moving `speed` pixels a frame
+/// is looked for when following it: at least a pixel and a half, more for a fast tag, never
+/// more than a fifth of its side (beyond that a data cell's edge could pass for the border's).
+pub fn follow_search(side: Pixels, speed: Pixels) -> Pixels {
+    Pixels((1.5 + 0.5 * speed.0).min(0.2 * side.0).max(1.5))
 }
 
 /// The margin searched around a predicted tag of side `side` moving `speed` pixels a frame,
 /// missing for `missed` frames.
+///
+/// The detector needs the tag's white border (one cell, an eighth of the side) and a few
+/// threshold tiles of context round it; the rest covers what the prediction cannot know (a push
+/// speeding up or turning), which grows with speed and, a little, with frames missed. It is
+/// kept small on purpose: every pixel of margin is paid on every frame, and a tag that escapes
+/// its region is found again by the band and full passes.
 pub fn margin(side: Pixels, speed: Pixels, missed: u32) -> Pixels {
-    let growth = 1.0 + 0.25 * f64::from(missed.min(8));
-    Pixels((0.75 * side.0 + 3.0 * speed.0 + 8.0) * growth)
+    let growth = 1.0 + 0.1 * f64::from(missed.min(5));
+    if let Some(m) = std::env::var("MARGIN")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        return Pixels(m);
+    }
+    Pixels((0.35 * side.0 + 1.5 * speed.0 + 8.0) * growth)
 }
 
 #[cfg(test)]
@@ -160,13 +198,31 @@ mod tests {
             width: 20,
             height: 20,
         };
-        let merged = merge(vec![at(0, 0), at(500, 500), at(16, 8), at(32, 24)]);
+        let merged = merge(vec![at(0, 0), at(500, 500), at(4, 4)]);
         assert_eq!(merged.len(), 2);
         assert!(merged.contains(&Region {
             left: 0,
             top: 0,
-            width: 52,
-            height: 44
+            width: 24,
+            height: 24
         }));
+    }
+
+    #[test]
+    fn a_diagonal_chain_of_neighbours_is_not_merged_into_one_large_crop() {
+        let at = |left, top| Region {
+            left,
+            top,
+            width: 20,
+            height: 20,
+        };
+        let chain = vec![at(0, 0), at(24, 24), at(48, 48), at(72, 72)];
+        let merged = merge(chain.clone());
+        assert_eq!(
+            merged, chain,
+            "each union would search far more than the two"
+        );
+        let pixels: usize = merged.iter().map(Region::area).sum();
+        assert_eq!(pixels, 4 * 400);
     }
 }

@@ -17,6 +17,10 @@ pub struct ScheduleSettings {
     pub bands: u32,
     /// Decimation of the band pass.
     pub band_decimate: f32,
+    /// The band pass's floor on a tile's black–white difference: high, so the texture of a
+    /// mat is passed over (a new tag in dim light waits for the next full pass, which looks
+    /// at every tile).
+    pub band_min_contrast: u8,
     /// A full pass is asked for when fewer than this share of the known tags are found.
     pub found_share: f64,
 }
@@ -26,8 +30,9 @@ impl Default for ScheduleSettings {
         ScheduleSettings {
             full_every: 90,
             full_gap: 30,
-            bands: 4,
+            bands: 8,
             band_decimate: 2.0,
+            band_min_contrast: 40,
             found_share: 0.7,
         }
     }
