@@ -8,6 +8,7 @@
 //! [`pipeline::TableState`]. Both views draw the same shapes through [`overlay`]'s
 //! table→screen transforms.
 
+pub mod capture;
 pub mod demo;
 pub mod headless;
 pub mod measure;

@@ -1,7 +1,9 @@
-//! The camera pipeline, off the UI thread: a thread owns the frame source, the detector, the
-//! calibration, the roster and the tracker, and publishes the latest [`TableState`] — picture,
-//! tags, scene, rulings and status — for the UI to draw. The UI never waits for it: it reads
-//! whatever state is newest when it paints.
+//! The camera pipeline, off the UI thread, in stages joined by bounded hand-overs: the capture
+//! thread reads the source ([`super::capture`]) and hands over one frame at a time, dropping
+//! frames the next stage is too busy for; the pipeline thread owns the detector, the
+//! calibration, the roster and the tracker, rules when a stand has moved, and publishes the
+//! latest [`TableState`] — picture, tags, scene, rulings and status — into a one-state slot;
+//! the UI thread draws whatever state is newest when it paints, and never waits.
 //!
 //! [`Processor`] is the per-frame work without the thread, so the headless screenshot and the
 //! tests run the very same steps synchronously.
@@ -25,10 +27,11 @@ use serde::{Deserialize, Serialize};
 use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster,
-    SourceError, TagPose, Tracker, TrackerSettings, build_scene, locate_tags,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster, TagPose,
+    Tracker, TrackerSettings, build_scene, locate_tags,
 };
 
+use super::capture::{Capture, Captured, OpenSource, SourcePlan};
 use super::demo::Demo;
 
 /// Where frames come from.
@@ -49,6 +52,19 @@ pub enum SourceChoice {
     Video(PathBuf),
     /// One picture.
     Image(PathBuf),
+}
+
+impl std::fmt::Display for SourceChoice {
+    /// What the source is called until it has opened and named itself.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceChoice::Demo => write!(f, "demo table"),
+            SourceChoice::Webcam { index, .. } => write!(f, "webcam {index}"),
+            SourceChoice::Video(path) | SourceChoice::Image(path) => {
+                write!(f, "{}", path.display())
+            }
+        }
+    }
 }
 
 /// Everything the pipeline needs to start: the source and the files that describe the table.
@@ -164,6 +180,9 @@ pub struct Status {
     pub detect_time: Duration,
     /// The whole of the last frame's work (conversion, detection, placing, rulings).
     pub frame_work: Duration,
+    /// Camera frames dropped so far because the pipeline was still busy with the one before
+    /// (the camera is never made to wait).
+    pub dropped_frames: u64,
     /// Calibration.
     pub calibration: CalibrationStatus,
     /// Tags seen that the roster does not list.
@@ -185,6 +204,7 @@ impl Status {
             pipeline_fps: 0.0,
             detect_time: Duration::ZERO,
             frame_work: Duration::ZERO,
+            dropped_frames: 0,
             calibration: CalibrationStatus::Missing("no frame yet".into()),
             unknown_tags: Vec::new(),
             held_tags: Vec::new(),
@@ -533,81 +553,97 @@ pub enum Command {
     Ruleset(Option<RulesetId>),
 }
 
-/// An opened source with its processor.
+/// A source being read, with its processor.
 struct Running {
     name: String,
-    source: Option<Box<dyn FrameSource>>,
+    capture: Option<Capture>,
     processor: Processor,
-    /// Replay pacing: the source's clock against the wall clock.
-    started: Instant,
-    paced: bool,
+    /// Whether a frame or an "opened" has come from the source yet.
+    opened: bool,
     setup: Setup,
 }
 
-/// Open the source and table files a setup names. Without a camera, "webcam" falls back to the
-/// demo table, so the app is alive on any machine.
+impl Running {
+    fn new(name: String, plan: Option<SourcePlan>, inputs: Inputs, setup: Setup) -> Running {
+        Running {
+            name,
+            capture: plan.map(Capture::start),
+            processor: Processor::new(inputs),
+            opened: false,
+            setup,
+        }
+    }
+}
+
+/// Start reading the source a setup names, with its table files. The source is opened on the
+/// capture thread; the demo table stands in for a webcam that cannot be opened (see [`run`]).
 fn open(setup: &Setup) -> (Running, Option<String>) {
-    let (source, inputs, error): (Option<Box<dyn FrameSource>>, Inputs, Option<String>) =
-        match &setup.source {
-            SourceChoice::Demo => match Demo::new() {
-                Ok(demo) => {
-                    let inputs = Inputs {
-                        ruleset: setup.ruleset,
-                        ..demo.inputs()
-                    };
-                    (Some(Box::new(demo.source())), inputs, None)
-                }
-                Err(e) => (None, Inputs::default(), Some(format!("demo table: {e:#}"))),
-            },
-            SourceChoice::Webcam {
-                index,
-                width,
-                height,
-            } => {
-                let request = WebcamRequest {
-                    index: *index,
-                    width: *width,
-                    height: *height,
-                    ..WebcamRequest::default()
+    let name = setup.source.to_string();
+    let (plan, inputs, error) = match &setup.source {
+        SourceChoice::Demo => match Demo::new() {
+            Ok(demo) => {
+                let inputs = Inputs {
+                    ruleset: setup.ruleset,
+                    ..demo.inputs()
                 };
-                match Webcam::open(request) {
-                    Ok(cam) => (Some(Box::new(cam)), Inputs::load(setup), None),
-                    Err(e) => {
-                        let demo = Setup {
-                            source: SourceChoice::Demo,
-                            ..Setup::default()
-                        };
-                        let (running, _) = open(&demo);
-                        return (
-                            running,
-                            Some(format!("{e}: showing the demo table instead")),
-                        );
-                    }
-                }
+                let mut source = Some(demo.source());
+                let open: OpenSource = Box::new(move || {
+                    let source = source.take().ok_or("the demo table was already opened")?;
+                    Ok(Box::new(source) as Box<dyn FrameSource>)
+                });
+                (Some(plan(open, true, false)), inputs, None)
             }
-            SourceChoice::Video(path) => match VideoFile::open(path) {
-                Ok(video) => (Some(Box::new(video)), Inputs::load(setup), None),
-                Err(e) => (None, Inputs::load(setup), Some(e.to_string())),
-            },
-            SourceChoice::Image(path) => (
-                Some(Box::new(ImageFile::new(path))),
-                Inputs::load(setup),
-                None,
-            ),
-        };
-    let name = source
-        .as_ref()
-        .map_or_else(|| "no source".to_owned(), |s| s.name());
-    let paced = !matches!(setup.source, SourceChoice::Webcam { .. });
-    let running = Running {
-        name,
-        source,
-        processor: Processor::new(inputs),
-        started: Instant::now(),
-        paced,
-        setup: setup.clone(),
+            Err(e) => (None, Inputs::default(), Some(format!("demo table: {e:#}"))),
+        },
+        SourceChoice::Webcam {
+            index,
+            width,
+            height,
+        } => {
+            let request = WebcamRequest {
+                index: *index,
+                width: *width,
+                height: *height,
+                ..WebcamRequest::default()
+            };
+            let open: OpenSource = Box::new(move || {
+                let camera = Webcam::open(request).map_err(|e| e.to_string())?;
+                Ok(Box::new(camera) as Box<dyn FrameSource>)
+            });
+            (Some(plan(open, false, false)), Inputs::load(setup), None)
+        }
+        SourceChoice::Video(path) => {
+            let path = path.clone();
+            let open: OpenSource = Box::new(move || {
+                let video = VideoFile::open(&path).map_err(|e| e.to_string())?;
+                Ok(Box::new(video) as Box<dyn FrameSource>)
+            });
+            // Loop a video: a convention table keeps playing.
+            (Some(plan(open, true, true)), Inputs::load(setup), None)
+        }
+        SourceChoice::Image(path) => {
+            let path = path.clone();
+            let open: OpenSource =
+                Box::new(move || Ok(Box::new(ImageFile::new(&path)) as Box<dyn FrameSource>));
+            // A picture's one frame must not be dropped.
+            let plan = SourcePlan {
+                live: false,
+                ..plan(open, false, false)
+            };
+            (Some(plan), Inputs::load(setup), None)
+        }
     };
-    (running, error)
+    (Running::new(name, plan, inputs, setup.clone()), error)
+}
+
+/// A live source's plan: frames dropped when the processor is busy.
+fn plan(open: OpenSource, paced: bool, looped: bool) -> SourcePlan {
+    SourcePlan {
+        open,
+        paced,
+        live: true,
+        looped,
+    }
 }
 
 /// The pipeline thread, as the UI holds it.
@@ -625,21 +661,28 @@ impl Pipeline {
     }
 
     /// Start the pipeline on a source of the caller's (a camera driver of its own, a scripted
-    /// source in tests), with these table files; replays are not paced.
+    /// source in tests), with these table files; its frames are not paced, and each waits to
+    /// be processed.
     pub fn start_on(
         source: Box<dyn FrameSource + Send>,
         inputs: Inputs,
         repaint: impl Fn() + Send + 'static,
     ) -> Pipeline {
         let first = move || {
-            let running = Running {
-                name: source.name(),
-                source: Some(source),
-                processor: Processor::new(inputs),
-                started: Instant::now(),
+            let name = source.name();
+            let mut source = Some(source);
+            let open: OpenSource = Box::new(move || {
+                let source = source.take().ok_or("the source was already opened")?;
+                Ok(source as Box<dyn FrameSource>)
+            });
+            // A caller's source is not paced, and waits for each frame to be processed.
+            let plan = SourcePlan {
+                open,
                 paced: false,
-                setup: Setup::default(),
+                live: false,
+                looped: false,
             };
+            let running = Running::new(name, Some(plan), inputs, Setup::default());
             (running, None)
         };
         Pipeline::spawn(first, repaint)
@@ -702,9 +745,8 @@ fn run(
     repaint: &dyn Fn(),
 ) {
     let (mut running, mut error) = first;
-    let mut ended = false;
     loop {
-        let command = if ended || running.source.is_none() {
+        let command = if running.capture.is_none() {
             // Nothing to read: wait for the UI, without spinning.
             match commands.recv_timeout(Duration::from_millis(250)) {
                 Ok(c) => Some(c),
@@ -719,10 +761,7 @@ fn run(
             }
         };
         match command {
-            Some(Command::Open(setup)) => {
-                (running, error) = open(&setup);
-                ended = false;
-            }
+            Some(Command::Open(setup)) => (running, error) = open(&setup),
             Some(Command::Recalibrate) => running.processor.recalibrate(),
             Some(Command::Roster(roster)) => running.processor.set_roster(*roster),
             Some(Command::Ruleset(ruleset)) => running.processor.set_ruleset(ruleset),
@@ -731,50 +770,39 @@ fn run(
         if let Some(e) = error.take() {
             publish(latest, TableState::message(&running.name, Some(e)), repaint);
         }
-        if ended {
-            continue;
-        }
-        let Some(source) = running.source.as_mut() else {
+        let Some(capture) = &running.capture else {
             continue;
         };
-        match source.next_frame() {
-            Ok(Some(frame)) => {
-                if running.paced {
-                    // Replays run at their own frame rate, not as fast as the machine goes.
-                    let due = running.started + frame.time;
-                    if let Some(wait) = due.checked_duration_since(Instant::now()) {
-                        std::thread::sleep(wait.min(Duration::from_secs(1)));
-                    }
-                }
-                let name = running.name.clone();
-                let state = running.processor.process(&frame, &name);
+        // Wake now and then to take the UI's commands.
+        match capture.received.recv_timeout(Duration::from_millis(100)) {
+            Ok(Captured::Opened(name)) => (running.name, running.opened) = (name, true),
+            Ok(Captured::Frame(frame)) => {
+                running.opened = true;
+                let dropped = capture.counts.dropped();
+                let mut state = running.processor.process(&frame, &running.name);
+                state.status.dropped_frames = dropped;
                 publish(latest, state, repaint);
             }
-            Ok(None) => {
-                if matches!(running.setup.source, SourceChoice::Video(_)) {
-                    // Loop a video: a convention table keeps playing.
-                    let setup = running.setup.clone();
-                    (running, error) = open(&setup);
+            Ok(Captured::Failed(message)) => {
+                if !running.opened && matches!(running.setup.source, SourceChoice::Webcam { .. }) {
+                    // No camera: the app stays alive on the demo table.
+                    let demo = Setup {
+                        source: SourceChoice::Demo,
+                        ..Setup::default()
+                    };
+                    (running, _) = open(&demo);
+                    error = Some(format!("{message}: showing the demo table instead"));
                 } else {
-                    ended = true;
+                    publish(
+                        latest,
+                        TableState::message(&running.name, Some(message)),
+                        repaint,
+                    );
                 }
             }
-            Err(e @ SourceError::Lost { .. }) => {
-                publish(
-                    latest,
-                    TableState::message(&running.name, Some(e.to_string())),
-                    repaint,
-                );
-                std::thread::sleep(Duration::from_millis(250));
-            }
-            Err(e) => {
-                publish(
-                    latest,
-                    TableState::message(&running.name, Some(e.to_string())),
-                    repaint,
-                );
-                std::thread::sleep(Duration::from_millis(500));
-            }
+            Err(RecvTimeoutError::Timeout) => {}
+            // The source has ended (a picture, a sequence): keep the last state on screen.
+            Err(RecvTimeoutError::Disconnected) => running.capture = None,
         }
     }
 }

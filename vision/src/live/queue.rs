@@ -1,7 +1,8 @@
 //! The hand-over between the threads of a live pipeline (capture → detection → rulings →
 //! drawing): a bounded queue whose sender never waits. When the next stage is still busy and
 //! the queue is full, the new item is dropped and counted — a camera frame that cannot be
-//! processed in time is worth nothing later, and waiting would stall the camera.
+//! processed in time is worth nothing later, and waiting would stall the camera. What must not
+//! be lost (a message, a replay's frame) is delivered instead, waiting for room.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -84,6 +85,18 @@ impl<T> DropSender<T> {
         }
     }
 
+    /// Queue an item that must not be lost (a message, the end of a source, a frame of a
+    /// replay that can wait), waiting for room; [`Offer::Closed`] if the next stage stopped.
+    pub fn deliver(&self, item: T) -> Offer {
+        match self.sender.send(item) {
+            Ok(()) => {
+                self.counts.queued.fetch_add(1, Ordering::Relaxed);
+                Offer::Queued
+            }
+            Err(_) => Offer::Closed,
+        }
+    }
+
     /// The counters.
     pub fn counts(&self) -> &Counts {
         &self.counts
@@ -108,6 +121,22 @@ mod tests {
         assert_eq!(receiver.try_iter().collect::<Vec<_>>(), vec![1, 10]);
         drop(receiver);
         assert_eq!(sender.offer(11), Offer::Closed);
+        assert_eq!(sender.deliver(12), Offer::Closed);
+    }
+
+    #[test]
+    fn what_must_not_be_lost_waits_for_room_instead() {
+        let (sender, receiver, counts) = dropping::<u32>(1);
+        let consumer = std::thread::spawn(move || receiver.iter().collect::<Vec<_>>());
+        for item in 0..20 {
+            assert_eq!(sender.deliver(item), Offer::Queued);
+        }
+        drop(sender);
+        assert_eq!(
+            consumer.join().unwrap_or_default(),
+            (0..20).collect::<Vec<_>>()
+        );
+        assert_eq!((counts.queued(), counts.dropped()), (20, 0));
     }
 
     #[test]

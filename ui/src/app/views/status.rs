@@ -26,6 +26,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
         ui.separator();
         ui.label(format!("pipeline {:.1} frames/s", status.pipeline_fps))
             .on_hover_text("Frames the camera pipeline processed per second (detection runs on its own thread)");
+        if status.dropped_frames > 0 {
+            ui.label(RichText::new(format!("{} camera frames skipped", status.dropped_frames)).color(DIM))
+                .on_hover_text("Frames that came while the pipeline was still busy with the one before: skipped, so the picture stays current and the camera never waits");
+        }
         ui.label(format!("detect {:.0} ms", status.detect_time.as_secs_f64() * 1000.0));
         ui.label(format!("UI {:.1} ms a frame", timing.build.as_secs_f64() * 1000.0))
             .on_hover_text(format!(

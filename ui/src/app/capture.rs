@@ -1,0 +1,243 @@
+//! The capture thread: it owns the frame source, reads it at the source's own pace and hands
+//! each frame to the processing thread through a one-frame queue ([`vision::live::queue`]).
+//!
+//! Decisions:
+//! - A live source (a webcam, the demo table, a replay played in real time) is never made to
+//!   wait: when the processing thread is still busy with the last frame, the new one is dropped
+//!   and counted. The picture stays current and the camera's driver never stalls.
+//! - A scripted source (tests, a caller's driver) waits for the processing thread instead, so
+//!   every frame it delivers is seen.
+//! - Messages (opened, failed) are never dropped.
+//! - The source is opened on the capture thread itself: a webcam cannot move between threads.
+
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use vision::live::queue::{Counts, DropSender, Offer, dropping};
+use vision::{Frame, FrameSource, SourceError};
+
+/// What the capture thread hands over.
+pub enum Captured {
+    /// The source opened, under this name.
+    Opened(String),
+    /// The next frame.
+    Frame(Frame),
+    /// The source failed: could not open, lost its camera, could not read.
+    Failed(String),
+}
+
+/// Opens the source on the capture thread (again at the end of a looping video).
+pub type OpenSource = Box<dyn FnMut() -> Result<Box<dyn FrameSource>, String> + Send>;
+
+/// How the capture thread reads its source.
+pub struct SourcePlan {
+    /// Opens the source.
+    pub open: OpenSource,
+    /// Deliver frames no faster than their timestamps (a replay plays in real time).
+    pub paced: bool,
+    /// Drop a frame when the processing thread is busy (a live source), rather than wait.
+    pub live: bool,
+    /// Open the source again at its end (a video on a convention table plays all day).
+    pub looped: bool,
+}
+
+/// A running capture thread and its end of the queue.
+pub struct Capture {
+    /// Frames and messages, in order.
+    pub received: Receiver<Captured>,
+    /// Frames handed over and dropped.
+    pub counts: Arc<Counts>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Capture {
+    /// Start reading a source on its own thread.
+    pub fn start(plan: SourcePlan) -> Capture {
+        let (sender, received, counts) = dropping(1);
+        let thread = std::thread::Builder::new()
+            .name("vedette-capture".into())
+            .spawn(move || capture(plan, &sender))
+            .map_err(|e| tracing::error!("cannot start the capture thread: {e}"))
+            .ok();
+        Capture {
+            received,
+            counts,
+            thread,
+        }
+    }
+}
+
+impl Drop for Capture {
+    fn drop(&mut self) {
+        // Closing the queue stops the thread at its next hand-over; wait for it, so a camera
+        // is released before it is opened again.
+        let (_, dead) = std::sync::mpsc::sync_channel(1);
+        drop(std::mem::replace(&mut self.received, dead));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Time to wait after a failed read before the next: a lost camera is retried by its driver.
+const AFTER_LOST: Duration = Duration::from_millis(250);
+const AFTER_FAILURE: Duration = Duration::from_millis(500);
+
+fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
+    let Some(mut source) = open(&mut plan, out) else {
+        return;
+    };
+    let mut started = Instant::now();
+    loop {
+        match source.next_frame() {
+            Ok(Some(frame)) => {
+                if plan.paced
+                    && let Some(wait) =
+                        (started + frame.time).checked_duration_since(Instant::now())
+                {
+                    std::thread::sleep(wait.min(Duration::from_secs(1)));
+                }
+                let handed = if plan.live {
+                    out.offer(Captured::Frame(frame))
+                } else {
+                    out.deliver(Captured::Frame(frame))
+                };
+                if handed == Offer::Closed {
+                    return;
+                }
+            }
+            Ok(None) if plan.looped => {
+                let Some(again) = open(&mut plan, out) else {
+                    return;
+                };
+                (source, started) = (again, Instant::now());
+            }
+            Ok(None) => return,
+            Err(e) => {
+                let pause = if matches!(e, SourceError::Lost { .. }) {
+                    AFTER_LOST
+                } else {
+                    AFTER_FAILURE
+                };
+                if out.deliver(Captured::Failed(e.to_string())) == Offer::Closed {
+                    return;
+                }
+                std::thread::sleep(pause);
+            }
+        }
+    }
+}
+
+/// Open the source and say so; `None` if it cannot be opened (said too) or nobody listens.
+fn open(plan: &mut SourcePlan, out: &DropSender<Captured>) -> Option<Box<dyn FrameSource>> {
+    match (plan.open)() {
+        Ok(source) => {
+            (out.deliver(Captured::Opened(source.name())) == Offer::Queued).then_some(source)
+        }
+        Err(message) => {
+            out.deliver(Captured::Failed(message));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vision::Mat;
+
+    /// Frames as fast as asked, `count` of them.
+    struct Counter {
+        next: u64,
+        count: u64,
+    }
+
+    impl FrameSource for Counter {
+        fn name(&self) -> String {
+            "counter".into()
+        }
+
+        fn next_frame(&mut self) -> Result<Option<Frame>, SourceError> {
+            if self.next == self.count {
+                return Ok(None);
+            }
+            self.next += 1;
+            Ok(Some(Frame {
+                image: Mat::default(),
+                index: self.next - 1,
+                time: Duration::ZERO,
+            }))
+        }
+    }
+
+    fn counter(count: u64, live: bool) -> Capture {
+        Capture::start(SourcePlan {
+            open: Box::new(
+                move || Ok(Box::new(Counter { next: 0, count }) as Box<dyn FrameSource>),
+            ),
+            paced: false,
+            live,
+            looped: false,
+        })
+    }
+
+    fn frames(capture: &Capture) -> Vec<u64> {
+        capture
+            .received
+            .iter()
+            .filter_map(|c| match c {
+                Captured::Frame(f) => Some(f.index),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_scripted_source_hands_over_every_frame_in_order() {
+        let capture = counter(50, false);
+        assert_eq!(frames(&capture), (0..50).collect::<Vec<_>>());
+        assert_eq!(capture.counts.dropped(), 0);
+    }
+
+    #[test]
+    fn a_live_source_drops_what_a_busy_processor_cannot_take_and_is_never_held_up() {
+        let capture = counter(500, true);
+        // The processing thread is busy until the source has delivered everything.
+        let Some(Captured::Opened(name)) = capture.received.recv().ok() else {
+            panic!("opened first");
+        };
+        assert_eq!(name, "counter");
+        while capture.counts.queued() + capture.counts.dropped() < 1 + 500 {
+            std::thread::yield_now();
+        }
+        let seen = frames(&capture);
+        assert_eq!(seen.len() as u64 + capture.counts.dropped(), 500);
+        assert!(
+            capture.counts.dropped() >= 498,
+            "{} dropped",
+            capture.counts.dropped()
+        );
+        assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_source_that_cannot_open_says_why_and_ends() {
+        let capture = Capture::start(SourcePlan {
+            open: Box::new(|| Err("no camera 3".to_owned())),
+            paced: false,
+            live: true,
+            looped: false,
+        });
+        let said: Vec<String> = capture
+            .received
+            .iter()
+            .map(|c| match c {
+                Captured::Failed(m) => m,
+                _ => "something else".into(),
+            })
+            .collect();
+        assert_eq!(said, ["no camera 3"]);
+    }
+}
