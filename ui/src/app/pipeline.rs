@@ -1,9 +1,12 @@
 //! The camera pipeline, off the UI thread, in stages joined by bounded hand-overs: the capture
 //! thread reads the source ([`super::capture`]) and hands over one frame at a time, dropping
 //! frames the next stage is too busy for; the pipeline thread owns the detector, the
-//! calibration, the roster and the tracker, rules when a stand has moved, and publishes the
-//! latest [`TableState`] — picture, tags, scene, rulings and status — into a one-state slot;
-//! the UI thread draws whatever state is newest when it paints, and never waits.
+//! calibration, the roster and the tracker, and hands each table it sees on; the ruling thread
+//! rules it ([`Ruler`]: again only when a stand has moved or the rules changed) and publishes
+//! the [`TableState`] — picture, tags, scene, rulings and status — into a one-state slot; the
+//! UI thread draws whatever state is newest when it paints, and never waits. Each hand-over
+//! holds one item: a live camera's frame that a busy stage cannot take is skipped, never
+//! queued.
 //!
 //! [`Processor`] is the per-frame work without the thread, so the headless screenshot and the
 //! tests run the very same steps synchronously.
@@ -25,6 +28,7 @@ use rules::units::Inches;
 use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
 use vision::live::moved::{MoveThreshold, scene_moved};
+use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
     DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster, TagPose,
@@ -289,8 +293,10 @@ pub struct Processor {
     detector: Result<LiveDetector, String>,
     tracker: Tracker,
     rate: Rate,
-    /// The scene the rulings were made for, and the rulings.
-    cached: Option<(Arc<Scene>, Arc<Rulings>)>,
+    /// Rulings for [`Processor::process`]; the threaded pipeline rules on its own thread.
+    ruler: Ruler,
+    /// Counts changes of the rules (ruleset, roster): rulings of an older count are stale.
+    rules_changed: u64,
     moved_frames: u32,
     calibration_note: Option<String>,
 }
@@ -316,7 +322,8 @@ impl Processor {
             .map_err(|e| e.to_string()),
             tracker: Tracker::new(TrackerSettings::default()),
             rate: Rate::default(),
-            cached: None,
+            ruler: Ruler::default(),
+            rules_changed: 0,
             moved_frames: 0,
             calibration_note: None,
         }
@@ -336,17 +343,25 @@ impl Processor {
     /// Rule by this ruleset from now on (`None`: the roster's).
     pub fn set_ruleset(&mut self, ruleset: Option<RulesetId>) {
         self.inputs.ruleset = ruleset;
-        self.cached = None;
+        self.rules_changed += 1;
     }
 
     /// Place stands from this roster from now on.
     pub fn set_roster(&mut self, roster: Roster) {
         self.inputs.roster = Some(roster);
-        self.cached = None;
+        self.rules_changed += 1;
     }
 
     /// Detect, place, track, build the scene and rule on it.
     pub fn process(&mut self, frame: &Frame, source: &str) -> TableState {
+        let (mut state, rules) = self.observe(frame, source);
+        self.ruler.complete(&mut state, rules);
+        state
+    }
+
+    /// Detect, place, track and build the scene, without rulings: the state, and the count of
+    /// rule changes to rule it under (see [`Ruler::complete`]).
+    pub fn observe(&mut self, frame: &Frame, source: &str) -> (TableState, u64) {
         let started = Instant::now();
         let mut state = TableState::message(source, None);
         state.frame_index = frame.index;
@@ -368,14 +383,14 @@ impl Processor {
             Ok(detector) => detector,
             Err(e) => {
                 state.status.error = Some(format!("no tag detector: {e}"));
-                return state;
+                return (state, self.rules_changed);
             }
         };
         let detections = match detector.detect(&frame.image) {
             Ok(d) => d,
             Err(e) => {
                 state.status.error = Some(e.to_string());
-                return state;
+                return (state, self.rules_changed);
             }
         };
         state.status.detect_time = detections.detect_time;
@@ -387,7 +402,7 @@ impl Processor {
         }
         state.status.frame_work = started.elapsed();
         state.status.pipeline_fps = self.rate.tick();
-        state
+        (state, self.rules_changed)
     }
 
     /// Keep the calibration fit for this frame: make one from the anchors when there is none,
@@ -517,26 +532,37 @@ impl Processor {
                     .map(|u| u.id.clone())
                     .collect();
                 state.status.unseen = unseen;
-                let (scene, rulings) = self.rule(scene);
-                state.scene = Some(scene);
-                state.rulings = Some(rulings);
+                state.scene = Some(Arc::new(scene));
             }
             Err(e) => state.status.notes.push(e.to_string()),
         }
     }
+}
 
-    /// The rulings of a scene, reused until a stand moves further than the camera's wobble
-    /// from where it was when they were made (then the whole scene is ruled again).
-    fn rule(&mut self, scene: Scene) -> (Arc<Scene>, Arc<Rulings>) {
-        if let Some((ruled, rulings)) = &self.cached
-            && !scene_moved(ruled, &scene, MoveThreshold::default())
+/// Makes the rulings of a scene, and reuses them until a stand moves further than the
+/// camera's wobble from where it was when they were made, or the rules change.
+#[derive(Default)]
+pub struct Ruler {
+    /// The scene the rulings were made for, the rulings, and the rules' change count.
+    cached: Option<(Arc<Scene>, Arc<Rulings>, u64)>,
+}
+
+impl Ruler {
+    /// Fill in the rulings of the state's scene, under the rules of change count `rules`.
+    pub fn complete(&mut self, state: &mut TableState, rules: u64) {
+        let Some(scene) = &state.scene else {
+            return;
+        };
+        if let Some((ruled, rulings, made_under)) = &self.cached
+            && *made_under == rules
+            && !scene_moved(ruled, scene, MoveThreshold::default())
         {
-            return (Arc::new(scene), rulings.clone());
+            state.rulings = Some(rulings.clone());
+            return;
         }
-        let rulings = Arc::new(rulings(&scene));
-        let scene = Arc::new(scene);
-        self.cached = Some((scene.clone(), rulings.clone()));
-        (scene, rulings)
+        let made = Arc::new(rulings(scene));
+        self.cached = Some((scene.clone(), made.clone(), rules));
+        state.rulings = Some(made);
     }
 }
 
@@ -560,6 +586,8 @@ struct Running {
     processor: Processor,
     /// Whether a frame or an "opened" has come from the source yet.
     opened: bool,
+    /// A live source: its frames are skipped when a stage is busy, never waited for.
+    live: bool,
     setup: Setup,
 }
 
@@ -567,6 +595,7 @@ impl Running {
     fn new(name: String, plan: Option<SourcePlan>, inputs: Inputs, setup: Setup) -> Running {
         Running {
             name,
+            live: plan.as_ref().is_some_and(|p| p.live),
             capture: plan.map(Capture::start),
             processor: Processor::new(inputs),
             opened: false,
@@ -650,7 +679,8 @@ fn plan(open: OpenSource, paced: bool, looped: bool) -> SourcePlan {
 pub struct Pipeline {
     commands: Sender<Command>,
     latest: Arc<Mutex<Option<Arc<TableState>>>>,
-    thread: Option<JoinHandle<()>>,
+    /// The pipeline thread, then the ruling thread (stopped in that order).
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl Pipeline {
@@ -695,15 +725,26 @@ impl Pipeline {
         let (commands, receiver) = std::sync::mpsc::channel();
         let latest = Arc::new(Mutex::new(None));
         let shared = latest.clone();
-        let thread = std::thread::Builder::new()
-            .name("vedette-pipeline".into())
-            .spawn(move || run(first(), &receiver, &shared, &repaint))
-            .map_err(|e| tracing::error!("cannot start the pipeline thread: {e}"))
-            .ok();
+        let (to_ruling, states, skipped) = dropping::<(TableState, u64)>(1);
+        let threads = [
+            std::thread::Builder::new()
+                .name("vedette-pipeline".into())
+                .spawn(move || run(first(), &receiver, &to_ruling)),
+            std::thread::Builder::new()
+                .name("vedette-rulings".into())
+                .spawn(move || rule_and_publish(&states, &skipped, &shared, &repaint)),
+        ];
+        let threads = threads
+            .into_iter()
+            .filter_map(|t| {
+                t.map_err(|e| tracing::error!("cannot start a pipeline thread: {e}"))
+                    .ok()
+            })
+            .collect();
         Pipeline {
             commands,
             latest,
-            thread,
+            threads,
         }
     }
 
@@ -722,27 +763,49 @@ impl Pipeline {
 
 impl Drop for Pipeline {
     fn drop(&mut self) {
-        // Closing the channel stops the thread at its next frame.
+        // Closing the channel stops the pipeline thread at its next frame, which closes the
+        // ruling thread's queue.
         let (dead, _) = std::sync::mpsc::channel();
         self.commands = dead;
-        if let Some(thread) = self.thread.take() {
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }
 }
 
-fn publish(latest: &Mutex<Option<Arc<TableState>>>, state: TableState, repaint: &dyn Fn()) {
-    if let Ok(mut slot) = latest.lock() {
-        *slot = Some(Arc::new(state));
+/// The ruling thread: rule each state (again only when a stand moved or the rules changed) and
+/// put it in the UI's one-state slot.
+fn rule_and_publish(
+    states: &Receiver<(TableState, u64)>,
+    skipped: &Counts,
+    latest: &Mutex<Option<Arc<TableState>>>,
+    repaint: &dyn Fn(),
+) {
+    let mut ruler = Ruler::default();
+    for (mut state, rules) in states {
+        ruler.complete(&mut state, rules);
+        state.status.dropped_frames += skipped.dropped();
+        if let Ok(mut slot) = latest.lock() {
+            *slot = Some(Arc::new(state));
+        }
+        repaint();
     }
-    repaint();
+}
+
+/// Hand a state to the ruling thread: a live source's frame is skipped if that thread is
+/// busy; a message, a picture's or a script's frame waits for it.
+fn hand_over(to_ruling: &DropSender<(TableState, u64)>, state: TableState, rules: u64, wait: bool) {
+    if wait {
+        to_ruling.deliver((state, rules));
+    } else {
+        to_ruling.offer((state, rules));
+    }
 }
 
 fn run(
     first: (Running, Option<String>),
     commands: &Receiver<Command>,
-    latest: &Mutex<Option<Arc<TableState>>>,
-    repaint: &dyn Fn(),
+    to_ruling: &DropSender<(TableState, u64)>,
 ) {
     let (mut running, mut error) = first;
     loop {
@@ -768,7 +831,8 @@ fn run(
             None => {}
         }
         if let Some(e) = error.take() {
-            publish(latest, TableState::message(&running.name, Some(e)), repaint);
+            let message = TableState::message(&running.name, Some(e));
+            hand_over(to_ruling, message, 0, true);
         }
         let Some(capture) = &running.capture else {
             continue;
@@ -779,9 +843,9 @@ fn run(
             Ok(Captured::Frame(frame)) => {
                 running.opened = true;
                 let dropped = capture.counts.dropped();
-                let mut state = running.processor.process(&frame, &running.name);
+                let (mut state, rules) = running.processor.observe(&frame, &running.name);
                 state.status.dropped_frames = dropped;
-                publish(latest, state, repaint);
+                hand_over(to_ruling, state, rules, !running.live);
             }
             Ok(Captured::Failed(message)) => {
                 if !running.opened && matches!(running.setup.source, SourceChoice::Webcam { .. }) {
@@ -793,11 +857,8 @@ fn run(
                     (running, _) = open(&demo);
                     error = Some(format!("{message}: showing the demo table instead"));
                 } else {
-                    publish(
-                        latest,
-                        TableState::message(&running.name, Some(message)),
-                        repaint,
-                    );
+                    let message = TableState::message(&running.name, Some(message));
+                    hand_over(to_ruling, message, 0, true);
                 }
             }
             Err(RecvTimeoutError::Timeout) => {}
