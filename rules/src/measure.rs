@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::geometry::{ConvexRegion, clip};
 use crate::profile::{Profile, RulesetId, WeaponRef};
-use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify};
+use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify_with};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
 use crate::shooting::fire_arc;
 use crate::units::{Degrees, Inches};
@@ -242,7 +242,7 @@ pub(crate) fn measure_pair_in_arc(
     let leader = from.footprint.leader();
     let (_, range) = to.footprint.closest_point(&profile.range_origin(from));
     let range_in_arc = arc.range;
-    let reading = classify(to.footprint.frame(), &leader);
+    let reading = classify_with(to.footprint.frame(), &leader, profile.quarter_rays());
     let scheme = profile.quarter_scheme(to.formation);
     let max_range = weapon.and_then(|w| w.range());
     let minimum = weapon

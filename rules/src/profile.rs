@@ -139,6 +139,9 @@ pub struct Weapon {
     /// Guns that may fire canister at targets this close (Bugles, Bullets and Blades).
     #[serde(default)]
     canister: Option<Inches>,
+    /// Beyond `canister`, long canister at a lower rate up to this range (eRules E-07).
+    #[serde(default)]
+    canister_long: Option<Inches>,
     /// Other names players write for it.
     #[serde(default)]
     aliases: Vec<String>,
@@ -346,6 +349,9 @@ pub struct Profile {
     /// Numbers the source lost and the digest reconstructed: shown so players can check them.
     #[serde(default)]
     reconstructed: Vec<Reconstruction>,
+    /// How the ruleset names its range bands (Black Powder's words by default).
+    #[serde(default)]
+    bands: BandWords,
     tolerance: Tolerance,
     kinds: BTreeMap<UnitKind, KindRules>,
     #[serde(default)]
@@ -370,6 +376,36 @@ pub struct Profile {
     /// The same, kept for the life of the program (set on reading).
     #[serde(skip)]
     citations: Vec<(&'static str, crate::ruling::RuleRef)>,
+}
+
+/// A ruleset's own words for the engine's range bands, numbers included, in its own units
+/// (eRules' "short range, 0–75 m"): the engine decides the band, the profile names it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BandWords {
+    /// Small arms within the close range.
+    pub close: String,
+    /// Small arms beyond it.
+    pub long: String,
+    /// Guns within the close range.
+    pub short: String,
+    /// Guns beyond it, up to half their maximum.
+    pub medium: String,
+    /// Guns beyond half their maximum.
+    pub artillery_long: String,
+}
+
+impl Default for BandWords {
+    /// Black Powder's (digest §6.6, §6.12).
+    fn default() -> BandWords {
+        BandWords {
+            close: "close range (+1 to hit)".into(),
+            long: "beyond close range".into(),
+            short: "short range".into(),
+            medium: "medium range".into(),
+            artillery_long: "long range (−1 to hit)".into(),
+        }
+    }
 }
 
 /// A ruleset's own rule for one of the engine's.
@@ -504,6 +540,15 @@ pub struct Specials {
     /// Movement carries over between bounds and `check-move` checks it (eRules §10).
     #[serde(default)]
     pub momentum: bool,
+    /// The rays dividing a unit's quarters when a shooter's side is judged, when not Black
+    /// Powder's 45° (BPT Commander: the front is the 150° firing cone, the rear 45° either
+    /// side of straight behind).
+    #[serde(default)]
+    pub quarter_rays: Option<crate::quarter::QuarterRays>,
+    /// Round shot strikes every unit in a strip along its line of fire, as wide as the battery,
+    /// out to the gun's maximum range (eRules' beaten zone, fn17).
+    #[serde(default)]
+    pub beaten_zone: bool,
     /// Brigades move on one order when their units keep together (Black Powder §5.3); rulesets
     /// without such an order set this false and get no brigade rulings.
     #[serde(default = "yes")]
@@ -529,6 +574,8 @@ impl Default for Specials {
             front_arc_splay: None,
             moves_per_order: three(),
             momentum: false,
+            beaten_zone: false,
+            quarter_rays: None,
             brigade_orders: true,
         }
     }
@@ -605,6 +652,11 @@ impl<'p> WeaponRef<'p> {
     /// Canister reach, for guns whose ruleset gives one.
     pub fn canister(&self) -> Option<Inches> {
         self.weapon.canister.map(|r| r * self.scale)
+    }
+
+    /// How far long canister reaches, beyond [`WeaponRef::canister`], if the ruleset has it.
+    pub fn canister_long(&self) -> Option<Inches> {
+        self.weapon.canister_long.map(|r| r * self.scale)
     }
 
     fn limbered_move(&self) -> Option<Inches> {
@@ -749,6 +801,7 @@ impl Profile {
                 &mut weapon.minimum,
                 &mut weapon.limbered_move,
                 &mut weapon.canister,
+                &mut weapon.canister_long,
             ] {
                 *length = length.map(|l| l * factor);
             }
@@ -829,6 +882,18 @@ impl Profile {
             RangeFrom::Centre if unit.kind == UnitKind::Artillery => unit.footprint.leader(),
             RangeFrom::Centre => unit.footprint.frame().center(),
         }
+    }
+
+    /// The rays dividing a unit's quarters when a shooter's side is judged.
+    pub fn quarter_rays(&self) -> crate::quarter::QuarterRays {
+        self.extras
+            .quarter_rays
+            .unwrap_or(crate::quarter::QuarterRays::BLACK_POWDER)
+    }
+
+    /// How the ruleset names its range bands.
+    pub fn band_words(&self) -> &BandWords {
+        &self.bands
     }
 
     /// The settings the source lost and the digest reconstructed.

@@ -183,8 +183,74 @@ fn margin_to_ray(outward: f64, along: f64) -> RayMargin {
     }
 }
 
+/// Where the rays that divide the quarters leave a footprint's corners: at `front` from
+/// straight ahead at the front corners, and at `rear` from straight behind at the rear corners.
+/// Black Powder's are both 45°. BPT Commander's front rays bound its 150° firing cone (75°),
+/// since "the area outside of the firing cone is the flank or rear", and its rear is the sector
+/// 45° either side of straight behind (digest §1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct QuarterRays {
+    /// Splay of the front corners' rays from straight ahead.
+    pub front: Degrees,
+    /// Splay of the rear corners' rays from straight behind.
+    pub rear: Degrees,
+}
+
+impl QuarterRays {
+    /// Black Powder's: 45° rays from every corner (digest §2.3).
+    pub const BLACK_POWDER: QuarterRays = QuarterRays {
+        front: Degrees(45.0),
+        rear: Degrees(45.0),
+    };
+}
+
+/// How far ahead of a corner a point must be, for each unit it lies beyond the footprint's
+/// side, to be inside a ray splayed `splay` from straight ahead (exactly 1 at 45°).
+fn ray_slope(splay: Degrees) -> f64 {
+    if splay == Degrees(45.0) {
+        1.0
+    } else {
+        1.0 / splay.0.to_radians().tan()
+    }
+}
+
+/// The margin to a ray splayed `splay` from straight ahead (Black Powder's 45° rays exactly as
+/// [`margin_to_ray`] measures them).
+fn margin_to_splayed_ray(outward: f64, along: f64, splay: Degrees) -> RayMargin {
+    if splay == Degrees(45.0) {
+        return margin_to_ray(outward, along);
+    }
+    let (sin, cos) = splay.0.to_radians().sin_cos();
+    let offset = TableVector::new(outward, along);
+    let ray = TableVector::new(sin, cos);
+    let distance = if offset.dot(&ray) >= 0.0 {
+        (outward * cos - along * sin).abs()
+    } else {
+        offset.norm()
+    };
+    let angle = if offset.norm() > 0.0 {
+        angle_between(offset, ray)
+    } else {
+        Degrees(0.0)
+    };
+    RayMargin {
+        distance: Inches(distance),
+        angle,
+    }
+}
+
 /// Classify a point around a footprint rectangle (digest §2.3).
 pub fn classify(frame: &OrientedRect, point: &TablePoint) -> QuarterReading {
+    classify_with(frame, point, QuarterRays::BLACK_POWDER)
+}
+
+/// Classify a point around a footprint rectangle with the quarters a ruleset's rays make.
+pub fn classify_with(
+    frame: &OrientedRect,
+    point: &TablePoint,
+    rays: QuarterRays,
+) -> QuarterReading {
     let LocalPoint { across, ahead } = frame.to_local(point);
     let (x, y) = (across.0, ahead.0);
     let half = frame.width().0 / 2.0;
@@ -193,8 +259,9 @@ pub fn classify(frame: &OrientedRect, point: &TablePoint) -> QuarterReading {
     let dx = beyond_side.max(0.0);
     let behind_rear = -depth - y;
 
-    let front_ray = margin_to_ray(beyond_side, y);
-    let rear_ray = margin_to_ray(beyond_side, behind_rear);
+    let front_ray = margin_to_splayed_ray(beyond_side, y, rays.front);
+    let rear_ray = margin_to_splayed_ray(beyond_side, behind_rear, rays.rear);
+    let (front_slope, rear_slope) = (ray_slope(rays.front), ray_slope(rays.rear));
     let margin = if front_ray.distance <= rear_ray.distance {
         front_ray
     } else {
@@ -208,14 +275,14 @@ pub fn classify(frame: &OrientedRect, point: &TablePoint) -> QuarterReading {
 
     // A point on a ray goes to the front or rear (A1); allow for rounding in the local frame.
     const ON_THE_RAY: f64 = 1e-9;
-    if y >= -ON_THE_RAY && y >= dx - ON_THE_RAY {
+    if y >= -ON_THE_RAY && y >= dx * front_slope - ON_THE_RAY {
         return QuarterReading {
             face: Quarter::Front,
             inside_footprint: false,
             margin,
         };
     }
-    if behind_rear >= -ON_THE_RAY && behind_rear >= dx - ON_THE_RAY {
+    if behind_rear >= -ON_THE_RAY && behind_rear >= dx * rear_slope - ON_THE_RAY {
         return QuarterReading {
             face: Quarter::Rear,
             inside_footprint: false,

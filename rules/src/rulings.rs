@@ -18,7 +18,7 @@ use crate::profile::{Profile, RulesetId};
 use crate::retire::{Withdrawal, retire};
 use crate::ruling::{Ruling, in_ruleset_terms};
 use crate::scene::Scene;
-use crate::shooting::{ShootingReport, target_priority};
+use crate::shooting::{ShootingReport, beaten_zone, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::Inches;
@@ -130,6 +130,22 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
     }
 }
 
+/// The beaten zone of a battery's round shot at the target it must shoot (or, if the closest
+/// is not clear, the first it may), for rulesets whose round shot strikes a strip.
+fn round_shot(situation: &Situation, index: usize, shooting: &ShootingReport) -> Option<Ruling> {
+    if !situation.profile.specials().beaten_zone
+        || situation.units[index].unit.kind != crate::scene::UnitKind::Artillery
+    {
+        return None;
+    }
+    let aimed = shooting
+        .must_target
+        .first()
+        .or(shooting.may_target.first())?;
+    let target = shooting.targets.iter().find(|t| &t.id == aimed)?;
+    beaten_zone(situation, index, target)
+}
+
 /// Below this many units per thread, one thread is faster than starting another.
 const PER_THREAD: usize = 40;
 
@@ -221,6 +237,7 @@ fn unit_rulings(
     let view = &situation.units[index];
     let mut shooting = target_priority(situation, index);
     let mut rulings = std::mem::take(&mut shooting.rulings);
+    rulings.extend(round_shot(situation, index, &shooting));
     let command = command_distance(situation, index).map(|(status, ruling)| {
         rulings.push(ruling);
         status

@@ -64,7 +64,8 @@ pub struct TerrainMap {
     pieces: Vec<Piece>,
 }
 
-fn to_geo(points: &[TablePoint]) -> geo::Polygon<f64> {
+/// A closed outline as a geo polygon, for clipping.
+pub(crate) fn to_geo(points: &[TablePoint]) -> geo::Polygon<f64> {
     geo::Polygon::new(
         points.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>().into(),
         vec![],

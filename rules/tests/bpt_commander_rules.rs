@@ -203,3 +203,45 @@ fn reconstructed_constants_are_listed_with_their_defaults() {
     // The default is the value in force.
     assert!((profile.proximity().0 - cm(20.0)).abs() < 1e-9);
 }
+
+/// Which quarter of a 10 cm line facing north at (40, 30) a shooter whose leader stands
+/// `angle` degrees clockwise from straight ahead of the target's centre, 20 cm out, is in.
+fn quarter_struck(ruleset: &str, angle: f64) -> Quarter {
+    let target = block("reb", "grey", [40.0, 30.0], 90.0, [cm(10.0), cm(1.5)]);
+    let centre = [40.0, 30.0 - cm(0.75)];
+    let at = towards(centre, 90.0 - angle, cm(20.0));
+    // The shooter faces the target, its leader at `at`.
+    let facing = (centre[1] - at[1]).atan2(centre[0] - at[0]).to_degrees();
+    let mut shooter = block("union", "blue", at, facing, [cm(4.0), cm(1.5)]);
+    shooter["weapon"] = json!("rifled-musket");
+    let scene = scene_in(ruleset, vec![shooter, target], vec![], json!({}));
+    measure_pair(&scene.units[0], &scene.units[1], &scene.profile()).target_quarter
+}
+
+#[test]
+fn outside_the_firing_cone_is_flank_and_the_rear_is_45_degrees_either_side_of_behind() {
+    // Digest §1.4 (R2/R3): the front is the 150° cone, the rear ±45° about straight behind,
+    // the flanks the rest. Black Powder's front stops at its 45° corner rays.
+    assert_eq!(quarter_struck("bpt-commander", 60.0), Quarter::Front);
+    assert_eq!(quarter_struck("black-powder", 60.0), Quarter::RightFlank);
+    assert_eq!(quarter_struck("bpt-commander", 100.0), Quarter::RightFlank);
+    assert_eq!(quarter_struck("bpt-commander", -120.0), Quarter::LeftFlank);
+    assert_eq!(quarter_struck("bpt-commander", 150.0), Quarter::Rear);
+    assert_eq!(quarter_struck("bpt-commander", 180.0), Quarter::Rear);
+}
+
+#[test]
+fn the_rear_sector_is_a_setting() {
+    let text = Profile::builtin_text(RulesetId::BptCommander);
+    assert!(text.contains("[specials.quarter-rays]"));
+    // A club reading the garbled "18 degrees" as a narrow rear: 18° either side of behind.
+    let narrow = text.replace("rear = 45.0", "rear = 18.0");
+    let profile = Profile::from_toml(&narrow).expect("a valid profile");
+    assert_eq!(profile.quarter_rays().rear, rules::units::Degrees(18.0));
+    assert!(
+        Profile::builtin(RulesetId::BptCommander)
+            .reconstructed()
+            .iter()
+            .any(|r| r.setting == "specials.quarter-rays.rear")
+    );
+}

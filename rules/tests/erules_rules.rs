@@ -205,3 +205,140 @@ fn erules_has_no_command_distance() {
     let report = rule(&scene_in("erules", vec![unit], vec![commander], json!({})));
     assert!(of(&report, "ligne").command.is_none());
 }
+
+/// A 6–7 pdr battery, 60 m wide, at (30, 2) facing north (6 mm figures: 1 mm a metre).
+fn battery() -> Value {
+    json!({ "id": "guns", "side": "blue", "kind": "artillery", "formation": "deployed",
+            "front_center": [30.0, 2.0], "facing": 90.0,
+            "width": metres(60.0, 1.0), "depth": metres(30.0, 1.0), "weapon": "6-pdr" })
+}
+
+/// A red battalion whose front is `gap_m` metres straight ahead of the battery, `aside_m` to
+/// the right of its line of fire.
+fn foe(id: &str, side: &str, gap_m: f64, aside_m: f64) -> Value {
+    block(
+        id,
+        side,
+        [30.0 + metres(aside_m, 1.0), 2.0 + metres(gap_m, 1.0)],
+        270.0,
+        [metres(100.0, 1.0), metres(15.0, 1.0)],
+    )
+}
+
+fn beaten_zone(report: &rules::rulings::Rulings) -> Option<&rules::ruling::Ruling> {
+    of(report, "guns")
+        .rulings
+        .iter()
+        .find(|r| r.rule.rule.starts_with("Round shot: the beaten zone"))
+}
+
+fn figure(ruling: &rules::ruling::Ruling, name: &str) -> f64 {
+    ruling
+        .figures
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no figure {name}"))
+        .value
+}
+
+#[test]
+fn round_shot_beats_a_strip_the_battery_wide_to_maximum_range_and_tests_friends_too() {
+    // §1.9, fn17, §28, E-13: the first target, a second battalion further down the line of
+    // fire, a friendly battalion beyond both (flagged), and one well off the line (not hit).
+    let units = vec![
+        battery(),
+        foe("first", "red", 400.0, 0.0),
+        foe("second", "red", 800.0, 30.0),
+        foe("ours", "blue", 950.0, -20.0),
+        foe("aside", "red", 600.0, 400.0),
+    ];
+    let scene = scene_in("erules", units, vec![], json!({}));
+    let report = rule(&scene);
+    let zone = beaten_zone(&report).expect("a beaten zone");
+    assert_eq!(zone.other.as_deref(), Some("first"));
+    assert_eq!(zone.verdict, Verdict::Yes);
+    assert_eq!(figure(zone, "zone width"), 60.0);
+    assert_eq!(figure(zone, "zone length"), 1050.0);
+    assert_eq!(figure(zone, "units in the zone"), 3.0);
+    assert_eq!(figure(zone, "friends in the zone"), 1.0);
+    let text = &zone.explanation;
+    assert!(text.contains("FRIENDLY unit: confirm (E-13b)"), "{text}");
+    assert!(!text.contains("aside"), "{text}");
+    assert!(!zone.shapes.is_empty());
+}
+
+#[test]
+fn the_strip_over_a_hill_is_borderline_for_the_players() {
+    // fn17, E-13e: over a slope the zone is only 100 m about the point of aim.
+    let hill = json!({ "id": "hill-1", "kind": "hill",
+                       "polygon": [[25.0, 30.0], [35.0, 30.0], [35.0, 36.0], [25.0, 36.0]] });
+    let scene = {
+        let doc = json!({ "ruleset": "erules", "table": { "width": 72, "depth": 48 },
+                          "terrain": [hill], "units": [battery(), foe("first", "red", 400.0, 0.0)] });
+        Scene::parse(&doc.to_string(), Format::Json, "hill").unwrap_or_else(|e| panic!("{e}"))
+    };
+    let zone = beaten_zone(&rule(&scene)).cloned().expect("a beaten zone");
+    assert_eq!(zone.verdict, Verdict::Borderline);
+    assert!(zone.explanation.contains("hill-1"), "{}", zone.explanation);
+}
+
+#[test]
+fn only_rulesets_whose_round_shot_beats_a_strip_draw_one() {
+    let units = vec![battery(), foe("first", "red", 400.0, 0.0)];
+    let erules = scene_in("erules", units, vec![], json!({}));
+    assert!(beaten_zone(&rule(&erules)).is_some());
+    // Muskets have no beaten zone; nor has Black Powder's artillery.
+    assert!(
+        of(&rule(&erules), "first")
+            .rulings
+            .iter()
+            .all(|r| !r.rule.rule.starts_with("Round shot"))
+    );
+    let mut bp_guns = battery();
+    bp_guns["weapon"] = json!("smoothbore-artillery");
+    let black_powder = scene_in(
+        "black-powder",
+        vec![bp_guns, foe("first", "red", 400.0, 0.0)],
+        vec![],
+        json!({}),
+    );
+    assert!(text_of(&rule(&black_powder), "guns").contains("must shoot at"));
+    assert!(beaten_zone(&rule(&black_powder)).is_none());
+}
+
+#[test]
+fn guns_fire_canister_to_250_m_long_canister_to_500_m_and_round_shot_beyond() {
+    // fn21, E-07 (long canister configurable, default 500 m).
+    for (gap, said) in [
+        (200.0, "it may fire canister"),
+        (400.0, "within long canister (to 500 m, E-07)"),
+        (700.0, "round shot only"),
+    ] {
+        let scene = scene_in(
+            "erules",
+            vec![battery(), foe("first", "red", gap, 0.0)],
+            vec![],
+            json!({}),
+        );
+        let text = text_of(&rule(&scene), "guns");
+        assert!(text.contains(said), "{gap} m: {text}");
+    }
+}
+
+#[test]
+fn musket_fire_is_in_the_short_band_to_75_m_and_the_long_band_to_200_m() {
+    // fn18, fn21: the bands in the ruleset's own words and metres.
+    for (gap, band) in [
+        (50.0, "short range, 0–75 m"),
+        (150.0, "long range, 75–200 m"),
+    ] {
+        let scene = scene_in(
+            "erules",
+            vec![battalion(1.0), enemy_ahead(gap, 1.0)],
+            vec![],
+            json!({}),
+        );
+        let text = text_of(&rule(&scene), "ligne");
+        assert!(text.contains(band), "{gap} m: {text}");
+    }
+}

@@ -145,14 +145,14 @@ pub enum RangeBand {
 }
 
 impl RangeBand {
-    /// In plain English.
-    pub fn describe(self) -> &'static str {
+    /// In the ruleset's own words.
+    pub fn describe(self, words: &crate::profile::BandWords) -> &str {
         match self {
-            RangeBand::Close => "close range (+1 to hit)",
-            RangeBand::Long => "beyond close range",
-            RangeBand::Short => "short range",
-            RangeBand::Medium => "medium range",
-            RangeBand::ArtilleryLong => "long range (−1 to hit)",
+            RangeBand::Close => &words.close,
+            RangeBand::Long => &words.long,
+            RangeBand::Short => &words.short,
+            RangeBand::Medium => &words.medium,
+            RangeBand::ArtilleryLong => &words.artillery_long,
         }
     }
 }

@@ -11,9 +11,12 @@
 //! - [`traversing_fire`] asks whether a unit may shoot at a charger crossing its front (A25).
 //! - [`arc_outline`] draws the real firing area: the arc clipped to the weapon's range,
 //!   measured from the leader.
+//! - [`beaten_zone`] is round shot's strip and every unit in it, for rulesets whose round shot
+//!   strikes a strip (eRules).
 
 mod arc;
 mod assess;
+mod beaten_zone;
 mod enfilade;
 mod face;
 mod overhead;
@@ -22,6 +25,7 @@ mod traversing;
 
 pub use arc::{arc_outline, arc_outline_from, fire_arc};
 pub use assess::{Assessment, Candidate, Ineligible, NotClear, RangeBand, assess, screen};
+pub use beaten_zone::{InZone, beaten_zone};
 pub use enfilade::in_enfilade;
 pub use face::{FiringFace, firing_faces, side_word};
 pub use overhead::{FiredOver, OverheadSight, Refused, look_over};

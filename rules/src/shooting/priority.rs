@@ -356,7 +356,7 @@ fn priority_among(
                 who,
                 name_of(situation, t),
                 situation.profile.length(t.range.rounded()),
-                t.band.describe()
+                t.band.describe(situation.profile.band_words())
             ),
         ));
     }
@@ -432,7 +432,8 @@ fn target_ruling(
     let borderline = (t.range - max).abs() <= tolerance;
     let mut explanation = explanation;
     if let Some(canister) = weapon.and_then(|w| w.canister()) {
-        explanation.push_str(&canister_note(situation, t.range, canister));
+        let long = weapon.and_then(|w| w.canister_long());
+        explanation.push_str(&canister_note(situation, t.range, canister, long));
     }
     if borderline {
         explanation.push_str(&format!(
@@ -477,14 +478,29 @@ fn target_ruling(
 
 /// What firing over heads means for the shot (A40).
 /// Whether a gun may fire canister at this range (rulesets whose guns have a canister reach:
-/// Bugles, Bullets and Blades ≤ 200 mm, eRules' close range ≤ 250 m).
-fn canister_note(situation: &Situation, range: Inches, canister: Inches) -> String {
+/// Bugles, Bullets and Blades ≤ 200 mm, eRules' close range ≤ 250 m, and eRules' long canister
+/// beyond it to a configurable 500 m, E-07).
+fn canister_note(
+    situation: &Situation,
+    range: Inches,
+    canister: Inches,
+    long: Option<Inches>,
+) -> String {
     let profile = situation.profile;
-    let near = (range - canister).abs() <= profile.tolerance().distance;
-    let verdict = match (range <= canister, near) {
-        (_, true) => "borderline for canister — players decide",
-        (true, false) => "it may fire canister",
-        (false, false) => "too far for canister",
+    let near = |limit: Inches| (range - limit).abs() <= profile.tolerance().distance;
+    let verdict = match long {
+        _ if near(canister) => "borderline for canister — players decide".to_owned(),
+        _ if range <= canister => "it may fire canister".to_owned(),
+        Some(long) if near(long) => format!(
+            "borderline for long canister (to {}) — players decide",
+            profile.length(long)
+        ),
+        Some(long) if range <= long => format!(
+            "too far for canister at close range, but within long canister (to {}, E-07): canister at about a third of the rate, or round shot",
+            profile.length(long)
+        ),
+        Some(_) => "too far for canister: round shot only".to_owned(),
+        None => "too far for canister".to_owned(),
     };
     format!(" Canister reaches {}: {verdict}.", profile.length(canister))
 }
