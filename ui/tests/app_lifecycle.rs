@@ -450,3 +450,25 @@ fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
     }
     assert_eq!(seen, ["table", "lost", "table"]);
 }
+
+#[test]
+fn the_toolbar_says_which_values_of_a_ruleset_are_reconstructions() {
+    // BPT Commander's source lost many numbers: the toolbar warns, and lists them on hover.
+    let with = |ruleset| {
+        let mut settings = Settings::default();
+        settings.setup.ruleset = Some(ruleset);
+        app_with(settings)
+    };
+    let count = rules::Profile::builtin(RulesetId::BptCommander)
+        .reconstructed()
+        .len();
+    assert!(count > 5);
+    let harness = with(RulesetId::BptCommander);
+    harness.get_by_label(&format!("⚠ {count} reconstructed values"));
+    let harness = with(RulesetId::BlackPowder);
+    assert!(
+        harness
+            .query_by_label_contains("reconstructed values")
+            .is_none()
+    );
+}

@@ -111,6 +111,32 @@ fn ruleset_choice(ui: &mut egui::Ui, state: &mut AppState) {
         state.settings.setup.ruleset = pick;
         state.commands.push(super::pipeline::Command::Ruleset(pick));
     }
+    if let Some(id) = pick.or(in_play) {
+        reconstructions(ui, Profile::builtin(id));
+    }
+}
+
+/// A warning when the ruleset's book lost numbers that its profile reconstructs, listing them
+/// on hover, so players know which values to check against their own copy.
+fn reconstructions(ui: &mut egui::Ui, profile: &Profile) {
+    let guessed = profile.reconstructed();
+    if guessed.is_empty() {
+        return;
+    }
+    let list: Vec<String> = guessed
+        .iter()
+        .map(|r| format!("{} = {} — {}", r.setting, r.value, r.note))
+        .collect();
+    ui.label(
+        egui::RichText::new(format!("⚠ {} reconstructed values", guessed.len()))
+            .color(egui::Color32::from_rgb(220, 160, 40)),
+    )
+    .on_hover_text(format!(
+        "{} lost these numbers in its source; Vedette uses the digest's reconstruction of each. \
+         Check them against your copy (a profile file with `--profile` or `vedette profile` changes them):\n{}",
+        profile.name(),
+        list.join("\n")
+    ));
 }
 
 /// Short text for a ruling drawn on the table: "must shoot at 3e Ligne — 8.00"", "cannot shoot
