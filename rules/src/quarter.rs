@@ -162,27 +162,6 @@ pub struct QuarterReading {
     pub margin: RayMargin,
 }
 
-/// The margin from a point, given relative to a corner as (`outward`, `along`), to the 45° ray
-/// that leaves that corner along (1, 1).
-fn margin_to_ray(outward: f64, along: f64) -> RayMargin {
-    let offset = TableVector::new(outward, along);
-    let ray = TableVector::new(1.0, 1.0);
-    let distance = if outward + along >= 0.0 {
-        (along - outward).abs() / std::f64::consts::SQRT_2
-    } else {
-        offset.norm()
-    };
-    let angle = if offset.norm() > 0.0 {
-        angle_between(offset, ray)
-    } else {
-        Degrees(0.0)
-    };
-    RayMargin {
-        distance: Inches(distance),
-        angle,
-    }
-}
-
 /// Where the rays that divide the quarters leave a footprint's corners: at `front` from
 /// straight ahead at the front corners, and at `rear` from straight behind at the rear corners.
 /// Black Powder's are both 45°. BPT Commander's front rays bound its 150° firing cone (75°),
@@ -215,19 +194,27 @@ fn ray_slope(splay: Degrees) -> f64 {
     }
 }
 
-/// The margin to a ray splayed `splay` from straight ahead (Black Powder's 45° rays exactly as
-/// [`margin_to_ray`] measures them).
-fn margin_to_splayed_ray(outward: f64, along: f64, splay: Degrees) -> RayMargin {
-    if splay == Degrees(45.0) {
-        return margin_to_ray(outward, along);
-    }
-    let (sin, cos) = splay.0.to_radians().sin_cos();
+/// The margin from a point, given relative to a corner as (`outward`, `along`), to the ray
+/// that leaves that corner splayed `splay` outward from straight along.
+fn margin_to_ray(outward: f64, along: f64, splay: Degrees) -> RayMargin {
     let offset = TableVector::new(outward, along);
-    let ray = TableVector::new(sin, cos);
-    let distance = if offset.dot(&ray) >= 0.0 {
-        (outward * cos - along * sin).abs()
+    // Black Powder's 45° ray is measured as it always was, so its rulings keep every digit.
+    let (ray, distance) = if splay == Degrees(45.0) {
+        let beside = if outward + along >= 0.0 {
+            (along - outward).abs() / std::f64::consts::SQRT_2
+        } else {
+            offset.norm()
+        };
+        (TableVector::new(1.0, 1.0), beside)
     } else {
-        offset.norm()
+        let (sin, cos) = splay.0.to_radians().sin_cos();
+        let ray = TableVector::new(sin, cos);
+        let beside = if offset.dot(&ray) >= 0.0 {
+            (outward * cos - along * sin).abs()
+        } else {
+            offset.norm()
+        };
+        (ray, beside)
     };
     let angle = if offset.norm() > 0.0 {
         angle_between(offset, ray)
@@ -259,8 +246,8 @@ pub fn classify_with(
     let dx = beyond_side.max(0.0);
     let behind_rear = -depth - y;
 
-    let front_ray = margin_to_splayed_ray(beyond_side, y, rays.front);
-    let rear_ray = margin_to_splayed_ray(beyond_side, behind_rear, rays.rear);
+    let front_ray = margin_to_ray(beyond_side, y, rays.front);
+    let rear_ray = margin_to_ray(beyond_side, behind_rear, rays.rear);
     let (front_slope, rear_slope) = (ray_slope(rays.front), ray_slope(rays.rear));
     let margin = if front_ray.distance <= rear_ray.distance {
         front_ray

@@ -416,7 +416,7 @@ fn square_to_quad(corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
 mod tests {
     use super::*;
     use crate::synthetic::{Block, Effects, PrintedTag, Renderer, Rgb, Scenery, SyntheticTable};
-    use calibration::{Camera, ImageSize, TableSize, TagPlacement};
+    use calibration::{ImageSize, TableSize, TagPlacement};
     use rules::geometry::{OrientedRect, TablePoint};
     use rules::units::{Degrees, Inches};
 
@@ -424,7 +424,7 @@ mod tests {
 
     /// One stand with tag 5 on a busy table, seen from 40° at about 20 px a tag, and the tag's
     /// true corners.
-    fn scene(cover: bool) -> (Mat, Camera, [PixelPoint; 4]) {
+    fn scene(cover: bool) -> (Mat, [PixelPoint; 4]) {
         let table = TableSize {
             width: 30.0,
             depth: 20.0,
@@ -470,7 +470,7 @@ mod tests {
         let truth = placement
             .corners()
             .map(|c| camera.project(&c).expect("in view"));
-        (image, camera, truth)
+        (image, truth)
     }
 
     fn gray(image: &Mat) -> Mat {
@@ -496,7 +496,7 @@ mod tests {
 
     #[test]
     fn a_tag_is_followed_from_a_rough_prediction_to_its_true_corners() {
-        let (image, _, truth) = scene(false);
+        let (image, truth) = scene(false);
         let gray = gray(&image);
         let view = GrayView::new(&gray).expect("continuous");
         let pattern = TagTexture::new("tag36h11", 5).expect("pattern");
@@ -514,7 +514,7 @@ mod tests {
 
     #[test]
     fn another_tags_pattern_is_refused_where_this_one_lies() {
-        let (image, _, truth) = scene(false);
+        let (image, truth) = scene(false);
         let gray = gray(&image);
         let view = GrayView::new(&gray).expect("continuous");
         for id in [0, 6, 100] {
@@ -528,7 +528,7 @@ mod tests {
 
     #[test]
     fn a_covered_tag_is_not_followed() {
-        let (image, _, truth) = scene(true);
+        let (image, truth) = scene(true);
         let gray = gray(&image);
         let view = GrayView::new(&gray).expect("continuous");
         let pattern = TagTexture::new("tag36h11", 5).expect("pattern");
