@@ -34,6 +34,7 @@ pub mod support;
 pub mod synthetic;
 pub mod terrain;
 pub(crate) mod text;
+pub mod triggers;
 pub mod units;
 pub mod visibility;
 

@@ -352,6 +352,9 @@ pub struct Profile {
     /// How the ruleset names its range bands (Black Powder's words by default).
     #[serde(default)]
     bands: BandWords,
+    /// Standing orders and reaction tests that an enemy's coming within a distance triggers.
+    #[serde(default)]
+    triggers: Vec<Trigger>,
     tolerance: Tolerance,
     kinds: BTreeMap<UnitKind, KindRules>,
     #[serde(default)]
@@ -406,6 +409,41 @@ impl Default for BandWords {
             artillery_long: "long range (−1 to hit)".into(),
         }
     }
+}
+
+/// A standing order or reaction test that an enemy of one kind coming within a distance
+/// triggers for a unit of another (eRules §17.1: regular infantry sighting formed cavalry within
+/// its charge distance forms square).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Trigger {
+    /// The rule, as the book names it.
+    pub rule: String,
+    /// The adopted reading, if any.
+    #[serde(default)]
+    pub reading: Option<String>,
+    /// The kind of unit the rule is about.
+    pub tested: UnitKind,
+    /// The kind of enemy that triggers it.
+    pub by: UnitKind,
+    /// How close the enemy must come, edge to edge.
+    pub within: Inches,
+    /// A longer reach some enemies of that kind have (irregular cavalry's longer charge): an
+    /// enemy between `within` and this is borderline — players decide.
+    #[serde(default)]
+    pub wider: Option<Inches>,
+    /// Which enemies have the longer reach.
+    #[serde(default)]
+    pub wider_for: Option<String>,
+    /// What the rule makes the unit do.
+    pub then: String,
+    /// The rule as rulings cite it (set on reading).
+    #[serde(skip, default = "no_rule")]
+    pub cited: crate::ruling::RuleRef,
+}
+
+fn no_rule() -> crate::ruling::RuleRef {
+    crate::ruling::RuleRef::book("")
 }
 
 /// A ruleset's own rule for one of the engine's.
@@ -753,6 +791,12 @@ impl Profile {
             }
         };
         profile.unit_per_inch = per_inch;
+        for trigger in &mut profile.triggers {
+            trigger.cited = crate::ruling::RuleRef {
+                rule: keep(&trigger.rule),
+                reading: trigger.reading.as_deref().map(keep),
+            };
+        }
         profile.citations = profile
             .rules
             .iter()
@@ -807,6 +851,10 @@ impl Profile {
             }
         }
         self.extras.convert(factor);
+        for trigger in &mut self.triggers {
+            trigger.within = trigger.within * factor;
+            trigger.wider = trigger.wider.map(|w| w * factor);
+        }
     }
 
     /// The unit the ruleset measures in.
@@ -850,6 +898,7 @@ impl Profile {
         let own = [self.rule_names.command, self.rule_names.proximity];
         if self.id == RulesetId::BlackPowder
             || own.iter().flatten().any(|r| r.rule == rule.rule)
+            || self.triggers.iter().any(|t| t.cited.rule == rule.rule)
             || crate::rulesets::OWN_RULES.contains(&rule.rule)
         {
             return rule;
@@ -889,6 +938,11 @@ impl Profile {
         self.extras
             .quarter_rays
             .unwrap_or(crate::quarter::QuarterRays::BLACK_POWDER)
+    }
+
+    /// The standing orders and reaction tests that distances trigger.
+    pub fn triggers(&self) -> &[Trigger] {
+        &self.triggers
     }
 
     /// How the ruleset names its range bands.

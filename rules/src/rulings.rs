@@ -238,6 +238,7 @@ fn unit_rulings(
     let mut shooting = target_priority(situation, index);
     let mut rulings = std::mem::take(&mut shooting.rulings);
     rulings.extend(round_shot(situation, index, &shooting));
+    rulings.extend(crate::triggers::trigger_rulings(situation, index));
     let command = command_distance(situation, index).map(|(status, ruling)| {
         rulings.push(ruling);
         status

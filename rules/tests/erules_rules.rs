@@ -342,3 +342,83 @@ fn musket_fire_is_in_the_short_band_to_75_m_and_the_long_band_to_200_m() {
         assert!(text.contains(band), "{gap} m: {text}");
     }
 }
+
+/// A red cavalry regiment `gap_m` metres ahead of the battalion's front.
+fn cavalry_ahead(gap_m: f64) -> Value {
+    let mut horse = enemy_ahead(gap_m, 1.0);
+    horse["id"] = json!("hussars");
+    horse["kind"] = json!("cavalry");
+    horse
+}
+
+fn triggered<'r>(
+    report: &'r rules::rulings::Rulings,
+    id: &str,
+    rule: &str,
+) -> Option<&'r rules::ruling::Ruling> {
+    of(report, id)
+        .rulings
+        .iter()
+        .find(|r| r.rule.rule.starts_with(rule))
+}
+
+#[test]
+fn infantry_sighting_cavalry_within_its_charge_distance_forms_square() {
+    // §17.1, §34b: regular cavalry charge 750 m, irregular 850 m — the camera cannot tell them
+    // apart, so between the two is borderline.
+    for (gap, verdict) in [
+        (600.0, Some(Verdict::Yes)),
+        (800.0, Some(Verdict::Borderline)),
+        (950.0, None),
+    ] {
+        let scene = scene_in(
+            "erules",
+            vec![battalion(1.0), cavalry_ahead(gap)],
+            vec![],
+            json!({}),
+        );
+        let report = rule(&scene);
+        let square = triggered(
+            &report,
+            "ligne",
+            "Standing orders: infantry sighting cavalry",
+        );
+        assert_eq!(square.map(|r| r.verdict), verdict, "{gap} m");
+        if let Some(r) = square {
+            assert!(r.explanation.contains("forms square"), "{}", r.explanation);
+            assert_eq!(r.rule.reading, None, "cited from its own book");
+        }
+    }
+}
+
+#[test]
+fn guns_approached_by_cavalry_test_and_within_200_m_may_stand() {
+    // §20.2.3 and §26.
+    let mut guns = battery();
+    guns["front_center"] = json!([30.0, 10.0]);
+    let scene = scene_in(
+        "erules",
+        vec![guns, cavalry_ahead(150.0)],
+        vec![],
+        json!({}),
+    );
+    let report = rule(&scene);
+    assert!(
+        triggered(
+            &report,
+            "guns",
+            "Reaction tests: artillery approached by cavalry"
+        )
+        .is_some()
+    );
+    let close =
+        triggered(&report, "guns", "Artillery approached within 200 m").expect("within 200 m");
+    assert_eq!(close.verdict, Verdict::Yes);
+    // Black Powder has no such triggers.
+    let mut bp_guns = battery();
+    bp_guns["weapon"] = json!("smoothbore-artillery");
+    let mut horse = cavalry_ahead(150.0);
+    horse["weapon"] = json!("melee");
+    let bp = scene_in("black-powder", vec![bp_guns, horse], vec![], json!({}));
+    assert!(triggered(&rule(&bp), "guns", "Artillery approached").is_none());
+}

@@ -1,0 +1,93 @@
+//! Standing orders and reaction tests that an enemy's coming within a distance triggers (eRules
+//! §17.1, §20.2.3, §26), read from the profile's `[[triggers]]`: a ruleset states them as data
+//! (who is tested, by which kind of enemy, within what distance, and what follows), and this
+//! module rules on them for every unit.
+//!
+//! Decisions:
+//! - The distance is edge to edge, to the nearest enemy of the kind, seen or not: whether the
+//!   enemy is "sighted" or "advancing" is the players' to say, and the ruling says so.
+//! - A trigger with a longer reach for some enemies of the kind (irregular cavalry charges
+//!   further) is borderline between the two distances: the camera cannot tell regular from
+//!   irregular.
+
+use crate::profile::Trigger;
+use crate::ruling::{Figure, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::situation::Situation;
+
+/// The rulings of every trigger the unit at `index` is subject to, for those an enemy sets off.
+pub fn trigger_rulings(situation: &Situation, index: usize) -> Vec<Ruling> {
+    let unit = &situation.scene.units[index];
+    situation
+        .profile
+        .triggers()
+        .iter()
+        .filter(|t| t.tested == unit.kind)
+        .filter_map(|t| trigger_ruling(situation, index, t))
+        .collect()
+}
+
+fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Option<Ruling> {
+    let view = &situation.units[index];
+    let unit = view.unit;
+    let (enemy, gap) = situation
+        .units
+        .iter()
+        .filter(|o| o.side != view.side && o.unit.kind == trigger.by)
+        .map(|o| (o, unit.footprint.gap_to(&o.unit.footprint)))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let profile = situation.profile;
+    let tolerance = profile.tolerance().distance;
+    let reach = trigger.wider.unwrap_or(trigger.within).max(trigger.within);
+    if gap > reach + tolerance {
+        return None;
+    }
+    let within = gap <= trigger.within;
+    let near_edge = (gap - trigger.within).abs() <= tolerance;
+    let (verdict, note) = if within || near_edge {
+        let note = if near_edge {
+            format!(
+                " Within tolerance of {}: borderline — players decide.",
+                profile.length(trigger.within)
+            )
+        } else {
+            String::new()
+        };
+        (Verdict::judge(within, near_edge), note)
+    } else {
+        let who = trigger.wider_for.as_deref().unwrap_or("some of them");
+        let note = format!(
+            " Beyond {} but within {} if it is {who}: borderline — players decide.",
+            profile.length(trigger.within),
+            profile.length(reach)
+        );
+        (Verdict::Borderline, note)
+    };
+    let enemy_name = &enemy.unit.name;
+    let explanation = format!(
+        "{} has {enemy_name} {} away, edge to edge (the rule's distance is {}): {}.{note}",
+        unit.name,
+        profile.length(gap.rounded()),
+        profile.length(trigger.within),
+        trigger.then
+    );
+    let (from, _) = unit.footprint.closest_point(&enemy.unit.footprint.leader());
+    let (to, _) = enemy.unit.footprint.closest_point(&from);
+    Some(Ruling {
+        topic: Topic::Proximity,
+        unit: unit.id.clone(),
+        other: Some(enemy.unit.id.clone()),
+        verdict,
+        rule: trigger.cited,
+        figures: vec![
+            Figure::inches("gap", gap),
+            Figure::inches("trigger distance", trigger.within),
+        ],
+        explanation,
+        shapes: vec![Shape::segment(
+            ShapeRole::Measure,
+            &from,
+            &to,
+            profile.length(gap.rounded()).to_string(),
+        )],
+    })
+}
