@@ -396,6 +396,9 @@ pub struct BandWords {
     pub medium: String,
     /// Guns beyond half their maximum.
     pub artillery_long: String,
+    /// Small arms' close band ends at half the weapon's range, not at `distances.close-range`.
+    #[serde(default)]
+    pub close_at_half_range: bool,
 }
 
 impl Default for BandWords {
@@ -407,6 +410,7 @@ impl Default for BandWords {
             short: "short range".into(),
             medium: "medium range".into(),
             artillery_long: "long range (−1 to hit)".into(),
+            close_at_half_range: false,
         }
     }
 }

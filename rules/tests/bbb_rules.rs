@@ -177,3 +177,16 @@ fn squares_have_no_flanks_or_rear() {
     assert_eq!(shot.target_face, Quarter::Rear);
     assert_eq!(shot.target_quarter, Quarter::Front);
 }
+
+#[test]
+fn beyond_half_a_weapons_range_the_score_needed_rises_by_two() {
+    // §1.9 (L371): muskets reach 150 mm from the stand centre; half is 75 mm. A front edge 40 mm
+    // away is 65 mm from the centre, one 90 mm away 115 mm.
+    for (gap, band) in [
+        (40.0, "(within half range)"),
+        (90.0, "(over half range (+2 to the score needed))"),
+    ] {
+        let text = text_of(&bbb(vec![stand(), enemy_ahead(gap)], vec![]), "natal");
+        assert!(text.contains(band), "{gap} mm: {text}");
+    }
+}

@@ -245,3 +245,21 @@ fn the_rear_sector_is_a_setting() {
             .any(|r| r.setting == "specials.quarter-rays.rear")
     );
 }
+
+#[test]
+fn within_half_the_range_a_unit_rolls_an_extra_die() {
+    // §1.9: rifles reach 20 cm; within 10 cm, +1 die.
+    for (distance, band) in [
+        (cm(6.0), "within half range (+1 die)"),
+        (cm(14.0), "beyond half range"),
+    ] {
+        let scene = scene_in(
+            "bpt-commander",
+            vec![shooter(), target_off_axis(0.0, distance)],
+            vec![],
+            json!({}),
+        );
+        let text = text_of(&rule(&scene), "union");
+        assert!(text.contains(band), "{distance:.1}\": {text}");
+    }
+}

@@ -199,7 +199,14 @@ impl Assessment {
 }
 
 fn band(situation: &Situation, artillery: bool, range: Inches, max: Inches) -> RangeBand {
-    let close = situation.profile.distances().close_range;
+    let profile = situation.profile;
+    // Small arms' close band ends at half their range in some rulesets (BBB's +2 beyond it,
+    // BPT Commander's +1 die within it), at a fixed distance in others.
+    let close = if profile.band_words().close_at_half_range && !artillery {
+        max / 2.0
+    } else {
+        profile.distances().close_range
+    };
     match (artillery, range <= close) {
         (false, true) => RangeBand::Close,
         (false, false) => RangeBand::Long,
