@@ -587,6 +587,10 @@ pub struct Specials {
     /// side of straight behind).
     #[serde(default)]
     pub quarter_rays: Option<crate::quarter::QuarterRays>,
+    /// Units see only ahead of their front edge's line (BPT Commander's 180° line-of-sight
+    /// arc, §1.4): the nearest enemy for the proximity rule is the nearest one they can see.
+    #[serde(default)]
+    pub sight_ahead_only: bool,
     /// Round shot strikes every unit in a strip along its line of fire, as wide as the battery,
     /// out to the gun's maximum range (eRules' beaten zone, fn17).
     #[serde(default)]
@@ -617,6 +621,7 @@ impl Default for Specials {
             moves_per_order: three(),
             momentum: false,
             beaten_zone: false,
+            sight_ahead_only: false,
             quarter_rays: None,
             brigade_orders: true,
         }

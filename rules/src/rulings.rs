@@ -267,7 +267,12 @@ fn unit_rulings(
         .map(|p| (p.to_index, p.gap))
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
         .filter(|(_, gap)| *gap <= close);
-    let nearest = nearest_pair.or_else(|| situation.nearest_enemy(index));
+    let mut nearest = nearest_pair.or_else(|| situation.nearest_enemy(index));
+    if profile.specials().sight_ahead_only {
+        let (seen, unseen) = crate::command::nearest_seen_ahead(situation, index, nearest);
+        rulings.extend(unseen);
+        nearest = seen;
+    }
     let proximity = enemy_within(situation, index, nearest).map(|(status, ruling)| {
         rulings.push(ruling);
         status

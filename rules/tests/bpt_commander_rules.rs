@@ -263,3 +263,49 @@ fn within_half_the_range_a_unit_rolls_an_extra_die() {
         assert!(text.contains(band), "{distance:.1}\": {text}");
     }
 }
+
+#[test]
+fn the_initiative_looks_at_the_nearest_enemy_in_the_180_degree_line_of_sight() {
+    // §1.4 (R1): units see only ahead of their front edge's line. An enemy 5 cm behind is out
+    // of sight; the one 15 cm ahead is the nearest visible enemy.
+    let behind = block(
+        "behind",
+        "grey",
+        [40.0, 10.0 - cm(1.5) - cm(5.0)],
+        270.0,
+        [cm(10.0), cm(1.5)],
+    );
+    let ahead = block(
+        "ahead",
+        "grey",
+        [40.0, 10.0 + cm(15.0)],
+        270.0,
+        [cm(10.0), cm(1.5)],
+    );
+    let nearest_named = |ruleset: &str| {
+        let scene = scene_in(
+            ruleset,
+            vec![shooter(), behind.clone(), ahead.clone()],
+            vec![],
+            json!({}),
+        );
+        let report = rule(&scene);
+        let unit = of(&report, "union");
+        let proximity = unit.proximity.as_ref().map(|p| p.id.clone());
+        let unseen: Vec<String> = unit
+            .rulings
+            .iter()
+            .filter(|r| r.rule.rule.starts_with("Line of sight: a 180° arc"))
+            .filter_map(|r| r.other.clone())
+            .collect();
+        (proximity, unseen)
+    };
+    assert_eq!(
+        nearest_named("bpt-commander"),
+        (Some("ahead".to_owned()), vec!["behind".to_owned()])
+    );
+    assert_eq!(
+        nearest_named("black-powder"),
+        (Some("behind".to_owned()), vec![])
+    );
+}

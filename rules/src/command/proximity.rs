@@ -139,3 +139,63 @@ fn nearest_points(
         .map(|(p, (q, _))| (p, q))
         .unwrap_or((ua.footprint.leader(), ub.footprint.leader()))
 }
+
+/// The rule a ruleset with a 180° line of sight cites when the nearest enemy is behind.
+pub const SIGHT_ARC: RuleRef = RuleRef::book("Line of sight: a 180° arc (§1.4)");
+
+/// For rulesets whose units see only ahead of their front edge's line (BPT Commander's 180°
+/// arc): the nearest enemy with some part ahead of that line, and a ruling for each nearer
+/// enemy wholly behind it (out of sight, so not the one the proximity rule looks at).
+/// `nearest` is the nearest enemy whatever its place.
+pub fn nearest_seen_ahead(
+    situation: &Situation,
+    index: usize,
+    nearest: Option<(usize, Inches)>,
+) -> (Option<(usize, Inches)>, Vec<Ruling>) {
+    let view = &situation.units[index];
+    let frame = view.unit.footprint.frame();
+    let tolerance = situation.profile.tolerance().distance;
+    let seen = |enemy: usize| {
+        situation.units[enemy]
+            .corners
+            .iter()
+            .any(|c| frame.to_local(c).ahead >= -tolerance)
+    };
+    if nearest.is_none_or(|(enemy, _)| seen(enemy)) {
+        return (nearest, Vec::new());
+    }
+    let mut enemies: Vec<(usize, Inches)> = situation
+        .units
+        .iter()
+        .filter(|e| e.side != view.side)
+        .map(|e| (e.index, situation.gap(index, e.index)))
+        .collect();
+    enemies.sort_by(|a, b| a.1.0.total_cmp(&b.1.0));
+    let found = enemies.iter().copied().find(|(e, _)| seen(*e));
+    let behind = enemies
+        .iter()
+        .take_while(|(e, _)| found.is_none_or(|(f, _)| f != *e))
+        .map(|&(enemy, gap)| unseen_ruling(situation, index, enemy, gap))
+        .collect();
+    (found, behind)
+}
+
+fn unseen_ruling(situation: &Situation, index: usize, enemy: usize, gap: Inches) -> Ruling {
+    let unit = situation.units[index].unit;
+    let other = situation.units[enemy].unit;
+    Ruling {
+        topic: Topic::Proximity,
+        unit: unit.id.clone(),
+        other: Some(other.id.clone()),
+        verdict: Verdict::No,
+        rule: SIGHT_ARC,
+        figures: vec![Figure::inches("gap", gap)],
+        explanation: format!(
+            "{} is {} from {} but wholly behind its front edge's line, outside its 180° line of sight: it is not the nearest visible enemy.",
+            other.name,
+            situation.profile.length(gap.rounded()),
+            unit.name
+        ),
+        shapes: Vec::new(),
+    }
+}

@@ -5,7 +5,8 @@
 pub mod erules;
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
-pub const OWN_RULES: [&str; 2] = [
+pub const OWN_RULES: [&str; 3] = [
     erules::momentum::MOMENTUM.rule,
     crate::command::COMMAND_RADIUS.rule,
+    crate::command::SIGHT_ARC.rule,
 ];
