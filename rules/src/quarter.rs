@@ -57,37 +57,40 @@ impl Quarter {
     }
 
     /// The quarter as a wedge on the table (each quarter is bounded by one footprint edge and
-    /// the two corner rays leaving its ends).
+    /// the two corner rays leaving its ends), with Black Powder's 45° rays.
     pub fn region(self, frame: &OrientedRect) -> Wedge {
+        self.region_with(frame, QuarterRays::BLACK_POWDER)
+    }
+
+    /// The quarter as a wedge on the table, with a ruleset's rays (see [`QuarterRays`]).
+    pub fn region_with(self, frame: &OrientedRect, rays: QuarterRays) -> Wedge {
         let forward = frame.forward();
         let right = frame.right();
-        let diagonal = |f: f64, r: f64| -> TableVector { forward * f + right * r };
+        // A ray splayed outward from straight `ahead` (+1) or behind (−1) towards `side`; a 45°
+        // ray keeps Black Powder's exact (1, 1) direction.
+        let ray = |ahead: f64, side: f64, splay: Degrees| -> TableVector {
+            if splay == Degrees(45.0) {
+                forward * ahead + right * side
+            } else {
+                let (sin, cos) = splay.0.to_radians().sin_cos();
+                forward * (ahead * cos) + right * (side * sin)
+            }
+        };
+        let (f, r) = (rays.front, rays.rear);
         let [front_right, front_left, rear_left, rear_right] = frame.corners();
         match self {
-            Quarter::Front => Wedge::new(
-                front_left,
-                diagonal(1.0, -1.0),
-                front_right,
-                diagonal(1.0, 1.0),
-            ),
-            Quarter::Rear => Wedge::new(
-                rear_right,
-                diagonal(-1.0, 1.0),
-                rear_left,
-                diagonal(-1.0, -1.0),
-            ),
-            Quarter::LeftFlank => Wedge::new(
-                rear_left,
-                diagonal(-1.0, -1.0),
-                front_left,
-                diagonal(1.0, -1.0),
-            ),
-            Quarter::RightFlank => Wedge::new(
-                front_right,
-                diagonal(1.0, 1.0),
-                rear_right,
-                diagonal(-1.0, 1.0),
-            ),
+            Quarter::Front => {
+                Wedge::new(front_left, ray(1.0, -1.0, f), front_right, ray(1.0, 1.0, f))
+            }
+            Quarter::Rear => {
+                Wedge::new(rear_right, ray(-1.0, 1.0, r), rear_left, ray(-1.0, -1.0, r))
+            }
+            Quarter::LeftFlank => {
+                Wedge::new(rear_left, ray(-1.0, -1.0, r), front_left, ray(1.0, -1.0, f))
+            }
+            Quarter::RightFlank => {
+                Wedge::new(front_right, ray(1.0, 1.0, f), rear_right, ray(-1.0, 1.0, r))
+            }
         }
     }
 }
@@ -357,26 +360,36 @@ mod tests {
     }
 
     #[test]
-    fn quarter_regions_agree_with_the_classification() {
+    fn quarter_regions_agree_with_the_classification_whatever_the_rays() {
         let frame = OrientedRect::new(
             TablePoint::new(5.0, 3.0),
             Degrees(33.0),
             Inches(6.0),
             Inches(2.0),
         );
-        for i in 0..40 {
-            for j in 0..40 {
-                let p = TablePoint::new(-15.0 + i as f64 * 0.77, -15.0 + j as f64 * 0.81);
-                let reading = classify(&frame, &p);
-                if reading.inside_footprint || reading.margin.distance.0 < 1e-6 {
-                    continue;
-                }
-                for q in Quarter::ALL {
-                    assert_eq!(
-                        q.region(&frame).contains(&p),
-                        q == reading.face,
-                        "{p} {q:?}"
-                    );
+        let cone = QuarterRays {
+            front: Degrees(75.0),
+            rear: Degrees(45.0),
+        };
+        let narrow_rear = QuarterRays {
+            front: Degrees(60.0),
+            rear: Degrees(18.0),
+        };
+        for rays in [QuarterRays::BLACK_POWDER, cone, narrow_rear] {
+            for i in 0..40 {
+                for j in 0..40 {
+                    let p = TablePoint::new(-15.0 + i as f64 * 0.77, -15.0 + j as f64 * 0.81);
+                    let reading = classify_with(&frame, &p, rays);
+                    if reading.inside_footprint || reading.margin.distance.0 < 1e-6 {
+                        continue;
+                    }
+                    for q in Quarter::ALL {
+                        assert_eq!(
+                            q.region_with(&frame, rays).contains(&p),
+                            q == reading.face,
+                            "{p} {q:?} {rays:?}"
+                        );
+                    }
                 }
             }
         }

@@ -348,18 +348,21 @@ pub fn unit_rulings<'t>(table: &'t TableState, id: &str) -> Option<&'t [Ruling]>
         .map(|u| u.rulings.as_slice())
 }
 
-/// The selected unit's quarters (45° rays from its corners) and its charge reach (one move from
-/// the leader, into the front quarter).
+/// The selected unit's quarters (the ruleset's rays from its corners: 45° in Black Powder) and
+/// its charge reach (one move from the leader, into the front quarter).
 fn selected_zones(painter: &Painter, xf: &dyn TableToScreen, scene: &rules::Scene, unit: &Unit) {
     let frame = unit.footprint.frame();
     let reach = Inches(8.0);
+    let profile = scene.profile();
     for quarter in Quarter::ALL {
         let colour = match quarter {
             Quarter::Front => Color32::from_rgb(120, 220, 120),
             Quarter::Rear => Color32::from_rgb(230, 110, 110),
             _ => Color32::from_rgb(120, 170, 240),
         };
-        let points = quarter.region(frame).polygon(reach);
+        let points = quarter
+            .region_with(frame, profile.quarter_rays())
+            .polygon(reach);
         overlay::polygon(
             painter,
             xf,
@@ -369,7 +372,6 @@ fn selected_zones(painter: &Painter, xf: &dyn TableToScreen, scene: &rules::Scen
             Stroke::new(1.0, colour.gamma_multiply(0.5)),
         );
     }
-    let profile = scene.profile();
     let charge = profile.unit_move(unit);
     let front = ConvexRegion::Wedge(Quarter::Front.region(frame));
     let outline = arc_outline_from(unit.footprint.leader(), &front, charge);
