@@ -218,7 +218,7 @@ pub fn bench(seconds: f64, convention: bool, out: &mut dyn Write) -> anyhow::Res
     match (status, first_frame) {
         (Some(s), Some(first)) => writeln!(
             out,
-            "pipeline: {:.1} frames/s, detection {:.0} ms a frame, whole frame {:.0} ms, {} camera frames skipped while busy; first frame on screen after {:.1} s (the demo renders each turn once)",
+            "pipeline: {:.1} frames/s, detection {:.0} ms a frame, detection, calibration and placing {:.0} ms (rulings on their own thread), {} camera frames skipped while busy; first frame on screen after {:.1} s (the demo renders each turn once)",
             s.pipeline_fps,
             ms(s.detect_time),
             ms(s.frame_work),

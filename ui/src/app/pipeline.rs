@@ -182,7 +182,8 @@ pub struct Status {
     pub pipeline_fps: f64,
     /// Tag detection time of the last frame.
     pub detect_time: Duration,
-    /// The whole of the last frame's work (conversion, detection, placing, rulings).
+    /// The pipeline thread's work on the last frame: conversion, detection, calibration check,
+    /// placing and tracking (rulings follow on their own thread).
     pub frame_work: Duration,
     /// Camera frames dropped so far because the pipeline was still busy with the one before
     /// (the camera is never made to wait).
