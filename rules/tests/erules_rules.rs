@@ -422,3 +422,27 @@ fn guns_approached_by_cavalry_test_and_within_200_m_may_stand() {
     let bp = scene_in("black-powder", vec![bp_guns, horse], vec![], json!({}));
     assert!(triggered(&rule(&bp), "guns", "Artillery approached").is_none());
 }
+
+#[test]
+fn a_unit_that_marched_through_the_zone_suffers_for_the_share_of_the_bound_it_spent_there() {
+    // §30, from its momentum (the last bound's move): the second battalion marched 300 m
+    // westward to end on the line of fire.
+    let mut crossing = foe("second", "red", 800.0, 0.0);
+    crossing["momentum"] = json!({ "heading": 180.0, "distance": metres(300.0, 1.0) });
+    let units = vec![battery(), foe("first", "red", 400.0, 0.0), crossing];
+    let report = rule(&scene_in("erules", units, vec![], json!({})));
+    let zone = beaten_zone(&report).expect("a beaten zone");
+    let text = &zone.explanation;
+    assert!(text.contains("§30"), "{text}");
+    // Moving west along −x, it entered the strip (30 m either side of the line of fire) only
+    // in the last 30 m of its 300: about a tenth of the bound.
+    let share = text
+        .split("there for ")
+        .nth(1)
+        .and_then(|rest| rest.split(" %").next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .expect("a share of the bound");
+    assert!((5.0..=15.0).contains(&share), "{share} % — {text}");
+    // The first battalion did not move: it was there the whole bound, and no share is given.
+    assert_eq!(text.matches("there for").count(), 1, "{text}");
+}

@@ -39,6 +39,9 @@ pub struct InZone {
     pub share: f64,
     /// On the firing battery's side.
     pub friend: bool,
+    /// The share of the last bound it spent in the strip, from its momentum (its last bound's
+    /// move, eRules §10): `None` when it did not move, so spent the whole bound there.
+    pub time_inside: Option<f64>,
 }
 
 /// The strip a battery's round shot beats, aimed as `target` says, and who is in it.
@@ -63,6 +66,7 @@ pub fn beaten_zone(situation: &Situation, gun: usize, target: &Assessment) -> Op
                 index: other.index,
                 share: inside / total,
                 friend: other.side == view.side,
+                time_inside: time_inside(&strip, other.unit),
             })
         })
         .collect();
@@ -75,6 +79,26 @@ pub fn beaten_zone(situation: &Situation, gun: usize, target: &Assessment) -> Op
         .map(|p| p.id.as_str())
         .collect();
     Some(ruling(situation, gun, target, &strip, &struck, &slopes))
+}
+
+/// Steps along a unit's last move at which it is looked for in the strip.
+const PATH_STEPS: u32 = 20;
+
+/// The share of its last bound a unit that moved spent in the strip (§30): the share of its
+/// path, start to here, along which its centre was inside. `None` if it did not move.
+fn time_inside(strip: &OrientedRect, unit: &crate::scene::Unit) -> Option<f64> {
+    let momentum = unit.momentum.filter(|m| m.distance > 0.0)?;
+    let here = unit.footprint.frame().center();
+    let step = heading(crate::units::Degrees(momentum.heading)) * momentum.distance;
+    let inside = (0..=PATH_STEPS)
+        .filter(|k| {
+            let t = f64::from(*k) / f64::from(PATH_STEPS);
+            let at = strip.to_local(&(here - step * (1.0 - t)));
+            at.across.0.abs() <= strip.width().0 / 2.0
+                && (-strip.depth().0..=0.0).contains(&at.ahead.0)
+        })
+        .count();
+    Some(inside as f64 / f64::from(PATH_STEPS + 1))
 }
 
 /// Whether the strip's centre line passes over the piece.
@@ -123,7 +147,15 @@ fn ruling(
             } else {
                 ""
             };
-            format!("{} ({:.0} % inside{friend})", other.name, 100.0 * z.share)
+            let time = match z.time_inside {
+                Some(t) => format!(", there for {:.0} % of its last bound (§30)", 100.0 * t),
+                None => String::new(),
+            };
+            format!(
+                "{} ({:.0} % inside{time}{friend})",
+                other.name,
+                100.0 * z.share
+            )
         })
         .collect();
     let mut explanation = format!(
@@ -141,6 +173,11 @@ fn ruling(
             )
         }
     );
+    if struck.iter().any(|z| z.time_inside.is_some()) {
+        explanation.push_str(
+            " A unit that moved through the zone has its casualties reduced by the share of the bound it spent elsewhere, rounding up (§30).",
+        );
+    }
     if !slopes.is_empty() {
         explanation.push_str(&format!(
             " The strip crosses {}: fired over a slope the beaten zone is only 100 m long, centred on the point of aim (fn17) — borderline — players decide.",
