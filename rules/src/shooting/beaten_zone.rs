@@ -15,6 +15,7 @@
 //!   hill the ruling says so and is borderline — players decide.
 
 use geo::{Area, BooleanOps};
+use parry2d_f64::bounding_volume::Aabb;
 
 use super::assess::Assessment;
 use crate::geometry::{OrientedRect, TablePoint, heading};
@@ -50,10 +51,12 @@ pub fn beaten_zone(situation: &Situation, gun: usize, target: &Assessment) -> Op
     let max = view.range()?;
     let frame = view.unit.footprint.frame();
     let strip = strip(target.eye, target.aim, frame.width(), max)?;
-    let area = to_geo(&strip.corners());
-    let struck: Vec<InZone> = situation
-        .units
-        .iter()
+    let corners = strip.corners();
+    let area = to_geo(&corners);
+    // Only the units whose boxes meet the strip's are clipped against it.
+    let bounds = Aabb::from_points(corners.iter().copied());
+    let mut struck: Vec<InZone> = situation
+        .units_in(bounds)
         .filter(|other| other.index != gun)
         .filter_map(|other| {
             let bases = other.unit.footprint.stands();
@@ -70,14 +73,8 @@ pub fn beaten_zone(situation: &Situation, gun: usize, target: &Assessment) -> Op
             })
         })
         .collect();
-    let slopes: Vec<&str> = situation
-        .terrain
-        .pieces()
-        .iter()
-        .filter(|p| p.kind == TerrainKind::Hill)
-        .filter(|p| strip.corners().iter().any(|c| p.contains(c)) || crosses(&strip, p))
-        .map(|p| p.id.as_str())
-        .collect();
+    struck.sort_by_key(|z| z.index);
+    let slopes = hills_under(situation, &strip);
     Some(ruling(situation, gun, target, &strip, &struck, &slopes))
 }
 
@@ -101,17 +98,27 @@ fn time_inside(strip: &OrientedRect, unit: &crate::scene::Unit) -> Option<f64> {
     Some(inside as f64 / f64::from(PATH_STEPS + 1))
 }
 
-/// Whether the strip's centre line passes over the piece.
-fn crosses(strip: &OrientedRect, piece: &crate::terrain::Piece) -> bool {
-    let (a, b) = (
-        strip.front_center(),
-        strip.front_center() - strip.forward() * strip.depth().0,
-    );
-    let steps = 32;
-    (0..=steps).any(|k| {
-        let t = f64::from(k) / f64::from(steps);
-        piece.contains(&TablePoint::from(a.coords * (1.0 - t) + b.coords * t))
-    })
+/// The hills the strip lies on: those its line of fire crosses (the terrain's own ray casts),
+/// and those under one of its corners.
+fn hills_under<'s>(situation: &'s Situation, strip: &OrientedRect) -> Vec<&'s str> {
+    let far = strip.front_center();
+    let near = far - strip.forward() * strip.depth().0;
+    let crossed: Vec<&str> = situation
+        .terrain
+        .passages(&near, &far)
+        .iter()
+        .map(|p| p.piece.id.as_str())
+        .collect();
+    situation
+        .terrain
+        .pieces()
+        .iter()
+        .filter(|p| p.kind == TerrainKind::Hill)
+        .filter(|p| {
+            crossed.contains(&p.id.as_str()) || strip.corners().iter().any(|c| p.contains(c))
+        })
+        .map(|p| p.id.as_str())
+        .collect()
 }
 
 /// The rectangle `width` wide from `eye` towards `aim`, `length` long; `None` when the aim is
