@@ -1,16 +1,12 @@
 //! Getting an army ready from the command line, as a club would: print tags and the anchor
 //! kit, make a roster from a scenario or a BattleScribe file, and check it against the sheets.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn vedette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the vedette binary runs")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::vedette;
 
 fn text(output: &Output) -> String {
     format!(
@@ -21,9 +17,7 @@ fn text(output: &Output) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vedette-army-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch(&format!("army-{name}"))
 }
 
 fn path(p: &Path) -> &str {
@@ -122,14 +116,17 @@ fn every_sample_scenario_has_a_roster_that_checks_against_its_sheets() {
 fn a_roster_made_from_a_scenario_checks_and_a_duplicate_tag_is_named_with_its_lines() {
     let dir = scratch("new");
     let roster = dir.join("el-teb.toml");
-    let out = vedette(&[
-        "roster",
-        "new",
-        "--scenario",
-        "samples/scenarios/el-teb.json",
-        "-o",
-        path(&roster),
-    ]);
+    let new = || {
+        vedette(&[
+            "roster",
+            "new",
+            "--scenario",
+            "samples/scenarios/el-teb.json",
+            "-o",
+            path(&roster),
+        ])
+    };
+    let out = new();
     assert!(out.status.success(), "{}", text(&out));
     let out = vedette(&["roster", "check", path(&roster)]);
     assert!(out.status.success(), "{}", text(&out));
@@ -146,14 +143,7 @@ fn a_roster_made_from_a_scenario_checks_and_a_duplicate_tag_is_named_with_its_li
         "{said}"
     );
 
-    let again = vedette(&[
-        "roster",
-        "new",
-        "--scenario",
-        "samples/scenarios/el-teb.json",
-        "-o",
-        path(&roster),
-    ]);
+    let again = new();
     assert!(
         !again.status.success(),
         "an existing roster is not overwritten"

@@ -1,16 +1,12 @@
 //! The camera commands as a player runs them, on the sample picture of `samples/camera/` and on
 //! the bad inputs a table produces.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn vedette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the vedette binary runs")
-}
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::vedette;
 
 fn text(output: &Output) -> (String, String) {
     (
@@ -20,10 +16,7 @@ fn text(output: &Output) -> (String, String) {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("vedette-camera-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch(&format!("camera-cli-{name}"))
 }
 
 const PICTURE: &str = "samples/camera/two-lines.jpg";

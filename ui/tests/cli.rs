@@ -1,14 +1,10 @@
 //! The real `vedette` binary: exit codes and messages as a shell user sees them.
 
-use std::process::{Command, Output};
+mod common;
 
-fn vedette(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .expect("the vedette binary runs")
-}
+use std::process::Output;
+
+use common::vedette;
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
@@ -24,8 +20,7 @@ fn measure_prints_a_report_and_exits_zero() {
 
 #[test]
 fn a_malformed_scene_exits_non_zero_with_the_problem_named() {
-    let dir = std::env::temp_dir().join(format!("vedette-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch("cli");
     let path = dir.join("typo.json");
     std::fs::write(
         &path,
@@ -248,8 +243,7 @@ fn bench_rules_prints_its_figures() {
 
 #[test]
 fn a_custom_profile_changes_the_rulings_and_a_bad_one_is_named() {
-    let dir = std::env::temp_dir().join(format!("vedette-profile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::scratch("profile");
     let builtin = vedette(&["profile", "black-powder"]);
     assert!(builtin.status.success());
     let text = String::from_utf8_lossy(&builtin.stdout).replace(
