@@ -82,13 +82,7 @@ impl Known {
     }
 
     fn side(&self) -> Pixels {
-        let c = &self.corners;
-        Pixels(
-            (0..4)
-                .map(|k| c[k].distance(&c[(k + 1) % 4]).0)
-                .sum::<f64>()
-                / 4.0,
-        )
+        roi::side(&self.corners)
     }
 }
 
@@ -218,8 +212,7 @@ impl LiveDetector {
                 keep_once(&mut tags, tag);
             }
         }
-        let mut report = self.report(plan, &expected, &tags, &regions);
-        report.followed = followed;
+        let report = self.report(plan, &expected, &tags, followed, &regions);
         if let (Some(band), Some(detector)) = (band, self.band.as_mut()) {
             let bands = self.schedule.settings().bands;
             for tag in band_pass(detector, gray, band, bands, &tags)? {
@@ -291,6 +284,7 @@ impl LiveDetector {
         plan: Plan,
         expected: &[Expected],
         tags: &[Detection],
+        followed: usize,
         regions: &[Region],
     ) -> PassReport {
         let found = |id: u32| tags.iter().any(|t| t.sighting.id == id);
@@ -301,7 +295,7 @@ impl LiveDetector {
             plan,
             regions: regions.len(),
             region_pixels: regions.iter().map(Region::area).sum(),
-            followed: 0,
+            followed,
             // A scene that changed a lot counts as missing even when each loss is old news.
             missing: if ((recent - missing) as f64) < share * recent as f64 {
                 missing.max(1)
@@ -448,7 +442,6 @@ pub fn frame_time(detections: &Detections) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use calibration::TagSighting;
 
     fn sighting(id: u32, x: f64, margin: f32) -> Detection {
         let at = |dx: f64, dy: f64| PixelPoint::new(x + dx, 100.0 + dy);

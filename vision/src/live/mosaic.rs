@@ -6,7 +6,7 @@ use apriltag::Image;
 use calibration::{PixelPoint, Pixels};
 use opencv::core::{Mat, MatTraitConstManual};
 
-use super::roi::{ALIGN, Region};
+use super::roi::{ALIGN, Region, side};
 use crate::detect::Detection;
 use crate::error::VisionError;
 
@@ -77,10 +77,7 @@ impl Mosaic {
         let stride = self.image.stride();
         let pixels = self.image.as_slice_mut();
         for corners in tags {
-            let side = (0..4)
-                .map(|k| corners[k].distance(&corners[(k + 1) % 4]).0)
-                .sum::<f64>()
-                / 4.0;
+            let side = side(corners).0;
             let Some(tag) =
                 Region::around(corners, Pixels(side / 4.0 + 2.0), usize::MAX, usize::MAX)
             else {

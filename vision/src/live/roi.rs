@@ -138,6 +138,16 @@ pub fn merge(mut regions: Vec<Region>) -> Vec<Region> {
     regions
 }
 
+/// A tag's mean side, from its four corners.
+pub fn side(corners: &[PixelPoint; 4]) -> Pixels {
+    Pixels(
+        (0..4)
+            .map(|k| corners[k].distance(&corners[(k + 1) % 4]).0)
+            .sum::<f64>()
+            / 4.0,
+    )
+}
+
 /// A tag's corners `frames` frames on, each corner moving at its own `velocity` pixels a frame.
 pub fn predict(
     corners: &[PixelPoint; 4],
