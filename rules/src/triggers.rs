@@ -30,10 +30,9 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
     let view = &situation.units[index];
     let unit = view.unit;
     let (enemy, gap) = situation
-        .units
-        .iter()
-        .filter(|o| o.side != view.side && o.unit.kind == trigger.by)
-        .map(|o| (o, unit.footprint.gap_to(&o.unit.footprint)))
+        .enemies_of(index)
+        .filter(|o| o.unit.kind == trigger.by)
+        .map(|o| (o, situation.gap(index, o.index)))
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
     let profile = situation.profile;
     let tolerance = profile.tolerance().distance;

@@ -165,9 +165,7 @@ pub fn nearest_seen_ahead(
         return (nearest, Vec::new());
     }
     let mut enemies: Vec<(usize, Inches)> = situation
-        .units
-        .iter()
-        .filter(|e| e.side != view.side)
+        .enemies_of(index)
         .map(|e| (e.index, situation.gap(index, e.index)))
         .collect();
     enemies.sort_by(|a, b| a.1.0.total_cmp(&b.1.0));
