@@ -35,11 +35,6 @@ pub struct DetectorSettings {
     pub max_bit_errors: u8,
     /// Detections with a weaker decision margin than this are dropped as doubtful.
     pub min_decision_margin: f32,
-    /// Edge clusters with fewer points than this are not tried as quads. The library's 5 tries
-    /// every speck; when the smallest tag is known to be larger (the live detector's regions),
-    /// a larger floor skips the specks and the cells inside tags, which is where most of the
-    /// time of a crowded image goes.
-    pub min_cluster_pixels: u32,
     /// Tiles whose darkest and lightest grey levels differ by less than this are not looked at
     /// for edges. The library's 5 lets a detector find tags in the dimmest light, but also
     /// makes it trace every fibre of a flocked mat; a printed tag under any usable light
@@ -57,7 +52,6 @@ impl Default for DetectorSettings {
             refine_edges: true,
             max_bit_errors: 2,
             min_decision_margin: 0.0,
-            min_cluster_pixels: LIBRARY_MIN_CLUSTER_PIXELS,
             min_contrast: LIBRARY_MIN_CONTRAST,
         }
     }
@@ -72,7 +66,7 @@ impl std::fmt::Display for DetectorSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}, decimate {}, sigma {}, {} thread(s), refine edges {}, ≤{} bit errors, margin ≥{}, clusters ≥{} px, contrast ≥{}",
+            "{}, decimate {}, sigma {}, {} thread(s), refine edges {}, ≤{} bit errors, margin ≥{}, contrast ≥{}",
             self.family,
             self.decimate,
             self.sigma,
@@ -80,7 +74,6 @@ impl std::fmt::Display for DetectorSettings {
             self.refine_edges,
             self.max_bit_errors,
             self.min_decision_margin,
-            self.min_cluster_pixels,
             self.min_contrast
         )
     }
@@ -137,10 +130,8 @@ impl TagDetector {
         detector.set_sigma(settings.sigma.max(0.0));
         detector.set_thread_number(settings.threads.max(1));
         detector.set_refine_edges(settings.refine_edges);
-        if settings.min_cluster_pixels != LIBRARY_MIN_CLUSTER_PIXELS
-            || settings.min_contrast != LIBRARY_MIN_CONTRAST
-        {
-            detector.set_thresholds(quad_thresholds(&settings));
+        if settings.min_contrast != LIBRARY_MIN_CONTRAST {
+            detector.set_thresholds(quad_thresholds(settings.min_contrast));
         }
         Ok(TagDetector { detector, settings })
     }
@@ -189,21 +180,21 @@ impl TagDetector {
     }
 }
 
-/// The library's quad thresholds with the settings' floors on clusters and contrast.
+/// The library's own quad thresholds, but for the floor on a tile's black–white difference.
 ///
 /// The `apriltag` crate writes `min_opposite_angle` into the C field `cos_critical_rad` as
 /// radians, not as a cosine; so the cosine the library wants (cos 10°, its default) is passed
 /// as that "angle" for the C struct to receive the right number.
-fn quad_thresholds(settings: &DetectorSettings) -> apriltag::detector::QuadThresholds {
+fn quad_thresholds(min_contrast: u8) -> apriltag::detector::QuadThresholds {
     use measurements::Angle;
     let critical = 10f64.to_radians();
     apriltag::detector::QuadThresholds {
-        min_cluster_pixels: settings.min_cluster_pixels,
+        min_cluster_pixels: LIBRARY_MIN_CLUSTER_PIXELS,
         max_maxima_number: 10,
         min_angle: Angle::from_radians(critical),
         min_opposite_angle: Angle::from_radians(critical.cos()),
         max_mse: noisy_float::prelude::r32(10.0),
-        min_white_black_diff: settings.min_contrast,
+        min_white_black_diff: min_contrast,
         deglitch: false,
     }
 }
