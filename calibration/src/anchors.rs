@@ -27,6 +27,28 @@ use crate::tag::TagPlacement;
 /// The fewest anchors a layout may list: with four, one covered by a hand still leaves three.
 pub const MIN_ANCHORS: usize = 4;
 
+/// The printed anchor kits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnchorKit {
+    /// One anchor in each corner.
+    Corners,
+    /// The corners and the middles of the long edges.
+    Six,
+    /// The corners and the middles of all four edges.
+    Eight,
+}
+
+impl AnchorKit {
+    /// How many anchors the kit has.
+    pub fn count(self) -> usize {
+        match self {
+            AnchorKit::Corners => 4,
+            AnchorKit::Six => 6,
+            AnchorKit::Eight => 8,
+        }
+    }
+}
+
 /// The table and its anchor tags.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,11 +162,28 @@ impl AnchorLayout {
     /// their centres `inset` inches in from both edges, tops towards the far edge. Ids 0–3 go
     /// round from the origin corner: south-west, south-east, north-east, north-west.
     pub fn corners(table: TableSize, size: Inches, inset: Inches) -> AnchorLayout {
+        AnchorLayout::kit(AnchorKit::Corners, table, size, inset)
+    }
+
+    /// A printed kit's layout: the four corners, and for the larger kits the middles of the
+    /// long edges (ids 4 and 5, near then far) and of the short edges (6 and 7, west then
+    /// east). Mid-edge anchors pin the middle of the table, which four corners leave to the lens.
+    pub fn kit(kit: AnchorKit, table: TableSize, size: Inches, inset: Inches) -> AnchorLayout {
         let (w, d, i) = (table.width, table.depth, inset.0);
-        let anchors = [[i, i], [w - i, i], [w - i, d - i], [i, d - i]]
-            .into_iter()
+        let places = [
+            [i, i],
+            [w - i, i],
+            [w - i, d - i],
+            [i, d - i],
+            [w / 2.0, i],
+            [w / 2.0, d - i],
+            [i, d / 2.0],
+            [w - i, d / 2.0],
+        ];
+        let anchors = places[..kit.count()]
+            .iter()
             .zip(0..)
-            .map(|(center, id)| Anchor {
+            .map(|(&center, id)| Anchor {
                 id,
                 center,
                 size: size.0,

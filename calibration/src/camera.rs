@@ -61,25 +61,72 @@ impl Distortion {
     }
 
     /// The ideal normalised point the lens moved to `(xd, yd)`: the inverse of
-    /// [`apply`](Self::apply) by fixed-point iteration, as OpenCV's `undistortPoints` does.
+    /// [`apply`](Self::apply) by Newton's method. (OpenCV's `undistortPoints` iterates a fixed
+    /// point instead, which diverges towards the corners of a wide lens with k1 near −0.35.)
     pub fn remove(&self, xd: f64, yd: f64) -> (f64, f64) {
         if *self == Distortion::default() {
             return (xd, yd);
         }
         let (mut x, mut y) = (xd, yd);
-        for _ in 0..30 {
-            let r2 = x * x + y * y;
-            let radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3));
-            let dx = 2.0 * self.p1 * x * y + self.p2 * (r2 + 2.0 * x * x);
-            let dy = self.p1 * (r2 + 2.0 * y * y) + 2.0 * self.p2 * x * y;
-            let (nx, ny) = ((xd - dx) / radial, (yd - dy) / radial);
-            let step = (nx - x).abs() + (ny - y).abs();
-            (x, y) = (nx, ny);
-            if step < 1e-14 {
+        for _ in 0..50 {
+            let (fx, fy) = self.apply(x, y);
+            let (ex, ey) = (fx - xd, fy - yd);
+            if ex.abs() + ey.abs() < 1e-15 {
                 break;
             }
+            let [[a, b], [c, d]] = self.jacobian(x, y);
+            let det = a * d - b * c;
+            if !det.is_finite() || det.abs() < 1e-12 {
+                break;
+            }
+            x -= (d * ex - b * ey) / det;
+            y -= (a * ey - c * ex) / det;
         }
         (x, y)
+    }
+
+    /// The derivative of [`apply`](Self::apply): `[[∂xd/∂x, ∂xd/∂y], [∂yd/∂x, ∂yd/∂y]]`.
+    fn jacobian(&self, x: f64, y: f64) -> [[f64; 2]; 2] {
+        let r2 = x * x + y * y;
+        let radial = 1.0 + r2 * (self.k1 + r2 * (self.k2 + r2 * self.k3));
+        let slope = self.k1 + r2 * (2.0 * self.k2 + 3.0 * r2 * self.k3);
+        let cross = 2.0 * x * y * slope + 2.0 * self.p1 * x + 2.0 * self.p2 * y;
+        [
+            [
+                radial + 2.0 * x * x * slope + 2.0 * self.p1 * y + 6.0 * self.p2 * x,
+                cross,
+            ],
+            [
+                cross,
+                radial + 2.0 * y * y * slope + 6.0 * self.p1 * y + 2.0 * self.p2 * x,
+            ],
+        ]
+    }
+
+    /// Whether the lens maps the ideal image out to normalised radius `reach` one to one: past
+    /// the radius where a strong barrel lens folds back, a pixel shows two directions and the
+    /// model no longer describes a real lens.
+    pub fn is_one_to_one_within(&self, reach: f64) -> bool {
+        self.fold().is_none_or(|fold| fold > reach * reach)
+    }
+
+    /// The squared normalised radius where the radial part of the model folds back (where
+    /// d(r·radial)/dr reaches zero), if it does within r = 4: nothing past it can be seen.
+    fn fold(&self) -> Option<f64> {
+        let slope = |s: f64| 1.0 + s * (3.0 * self.k1 + s * (5.0 * self.k2 + 7.0 * s * self.k3));
+        if self.k1 >= 0.0 && self.k2 >= 0.0 && self.k3 >= 0.0 {
+            return None;
+        }
+        let steps = 256;
+        let reach = 16.0;
+        (1..=steps)
+            .map(|i| reach * f64::from(i) / f64::from(steps))
+            .find(|&s| slope(s) <= 0.0)
+    }
+
+    /// Whether an ideal normalised point lies inside the fold, where the lens can show it.
+    pub fn shows(&self, x: f64, y: f64) -> bool {
+        self.fold().is_none_or(|fold| x * x + y * y < fold)
     }
 }
 
@@ -243,10 +290,13 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// The pixel showing a table point, or `None` if it is behind the camera.
+    /// The pixel showing a table point, or `None` if it is behind the camera or beyond the
+    /// lens's field (past the radius where its distortion folds back).
     pub fn project(&self, point: &TablePoint3) -> Option<PixelPoint> {
         let p = self.pose.rotation * point.coords + self.pose.translation;
-        (p.z > 1e-9).then(|| self.intrinsics.to_pixel(p.x / p.z, p.y / p.z))
+        let (x, y) = (p.x / p.z, p.y / p.z);
+        (p.z > 1e-9 && self.intrinsics.distortion.shows(x, y))
+            .then(|| self.intrinsics.to_pixel(x, y))
     }
 
     /// The pixel showing a point of the table plane raised by `height`.
@@ -353,6 +403,33 @@ mod tests {
             let (bx, by) = d.remove(xd, yd);
             assert!((bx - x).abs() < 1e-10 && (by - y).abs() < 1e-10);
         }
+    }
+
+    #[test]
+    fn distortion_removal_inverts_a_wide_barrel_lens_out_to_its_corners() {
+        // A 90° webcam: the picture's corner is at normalised radius 1.15.
+        let wide = Distortion {
+            k1: -0.35,
+            k2: 0.12,
+            p1: 0.002,
+            p2: -0.001,
+            k3: -0.01,
+        };
+        assert!(wide.is_one_to_one_within(1.2));
+        for i in 0..=20 {
+            let (x, y) = (1.0 * f64::from(i) / 20.0, 0.5625 * f64::from(i) / 20.0);
+            let (xd, yd) = wide.apply(x, y);
+            let (bx, by) = wide.remove(xd, yd);
+            assert!(
+                (bx - x).abs() < 1e-10 && (by - y).abs() < 1e-10,
+                "({x}, {y})"
+            );
+        }
+        let folding = Distortion {
+            k1: -0.35,
+            ..Distortion::default()
+        };
+        assert!(!folding.is_one_to_one_within(1.2), "folds back at r ≈ 0.98");
     }
 
     #[test]

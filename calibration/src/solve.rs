@@ -66,6 +66,9 @@ pub enum LensSource {
     },
     /// Given by the user (an earlier calibration file).
     Given,
+    /// Measured from every tag of known size in view: the anchors and the roster's stand tags
+    /// (and the board, if shown), by bundle adjustment.
+    Tags(crate::from_tags::TagLens),
 }
 
 /// How one anchor fits the calibration.
@@ -137,6 +140,10 @@ pub struct TableCalibration {
     /// What the player should know (an assumed lens, no spare anchor …).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The lens fit's full figures, when this calibration measured the lens from tags (not
+    /// saved: the file keeps the lens and its summary in `lens`).
+    #[serde(skip)]
+    pub lens_report: Option<crate::lens::LensReport>,
 }
 
 /// Why a table calibration failed.
@@ -176,6 +183,9 @@ pub enum CalibrationError {
         /// Views given.
         given: usize,
     },
+    /// The lens could not be fitted to the tags.
+    #[error(transparent)]
+    Lens(#[from] crate::lens::LensFitError),
     /// The image size does not match the lens given.
     #[error("the image is {image} but the lens was measured at {lens}")]
     SizeMismatch {
@@ -296,7 +306,27 @@ pub fn calibrate(
         rejected,
         missing,
         warnings,
+        lens_report: None,
     })
+}
+
+impl TableCalibration {
+    /// Put the camera somewhere else (a pose found with more tags than the anchors) and work
+    /// out the anchors' fit and the figures again.
+    pub(crate) fn set_camera(&mut self, camera: Camera) {
+        self.camera = camera;
+        for fit in &mut self.anchors {
+            let candidate = Candidate {
+                anchor: &fit.anchor,
+                sighting: &TagSighting {
+                    id: fit.anchor.id,
+                    corners: fit.seen,
+                },
+            };
+            *fit = fit_of(&camera, &candidate);
+        }
+        self.quality = quality(&camera, &self.anchors, self.table);
+    }
 }
 
 /// The largest set of anchor sightings that agree on one table plane (indices into
@@ -306,42 +336,73 @@ fn consensus(
     image_size: ImageSize,
 ) -> Result<Option<Vec<usize>>, CvError> {
     // The homography ignores lens distortion and anchor heights: be generous (2 % of the
-    // image diagonal); the camera-model refit then applies the fine tolerance.
+    // image diagonal); the camera-model refit then applies the fine tolerance. A wide webcam
+    // bends the corners of the picture by more than that, so when no three anchors agree the
+    // search is made again at 6 %: an anchor moved by inches is still far outside it.
     let diagonal = f64::from(image_size.width).hypot(f64::from(image_size.height));
-    let tolerance = 0.02 * diagonal;
+    // Pairs of anchors first (a moved anchor spoils few samples); at the wider tolerance, the
+    // homography of three anchors spread over the table, which a bent picture fits better.
+    for (share, sample) in [(0.02, 2), (0.06, 3)] {
+        if let Some(members) = consensus_within(candidates, share * diagonal, sample)? {
+            return Ok(Some(members));
+        }
+    }
+    Ok(None)
+}
+
+fn consensus_within(
+    candidates: &[Candidate],
+    tolerance: f64,
+    sample: usize,
+) -> Result<Option<Vec<usize>>, CvError> {
     let mut best: Option<(Vec<usize>, f64)> = None;
-    for i in 0..candidates.len() {
-        for j in i + 1..candidates.len() {
-            if candidates[i].anchor.id == candidates[j].anchor.id {
-                continue;
+    for drawn in subsets(candidates.len(), sample) {
+        let chosen: Vec<Candidate> = drawn.iter().map(|&i| candidates[i]).collect();
+        let ids: BTreeSet<u32> = chosen.iter().map(|c| c.anchor.id).collect();
+        if ids.len() < sample {
+            continue;
+        }
+        let Some(h) = plane_homography(&chosen)? else {
+            continue;
+        };
+        let mut members = Vec::new();
+        let mut total = 0.0;
+        for (k, c) in candidates.iter().enumerate() {
+            let error = homography_rms(&h, c);
+            let duplicate = members
+                .iter()
+                .any(|&m: &usize| candidates[m].anchor.id == c.anchor.id);
+            if error < tolerance && !duplicate {
+                members.push(k);
+                total += error;
             }
-            let Some(h) = plane_homography(&[candidates[i], candidates[j]])? else {
-                continue;
-            };
-            let mut members = Vec::new();
-            let mut total = 0.0;
-            for (k, c) in candidates.iter().enumerate() {
-                let error = homography_rms(&h, c);
-                let duplicate = members
-                    .iter()
-                    .any(|&m: &usize| candidates[m].anchor.id == c.anchor.id);
-                if error < tolerance && !duplicate {
-                    members.push(k);
-                    total += error;
-                }
-            }
-            let better = match &best {
-                None => true,
-                Some((b, e)) => members.len() > b.len() || (members.len() == b.len() && total < *e),
-            };
-            if better && members.len() >= 2 {
-                best = Some((members, total));
-            }
+        }
+        let better = match &best {
+            None => true,
+            Some((b, e)) => members.len() > b.len() || (members.len() == b.len() && total < *e),
+        };
+        if better && members.len() >= 2 {
+            best = Some((members, total));
         }
     }
     Ok(best
         .filter(|(m, _)| m.len() >= MIN_ANCHORS_SEEN)
         .map(|(m, _)| m))
+}
+
+/// Every set of `k` indices below `n`, in increasing order.
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    (k - 1..n)
+        .flat_map(|last| {
+            subsets(last, k - 1).into_iter().map(move |mut s| {
+                s.push(last);
+                s
+            })
+        })
+        .collect()
 }
 
 fn plane_homography(candidates: &[Candidate]) -> Result<Option<Matrix3<f64>>, CvError> {

@@ -1,0 +1,293 @@
+//! The table and the lens together, from every tag of known size in one or more pictures: the
+//! anchors, the stand tags the roster lists, and the board when it is shown.
+//!
+//! Decisions:
+//! - The anchors decide where the table is, exactly as [`crate::calibrate`] does (consensus over
+//!   anchors, the moved one dropped); only then are the stand tags brought in, so a stray tag
+//!   cannot move the table.
+//! - The lens fitted is kept only if it is at least as well founded as the lens given: a blurred
+//!   picture, tags in a line or a hand over half the table must never replace a good lens with a
+//!   worse one. "Well founded" is the model the tags could pin down, then the share of the picture
+//!   they covered.
+
+use std::collections::HashMap;
+
+use rules::units::Inches;
+use serde::{Deserialize, Serialize};
+
+use crate::anchors::AnchorLayout;
+use crate::board::{Board, MIN_TAGS_PER_VIEW};
+use crate::camera::{Camera, CameraPose, Intrinsics};
+use crate::cv;
+use crate::lens::{
+    FitSettings, KnownTag, LensFit, LensModel, LensReport, LensView, StandTag, Surface, fit_lens,
+};
+use crate::pixels::{ImageSize, Pixels};
+use crate::solve::{CalibrationError, LensSource, Settings, TableCalibration, calibrate};
+use crate::tag::TagSighting;
+
+/// What the roster says of a stand's tag: everything but where it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandTagSpec {
+    /// The side of its black square.
+    pub size: Inches,
+    /// Its printed face's height above the cloth.
+    pub height: Inches,
+}
+
+/// How a lens measured from tags was founded: kept in the calibration file, so that a later
+/// fit can tell whether it does better.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagLens {
+    /// Pictures used.
+    pub pictures: usize,
+    /// Tag sightings used.
+    pub tags: usize,
+    /// How much of the lens was measured.
+    pub model: LensModel,
+    /// RMS corner error of the fit.
+    pub rms: Pixels,
+    /// The share of the table's part of the picture the tags covered, 0 to 1.
+    pub coverage: f64,
+    /// One standard deviation of where a tag is put, from the lens and pose alone.
+    pub pinned: Inches,
+}
+
+impl TagLens {
+    fn of(report: &LensReport) -> TagLens {
+        TagLens {
+            pictures: report.pictures,
+            tags: report.tags,
+            model: report.model,
+            rms: report.rms,
+            coverage: report.coverage.fraction(),
+            pinned: report.pinned,
+        }
+    }
+
+    /// Whether this lens is at least as well founded as another.
+    fn at_least(&self, other: &TagLens) -> bool {
+        (self.model, self.coverage) >= (other.model, other.coverage - 0.02)
+    }
+}
+
+/// Calibrate the table and measure the lens from the tags of one or more pictures of one
+/// camera mode. `stands` lists the roster's tags; `previous` is the calibration in use, whose
+/// lens is kept unless these pictures measure a better one.
+pub fn calibrate_from_tags(
+    layout: &AnchorLayout,
+    pictures: &[Vec<TagSighting>],
+    stands: &HashMap<u32, StandTagSpec>,
+    board: Option<&Board>,
+    image_size: ImageSize,
+    previous: Option<&TableCalibration>,
+) -> Result<TableCalibration, CalibrationError> {
+    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
+    // The table picture: the one showing the most anchors (the last on a tie).
+    let main = (0..pictures.len())
+        .rev()
+        .max_by_key(|&i| anchors_in(&pictures[i]))
+        .ok_or(CalibrationError::TooFewAnchors {
+            seen: Vec::new(),
+            missing: layout.anchors.iter().map(|a| a.id).collect(),
+            layout: layout.anchors.len(),
+        })?;
+    let given = previous.map(|p| p.camera.intrinsics.scaled_to(image_size));
+    // Without a measured lens the anchors at the picture's corners are bent by pixels, maybe
+    // tens: trust them loosely until the lens is fitted, then hold them to the fine tolerance.
+    let diagonal = f64::from(image_size.width).hypot(f64::from(image_size.height));
+    let loose = Settings {
+        intrinsics: given,
+        anchor_tolerance: Pixels(0.03 * diagonal),
+    };
+    let start = calibrate(layout, &pictures[main], image_size, &loose)?;
+    let mut trusted: Vec<u32> = start.anchors.iter().map(|a| a.anchor.id).collect();
+    let mut start_camera = start.camera;
+    loop {
+        let (fit, result) = fit_and_check(
+            layout,
+            pictures,
+            main,
+            stands,
+            board,
+            start_camera,
+            &trusted,
+        )?;
+        let still: Vec<u32> = result.anchors.iter().map(|a| a.anchor.id).collect();
+        if still.len() < trusted.len() {
+            // The fitted lens shows an anchor to be off after all (moved, or mis-read): fit
+            // again without it.
+            trusted = still;
+            start_camera = result.camera;
+            continue;
+        }
+        return keep_or_replace(layout, pictures, main, image_size, previous, fit, result);
+    }
+}
+
+/// The bundle adjustment from a starting camera, and the table calibrated through its lens.
+fn fit_and_check(
+    layout: &AnchorLayout,
+    pictures: &[Vec<TagSighting>],
+    main: usize,
+    stands: &HashMap<u32, StandTagSpec>,
+    board: Option<&Board>,
+    start: Camera,
+    trusted: &[u32],
+) -> Result<(LensFit, TableCalibration), CalibrationError> {
+    let lens = start.intrinsics;
+    let mut main_view = None;
+    let mut views = Vec::new();
+    let mut poses = Vec::new();
+    for (i, sightings) in pictures.iter().enumerate() {
+        let trust = |id: u32| i != main || trusted.contains(&id);
+        let table = table_view(layout, sightings, stands, trust);
+        let pose = if i == main {
+            Some(start.pose)
+        } else {
+            initial_pose(&table, &lens)
+        };
+        if let Some(pose) = pose.filter(|_| table.known.len() >= 3) {
+            if i == main {
+                main_view = Some(views.len());
+            }
+            views.push(table);
+            poses.push(pose);
+        }
+        if let Some(board) = board {
+            let view = board_view(board, sightings);
+            if view.known.len() >= MIN_TAGS_PER_VIEW
+                && let Some(pose) = initial_pose(&view, &lens)
+            {
+                views.push(view);
+                poses.push(pose);
+            }
+        }
+    }
+    let fit = fit_lens(&views, lens, &poses, &FitSettings::default())?;
+    let mut result = calibrate(
+        layout,
+        &pictures[main],
+        lens.image_size,
+        &Settings {
+            intrinsics: Some(fit.intrinsics),
+            ..Settings::default()
+        },
+    )?;
+    // The lens and the pose were found together, with every tag: keep them together (a pose
+    // from the anchors alone would undo part of what the stand tags taught the lens).
+    if let Some(v) = main_view {
+        result.set_camera(Camera {
+            intrinsics: fit.intrinsics,
+            pose: fit.poses[v],
+        });
+    }
+    Ok((fit, result))
+}
+
+/// The new lens, or the earlier one when these pictures pin the lens down less well.
+fn keep_or_replace(
+    layout: &AnchorLayout,
+    pictures: &[Vec<TagSighting>],
+    main: usize,
+    image_size: ImageSize,
+    previous: Option<&TableCalibration>,
+    fit: LensFit,
+    mut result: TableCalibration,
+) -> Result<TableCalibration, CalibrationError> {
+    let fitted = TagLens::of(&fit.report);
+    let earlier = previous.and_then(|p| match p.lens {
+        LensSource::Tags(t) => Some(t),
+        _ => None,
+    });
+    let keep_earlier = match (previous.map(|p| p.lens), earlier) {
+        (_, Some(earlier)) => !fitted.at_least(&earlier),
+        // A board's lens is measured on purpose: keep it unless the tags measure all of it.
+        (Some(LensSource::Board { .. }), None) => fit.report.model < LensModel::Full,
+        _ => false,
+    };
+    if let (true, Some(previous)) = (keep_earlier, previous) {
+        let mut kept = calibrate(
+            layout,
+            &pictures[main],
+            image_size,
+            &Settings {
+                intrinsics: Some(previous.camera.intrinsics.scaled_to(image_size)),
+                ..Settings::default()
+            },
+        )?;
+        kept.lens = previous.lens;
+        kept.warnings.push(format!(
+            "lens: kept the earlier lens — these pictures pin it down less well ({}, {:.0} % of the picture covered)",
+            fit.report.model.describe(),
+            100.0 * fitted.coverage
+        ));
+        return Ok(kept);
+    }
+    result.lens = LensSource::Tags(fitted);
+    result.warnings.extend(fit.report.warnings.iter().cloned());
+    result.lens_report = Some(fit.report);
+    Ok(result)
+}
+
+/// A table picture's anchors (those `trusted`) and roster stand tags.
+fn table_view(
+    layout: &AnchorLayout,
+    sightings: &[TagSighting],
+    stands: &HashMap<u32, StandTagSpec>,
+    trusted: impl Fn(u32) -> bool,
+) -> LensView {
+    let mut view = LensView {
+        surface: Surface::Table,
+        known: Vec::new(),
+        stands: Vec::new(),
+    };
+    for sighting in sightings {
+        if let Some(anchor) = layout.anchor(sighting.id) {
+            if trusted(sighting.id) {
+                view.known.push(KnownTag {
+                    placement: anchor.placement(),
+                    sighting: *sighting,
+                });
+            }
+        } else if let Some(spec) = stands.get(&sighting.id) {
+            view.stands.push(StandTag {
+                sighting: *sighting,
+                size: spec.size,
+                height: spec.height,
+            });
+        }
+    }
+    view
+}
+
+fn board_view(board: &Board, sightings: &[TagSighting]) -> LensView {
+    LensView {
+        surface: Surface::Board,
+        known: sightings
+            .iter()
+            .filter_map(|s| {
+                Some(KnownTag {
+                    placement: board.placement(s.id)?,
+                    sighting: *s,
+                })
+            })
+            .collect(),
+        stands: Vec::new(),
+    }
+}
+
+/// A view's pose from its known tags alone, through a starting lens.
+fn initial_pose(view: &LensView, lens: &Intrinsics) -> Option<CameraPose> {
+    if view.known.len() < 3 {
+        return None;
+    }
+    let table: Vec<_> = view
+        .known
+        .iter()
+        .flat_map(|k| k.placement.corners())
+        .collect();
+    let pixels: Vec<_> = view.known.iter().flat_map(|k| k.sighting.corners).collect();
+    cv::solve_pose(&table, &pixels, lens).ok()
+}

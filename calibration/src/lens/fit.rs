@@ -1,0 +1,689 @@
+//! Fitting the lens to the tags in view: a robust bundle adjustment that measures as much of the
+//! lens as the tags can pin down, and names the tags that do not fit.
+//!
+//! Decisions:
+//! - Robust loss by iteratively reweighted least squares: each corner's weight comes from the
+//!   Huber function of its last error, and the solver runs again. A mis-read corner or a tag
+//!   knocked while the picture was taken pulls the fit by its weight, not by its square.
+//! - The model climbs a ladder (focal length; then k1; then the principal point and k2; then
+//!   k3 and the tangential terms) and stops where the next step would leave the table less
+//!   certain than [`FitSettings::pinned`]: the uncertainty of where a tag is put, propagated
+//!   from the fit's covariance to points spread over the tags' area. Tags in a band, or only
+//!   four anchors, cannot pin k2 or k3 down; a fit that frees them anyway would bend the
+//!   picture's empty parts at random.
+//! - A stand tag whose corners still fit badly is refitted alone with a free printed size: a tag
+//!   printed at 20 mm but listed at 25 mm is named with the size it measures, and left out.
+
+use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
+use nalgebra::{DMatrix, DVector, Dyn, Owned};
+use rules::geometry::TablePoint;
+use rules::units::Inches;
+use serde::{Deserialize, Serialize};
+
+use super::bundle::{Bundle, stand_from_camera};
+use super::coverage::{Coverage, ResidualMap};
+use super::model::LensModel;
+use super::view::{LensView, StandTag, Surface};
+use crate::camera::{Camera, CameraPose, Intrinsics};
+use crate::pixels::{ImageSize, PixelPoint, Pixels};
+use crate::tag::TagPlacement;
+
+/// How much less certain one step up the ladder may leave the table before the tolerance binds.
+const GROWTH: f64 = 1.25;
+
+/// How a lens is fitted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitSettings {
+    /// Corners further off than this count less (the Huber function's knee).
+    pub huber: Pixels,
+    /// The most of the lens to fit ([`LensModel::Fixed`] to keep the lens as given).
+    pub highest: LensModel,
+    /// A model is taken only while the fit puts tags on the table at least this certainly
+    /// (one standard deviation, the worst place over the tags' area).
+    pub pinned: Inches,
+    /// A stand tag whose corners are off by more than this, and by more than four times the
+    /// typical tag, is examined and left out.
+    pub outlier: Pixels,
+    /// A stand tag whose printed size measures this share away from the roster's is named as
+    /// the wrong size.
+    pub size_tolerance: f64,
+}
+
+impl Default for FitSettings {
+    fn default() -> FitSettings {
+        FitSettings {
+            huber: Pixels(1.0),
+            highest: LensModel::Full,
+            pinned: Inches(0.025),
+            outlier: Pixels(1.5),
+            size_tolerance: 0.06,
+        }
+    }
+}
+
+/// Why a lens could not be fitted.
+#[derive(Debug, thiserror::Error)]
+pub enum LensFitError {
+    /// Nothing to fit to.
+    #[error("no tags to fit the lens to")]
+    NoTags,
+    /// The start does not match the views.
+    #[error("{poses} starting poses for {views} pictures")]
+    Mismatch {
+        /// Poses given.
+        poses: usize,
+        /// Views given.
+        views: usize,
+    },
+    /// The solver gave up.
+    #[error("the lens fit did not converge: {0}")]
+    Solver(String),
+}
+
+/// A stand tag left out of the fit, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagOutlier {
+    /// The tag.
+    pub id: u32,
+    /// The picture it was seen in (counting from 0).
+    pub picture: usize,
+    /// How far its corners were from the fit.
+    pub error: Pixels,
+    /// The printed size it measures, when that is what is wrong.
+    pub measured: Option<Inches>,
+    /// The size the roster lists.
+    pub listed: Inches,
+}
+
+impl std::fmt::Display for TagOutlier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mm = |i: Inches| i.0 * 25.4;
+        match self.measured {
+            Some(measured) => write!(
+                f,
+                "tag {} measures {:.1} mm across but the roster lists {:.1} mm: left out of the lens fit (check the roster's size or height for it, or the print)",
+                self.id,
+                mm(measured),
+                mm(self.listed)
+            ),
+            None => write!(
+                f,
+                "tag {} (picture {}) is {} off the fit: left out of the lens fit (bent, blurred, or moved while the picture was taken?)",
+                self.id,
+                self.picture + 1,
+                self.error
+            ),
+        }
+    }
+}
+
+/// What a lens fit found, and how far to trust it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensReport {
+    /// How much of the lens was measured.
+    pub model: LensModel,
+    /// RMS corner error over every tag used.
+    pub rms: Pixels,
+    /// RMS corner error over the known tags (anchors, board).
+    pub known_rms: Pixels,
+    /// Tags used (sightings: a stand seen in two pictures counts twice).
+    pub tags: usize,
+    /// Pictures used.
+    pub pictures: usize,
+    /// One standard deviation of where a tag is put, from the lens and pose alone: the worst
+    /// over the tags' area.
+    pub pinned: Inches,
+    /// Which parts of the picture the tags covered.
+    pub coverage: Coverage,
+    /// The fit's error by part of the picture.
+    pub residuals: ResidualMap,
+    /// Stand tags left out.
+    pub outliers: Vec<TagOutlier>,
+    /// What the player should know.
+    pub warnings: Vec<String>,
+}
+
+/// A fitted lens with the poses and places that go with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensFit {
+    /// The lens.
+    pub intrinsics: Intrinsics,
+    /// Per picture, the camera's pose over the table (or the board's before the camera).
+    pub poses: Vec<CameraPose>,
+    /// Per picture, where each stand tag that was used lies.
+    pub stands: Vec<Vec<(u32, TagPlacement)>>,
+    /// The figures.
+    pub report: LensReport,
+}
+
+/// Fit the lens to the tags of some pictures, starting from a lens and a pose per picture.
+pub fn fit_lens(
+    views: &[LensView],
+    start: Intrinsics,
+    poses: &[CameraPose],
+    settings: &FitSettings,
+) -> Result<LensFit, LensFitError> {
+    if views.len() != poses.len() {
+        return Err(LensFitError::Mismatch {
+            poses: poses.len(),
+            views: views.len(),
+        });
+    }
+    if views.iter().all(|v| v.tag_count() == 0) {
+        return Err(LensFitError::NoTags);
+    }
+    let mut views = views.to_vec();
+    let mut outliers = Vec::new();
+    // Two rounds at most: a tag left out in the first may have hidden another.
+    for round in 0..3 {
+        let climb = climb(&views, start, poses, settings)?;
+        let found = if round < 2 {
+            find_outliers(&climb.bundle, &views, settings)
+        } else {
+            Vec::new()
+        };
+        if found.is_empty() {
+            return Ok(finish(&views, climb, outliers, settings));
+        }
+        for (view, index, outlier) in found.into_iter().rev() {
+            views[view].stands.remove(index);
+            outliers.push(outlier);
+        }
+    }
+    unreachable!("the third round finds no outliers")
+}
+
+/// The result of climbing the model ladder.
+struct Climb<'a> {
+    bundle: Bundle<'a>,
+    model: LensModel,
+    pinned: f64,
+    /// The first model refused, and how uncertain it would have left the table.
+    refused: Option<(LensModel, f64)>,
+}
+
+fn climb<'a>(
+    views: &'a [LensView],
+    start: Intrinsics,
+    poses: &[CameraPose],
+    settings: &FitSettings,
+) -> Result<Climb<'a>, LensFitError> {
+    let stands: Vec<Vec<TagPlacement>> = views
+        .iter()
+        .zip(poses)
+        .map(|(view, &pose)| {
+            let camera = Camera {
+                intrinsics: start,
+                pose,
+            };
+            view.stands
+                .iter()
+                .map(|tag| stand_from_camera(&camera, tag).unwrap_or_else(|| fallback(tag)))
+                .collect()
+        })
+        .collect();
+    let ladder: Vec<LensModel> = if settings.highest == LensModel::Fixed {
+        vec![LensModel::Fixed]
+    } else {
+        LensModel::LADDER
+            .into_iter()
+            .filter(|m| *m <= settings.highest)
+            .collect()
+    };
+    let mut bundle = Bundle::new(views, ladder[0], start, poses.to_vec(), stands);
+    robust_solve(&mut bundle, ladder[0], settings.huber)?;
+    let mut best = Climb {
+        pinned: uncertainty(&bundle),
+        bundle,
+        model: ladder[0],
+        refused: None,
+    };
+    for &model in &ladder[1..] {
+        let mut trial = best.bundle.clone();
+        trial.rebase(model);
+        robust_solve(&mut trial, model, settings.huber)?;
+        let pinned = uncertainty(&trial);
+        tracing::debug!(?model, pinned, "lens model tried");
+        // More numbers always leave the table a little less certain; a step that leaves it much
+        // less certain, and past the tolerance, is measuring noise.
+        let allowed = settings.pinned.0.max(GROWTH * best.pinned);
+        if pinned.is_nan() || pinned > allowed {
+            best.refused = Some((model, pinned));
+            break;
+        }
+        best = Climb {
+            bundle: trial,
+            model,
+            pinned,
+            refused: None,
+        };
+    }
+    Ok(best)
+}
+
+/// A stand tag the starting camera cannot place (its rays miss the table): start it at the
+/// origin; the fit moves it, or calls it an outlier.
+fn fallback(tag: &StandTag) -> TagPlacement {
+    TagPlacement {
+        center: TablePoint::new(0.0, 0.0),
+        facing: rules::units::Degrees(90.0),
+        size: tag.size,
+        height: tag.height,
+    }
+}
+
+/// Each corner's error in pixels, per view and tag, as seen against the model.
+fn corner_errors(bundle: &Bundle, views: &[LensView]) -> Vec<Vec<[f64; 4]>> {
+    bundle
+        .projected()
+        .iter()
+        .zip(views)
+        .map(|(tags, view)| {
+            tags.iter()
+                .enumerate()
+                .map(|(t, corners)| {
+                    let seen = &view.sighting(t).corners;
+                    std::array::from_fn(|k| corners[k].distance(&seen[k]).0)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Solve, reweight by the Huber function, solve again, until the weights settle.
+fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<(), LensFitError> {
+    let views = bundle.views();
+    for round in 0..4 {
+        let errors = corner_errors(bundle, views);
+        let weights: Vec<Vec<[f64; 4]>> = errors
+            .iter()
+            .map(|tags| {
+                tags.iter()
+                    .map(|e| {
+                        e.map(|e| {
+                            if e <= huber.0 {
+                                1.0
+                            } else {
+                                (huber.0 / e).sqrt()
+                            }
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        bundle.set_weights(weights);
+        let before = bundle.params();
+        let (solved, report) = LevenbergMarquardt::new()
+            .with_patience(30)
+            .minimize(bundle.clone());
+        if report.termination.was_usage_issue()
+            || matches!(
+                report.termination,
+                levenberg_marquardt::TerminationReason::Numerical(_)
+            )
+        {
+            return Err(LensFitError::Solver(format!("{:?}", report.termination)));
+        }
+        *bundle = solved;
+        bundle.rebase(model);
+        let moved = (bundle.params() - before).amax();
+        if round > 0 && moved < 1e-9 {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The worst standard deviation, in inches, of where the fitted camera puts a point, over a
+/// grid spread across the first table picture's tags: the lens and pose's share of a tag's
+/// error. Infinite when the fit leaves some combination of numbers undetermined.
+fn uncertainty(bundle: &Bundle) -> f64 {
+    let views = bundle.views();
+    let Some(v) = views
+        .iter()
+        .position(|view| view.surface == Surface::Table)
+        .or((!views.is_empty()).then_some(0))
+    else {
+        return f64::INFINITY;
+    };
+    let Some(jacobian) = bundle.jacobian() else {
+        return f64::INFINITY;
+    };
+    let residuals = bundle.residuals().unwrap_or_else(|| DVector::zeros(0));
+    let (m, n) = jacobian.shape();
+    let spread = residuals.norm_squared() / (m.saturating_sub(n)).max(1) as f64;
+    // The detector's corners are never better than about a tenth of a pixel.
+    let sigma2 = spread.max(0.1 * 0.1);
+    let normal = jacobian.transpose() * &jacobian;
+    let Some(cholesky) = normal.cholesky() else {
+        return f64::INFINITY;
+    };
+    let covariance = cholesky.inverse() * sigma2;
+    // The parameters that move where this view's camera puts a point: the lens's and its pose.
+    let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
+    indices.extend(bundle.pose_columns(v));
+    let height = typical_height(&views[v]);
+    let mut worst: f64 = 0.0;
+    for probe in probes(bundle, v) {
+        let Some(pixel) = bundle.camera(v).project_at(&probe, height) else {
+            continue;
+        };
+        let mut gradient = DMatrix::zeros(2, indices.len());
+        for (column, &index) in indices.iter().enumerate() {
+            let step = bundle.step(index);
+            let at = |s: f64| {
+                bundle
+                    .nudged(index, s)
+                    .camera(v)
+                    .unproject_at(&pixel, height)
+            };
+            let (Some(a), Some(b)) = (at(step), at(-step)) else {
+                return f64::INFINITY;
+            };
+            gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
+            gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
+        }
+        let sub = covariance.select_rows(&indices).select_columns(&indices);
+        let spread = &gradient * sub * gradient.transpose();
+        // The larger eigenvalue of the 2×2 covariance: the worst direction.
+        let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
+        let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
+        worst = worst.max(largest.max(0.0).sqrt());
+    }
+    if worst.is_finite() {
+        worst
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The height stand tags sit at in a view (the known tags' when it has no stands).
+fn typical_height(view: &LensView) -> Inches {
+    let mut heights: Vec<f64> = view.stands.iter().map(|s| s.height.0).collect();
+    if heights.is_empty() {
+        heights = view.known.iter().map(|k| k.placement.height.0).collect();
+    }
+    heights.sort_by(f64::total_cmp);
+    Inches(heights.get(heights.len() / 2).copied().unwrap_or(0.0))
+}
+
+/// Points spread over the area a view's tags cover, on its surface.
+fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
+    let view = &bundle.views()[v];
+    let mut points: Vec<TablePoint> = view.known.iter().map(|k| k.placement.center).collect();
+    points.extend(bundle.stand_placements()[v].iter().map(|p| p.center));
+    let (mut low, mut high) = (
+        TablePoint::new(f64::INFINITY, f64::INFINITY),
+        TablePoint::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+    );
+    for p in &points {
+        low = TablePoint::new(low.x.min(p.x), low.y.min(p.y));
+        high = TablePoint::new(high.x.max(p.x), high.y.max(p.y));
+    }
+    if !(low.x.is_finite() && high.x.is_finite()) {
+        return Vec::new();
+    }
+    let (across, down) = (5, 4);
+    (0..across)
+        .flat_map(|i| {
+            (0..down).map(move |j| {
+                TablePoint::new(
+                    low.x + (high.x - low.x) * f64::from(i) / f64::from(across - 1),
+                    low.y + (high.y - low.y) * f64::from(j) / f64::from(down - 1),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Stand tags that still fit badly, with the diagnosis of each: (view, stand index, why).
+fn find_outliers(
+    bundle: &Bundle,
+    views: &[LensView],
+    settings: &FitSettings,
+) -> Vec<(usize, usize, TagOutlier)> {
+    let errors = corner_errors(bundle, views);
+    let rms = |e: &[f64; 4]| (e.iter().map(|x| x * x).sum::<f64>() / 4.0).sqrt();
+    let mut all: Vec<f64> = errors.iter().flatten().map(rms).collect();
+    all.sort_by(f64::total_cmp);
+    let typical = all.get(all.len() / 2).copied().unwrap_or(0.0);
+    let limit = (4.0 * typical).max(settings.outlier.0);
+    let mut found = Vec::new();
+    for (v, view) in views.iter().enumerate() {
+        let camera = bundle.camera(v);
+        for (s, tag) in view.stands.iter().enumerate() {
+            let error = rms(&errors[v][view.known.len() + s]);
+            if error <= limit {
+                continue;
+            }
+            let measured = measure_size(&camera, tag, &bundle.stand_placements()[v][s])
+                .filter(|(size, fit)| {
+                    (size.0 / tag.size.0 - 1.0).abs() > settings.size_tolerance && *fit < limit
+                })
+                .map(|(size, _)| size);
+            found.push((
+                v,
+                s,
+                TagOutlier {
+                    id: tag.sighting.id,
+                    picture: v,
+                    error: Pixels(error),
+                    measured,
+                    listed: tag.size,
+                },
+            ));
+        }
+    }
+    found
+}
+
+/// One stand tag refitted alone with its printed size free: (size, RMS corner error).
+fn measure_size(camera: &Camera, tag: &StandTag, start: &TagPlacement) -> Option<(Inches, f64)> {
+    let problem = SizedTag {
+        camera: *camera,
+        tag: *tag,
+        params: DVector::from_vec(vec![
+            start.center.x,
+            start.center.y,
+            start.facing.0.to_radians(),
+            tag.size.0,
+        ]),
+    };
+    let (solved, report) = LevenbergMarquardt::new().minimize(problem);
+    if !report.termination.was_successful() {
+        return None;
+    }
+    let residuals = solved.residuals()?;
+    let size = solved.params[3];
+    (size > 0.0).then(|| (Inches(size), (residuals.norm_squared() / 4.0).sqrt()))
+}
+
+/// One tag, the camera held: x, y, turn and printed size.
+struct SizedTag {
+    camera: Camera,
+    tag: StandTag,
+    params: DVector<f64>,
+}
+
+impl SizedTag {
+    fn residuals_at(&self, p: &DVector<f64>) -> DVector<f64> {
+        let placement = TagPlacement {
+            center: TablePoint::new(p[0], p[1]),
+            facing: rules::units::Degrees(p[2].to_degrees()),
+            size: Inches(p[3]),
+            height: self.tag.height,
+        };
+        let seen = &self.tag.sighting.corners;
+        let corners = placement.corners();
+        DVector::from_iterator(
+            8,
+            (0..4).flat_map(|k| {
+                let at = self
+                    .camera
+                    .project(&corners[k])
+                    .unwrap_or(PixelPoint::new(1e4, 1e4));
+                [at.x - seen[k].x, at.y - seen[k].y]
+            }),
+        )
+    }
+}
+
+impl LeastSquaresProblem<f64, Dyn, Dyn> for SizedTag {
+    type ResidualStorage = Owned<f64, Dyn>;
+    type JacobianStorage = Owned<f64, Dyn, Dyn>;
+    type ParameterStorage = Owned<f64, Dyn>;
+
+    fn set_params(&mut self, x: &DVector<f64>) {
+        self.params.copy_from(x);
+    }
+
+    fn params(&self) -> DVector<f64> {
+        self.params.clone()
+    }
+
+    fn residuals(&self) -> Option<DVector<f64>> {
+        Some(self.residuals_at(&self.params))
+    }
+
+    fn jacobian(&self) -> Option<DMatrix<f64>> {
+        let mut jacobian = DMatrix::zeros(8, 4);
+        for k in 0..4 {
+            let step = 1e-6;
+            let (mut ahead, mut behind) = (self.params.clone(), self.params.clone());
+            ahead[k] += step;
+            behind[k] -= step;
+            jacobian.set_column(
+                k,
+                &((self.residuals_at(&ahead) - self.residuals_at(&behind)) / (2.0 * step)),
+            );
+        }
+        Some(jacobian)
+    }
+}
+
+fn finish(
+    views: &[LensView],
+    climb: Climb,
+    outliers: Vec<TagOutlier>,
+    settings: &FitSettings,
+) -> LensFit {
+    let bundle = &climb.bundle;
+    let lens = bundle.lens();
+    let size = lens.image_size;
+    let errors = corner_errors(bundle, views);
+    let mut all = Vec::new();
+    let mut known = Vec::new();
+    let mut coverage = Coverage::new();
+    let mut located = Vec::new();
+    for (v, view) in views.iter().enumerate() {
+        for (t, sighting) in view.sightings().enumerate() {
+            for (corner, &error) in sighting.corners.iter().zip(&errors[v][t]) {
+                all.push((*corner, error));
+                if t < view.known.len() {
+                    known.push(error);
+                }
+            }
+            coverage.add(size, sighting.corners);
+        }
+    }
+    if let Some(v) = views.iter().position(|view| view.surface == Surface::Table) {
+        restrict_to_table(&mut coverage, &bundle.camera(v), &views[v], size);
+    }
+    for (v, view) in views.iter().enumerate() {
+        let places = &bundle.stand_placements()[v];
+        located.push(
+            view.stands
+                .iter()
+                .zip(places)
+                .map(|(tag, place)| (tag.sighting.id, *place))
+                .collect(),
+        );
+    }
+    let rms = |e: &mut dyn Iterator<Item = f64>| {
+        let (sum, n) = e.fold((0.0, 0usize), |(s, n), x| (s + x * x, n + 1));
+        Pixels(if n == 0 { 0.0 } else { (sum / n as f64).sqrt() })
+    };
+    let report = LensReport {
+        model: climb.model,
+        rms: rms(&mut all.iter().map(|p| p.1)),
+        known_rms: rms(&mut known.into_iter()),
+        tags: views.iter().map(LensView::tag_count).sum(),
+        pictures: views.len(),
+        pinned: Inches(climb.pinned),
+        residuals: ResidualMap::of(size, all.iter().copied()),
+        warnings: warnings(&climb, &coverage, views, &outliers, settings),
+        coverage,
+        outliers,
+    };
+    LensFit {
+        intrinsics: lens,
+        poses: bundle.poses().to_vec(),
+        stands: located,
+        report,
+    }
+}
+
+/// Only the cells that show the table, between its outermost known tags, can be covered.
+fn restrict_to_table(coverage: &mut Coverage, camera: &Camera, view: &LensView, size: ImageSize) {
+    let centres: Vec<TablePoint> = view.known.iter().map(|k| k.placement.center).collect();
+    if centres.len() < 3 {
+        return;
+    }
+    let (lx, hx) = centres
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+            (l.min(p.x), h.max(p.x))
+        });
+    let (ly, hy) = centres
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+            (l.min(p.y), h.max(p.y))
+        });
+    coverage.restrict(size, |pixel| {
+        camera
+            .unproject_at(pixel, Inches::ZERO)
+            .is_some_and(|p| p.x >= lx && p.x <= hx && p.y >= ly && p.y <= hy)
+    });
+}
+
+fn warnings(
+    climb: &Climb,
+    coverage: &Coverage,
+    views: &[LensView],
+    outliers: &[TagOutlier],
+    settings: &FitSettings,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some((refused, pinned)) = climb.refused {
+        let held = climb.model.held();
+        let would = if pinned.is_finite() {
+            format!("would leave tags {pinned:.3}\" uncertain")
+        } else {
+            "cannot be determined".to_owned()
+        };
+        warnings.push(format!(
+            "lens: {} fitted; {} not fitted: the tags in view cannot pin them down (fitting {} {would}, more than {:.3}\") — spread stands over the whole picture, or add pictures",
+            climb.model.describe(),
+            held.join(", "),
+            refused.describe(),
+            settings.pinned.0
+        ));
+    }
+    let (across, down) = coverage.spans();
+    if across < 0.6 || down < 0.6 {
+        warnings.push(format!(
+            "lens: the tags lie in a band ({:.0} % of the picture across, {:.0} % down): the lens is not pinned down outside it",
+            100.0 * across,
+            100.0 * down
+        ));
+    }
+    let tags: usize = views.iter().map(LensView::tag_count).sum();
+    if tags < 12 {
+        warnings.push(format!(
+            "lens: only {tags} tags to fit it to: place the stands on the table (their tags count) or add pictures"
+        ));
+    }
+    warnings.extend(outliers.iter().map(ToString::to_string));
+    warnings
+}

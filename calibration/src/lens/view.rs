@@ -1,0 +1,70 @@
+//! What a lens fit is given: per picture, the tags whose places are known and the stand tags
+//! whose sizes and heights are known but whose places are not.
+
+use rules::units::Inches;
+
+use crate::tag::{TagPlacement, TagSighting};
+
+/// What a picture shows the tags on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// The table: its anchors and the stands on it.
+    Table,
+    /// The printed calibration board, held anywhere.
+    Board,
+}
+
+/// A tag whose place on its surface is known: an anchor, or a tag of the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KnownTag {
+    /// Where it lies on its surface.
+    pub placement: TagPlacement,
+    /// Where it was seen.
+    pub sighting: TagSighting,
+}
+
+/// A stand's tag: the roster gives its printed size and its height above the cloth; where it
+/// stands and how it is turned are for the fit to find.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandTag {
+    /// Where it was seen.
+    pub sighting: TagSighting,
+    /// The side of its black square, as the roster lists it.
+    pub size: Inches,
+    /// Its printed face's height above the cloth.
+    pub height: Inches,
+}
+
+/// One picture's tags, as the lens fit takes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensView {
+    /// The table or the board.
+    pub surface: Surface,
+    /// Tags at known places (for a board view, the board's tags in the board's own frame).
+    pub known: Vec<KnownTag>,
+    /// Stand tags (table views only).
+    pub stands: Vec<StandTag>,
+}
+
+impl LensView {
+    /// Known tags and stand tags together.
+    pub fn tag_count(&self) -> usize {
+        self.known.len() + self.stands.len()
+    }
+
+    /// The sighting of tag `index`, known tags first.
+    pub fn sighting(&self, index: usize) -> &TagSighting {
+        match self.known.get(index) {
+            Some(known) => &known.sighting,
+            None => &self.stands[index - self.known.len()].sighting,
+        }
+    }
+
+    /// Every sighting, known tags first.
+    pub fn sightings(&self) -> impl Iterator<Item = &TagSighting> {
+        self.known
+            .iter()
+            .map(|k| &k.sighting)
+            .chain(self.stands.iter().map(|s| &s.sighting))
+    }
+}

@@ -1,0 +1,397 @@
+//! The lens measured from the table's own tags, against cameras whose lens we chose: strong
+//! barrel and pincushion lenses, corners seen with the detector's noise, stand tags of known
+//! size at unknown places. The wrong lens must put stands in the wrong places, and the fitted
+//! one in the right ones.
+
+use std::collections::HashMap;
+
+use calibration::lens::LensModel;
+use calibration::{
+    AnchorKit, AnchorLayout, Camera, CameraPose, Distortion, ImageSize, Intrinsics, LensSource,
+    PixelPoint, Settings, StandTagSpec, TableCalibration, TablePoint3, TableSize, TagPlacement,
+    TagSighting, calibrate, calibrate_from_tags,
+};
+use nalgebra::Vector3;
+use rules::geometry::TablePoint;
+use rules::units::{Degrees, Inches};
+
+const HD: ImageSize = ImageSize {
+    width: 1920,
+    height: 1080,
+};
+const TABLE: TableSize = TableSize {
+    width: 72.0,
+    depth: 48.0,
+};
+const TAG_HEIGHT: Inches = Inches(0.16);
+
+/// A wide webcam (86° across) with strong barrel distortion, its axis off centre.
+fn wide_barrel() -> Intrinsics {
+    Intrinsics {
+        principal_point: PixelPoint::new(975.0, 528.0),
+        distortion: Distortion {
+            k1: -0.32,
+            k2: 0.11,
+            p1: 0.0015,
+            p2: -0.001,
+            k3: -0.01,
+        },
+        ..Intrinsics::from_field_of_view(HD, Degrees(86.0))
+    }
+}
+
+/// An ordinary webcam (62°) with pincushion distortion.
+fn pincushion() -> Intrinsics {
+    Intrinsics {
+        distortion: Distortion {
+            k1: 0.14,
+            k2: -0.08,
+            ..Distortion::default()
+        },
+        ..Intrinsics::from_field_of_view(HD, Degrees(62.0))
+    }
+}
+
+/// The camera south of the table, 40° from vertical, as close as the whole table allows.
+fn camera(lens: Intrinsics) -> Camera {
+    let target = TablePoint3::new(36.0, 24.0, 0.0);
+    let place = |distance: f64| {
+        let t = 40f64.to_radians();
+        let eye = TablePoint3::new(36.0, 24.0 - distance * t.sin(), distance * t.cos());
+        Camera {
+            intrinsics: lens,
+            pose: CameraPose::looking_at(eye, target, Vector3::y()),
+        }
+    };
+    let fits = |c: &Camera| {
+        [(0.0, 0.0), (72.0, 0.0), (72.0, 48.0), (0.0, 48.0)]
+            .iter()
+            .all(|&(x, y)| {
+                c.project(&TablePoint3::new(x, y, 0.0))
+                    .is_some_and(|p| p.x > 40.0 && p.y > 40.0 && p.x < 1880.0 && p.y < 1040.0)
+            })
+    };
+    (20..400)
+        .map(|d| place(f64::from(d)))
+        .find(fits)
+        .expect("the table fits at some distance")
+}
+
+/// A small deterministic generator of uniform and normal numbers.
+struct Random(u64);
+
+impl Random {
+    fn uniform(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform().max(1e-12), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+/// Stand tags of 1" in a jittered grid over the table, at random turns.
+fn stands(random: &mut Random) -> Vec<(u32, TagPlacement)> {
+    let mut stands = Vec::new();
+    for row in 0..5 {
+        for column in 0..9 {
+            stands.push((
+                10 + stands.len() as u32,
+                TagPlacement {
+                    center: TablePoint::new(
+                        6.0 + 7.5 * f64::from(column) + random.uniform() * 2.0 - 1.0,
+                        6.0 + 9.0 * f64::from(row) + random.uniform() * 2.0 - 1.0,
+                    ),
+                    facing: Degrees(random.uniform() * 360.0),
+                    size: Inches(1.0),
+                    height: TAG_HEIGHT,
+                },
+            ));
+        }
+    }
+    stands
+}
+
+/// What the camera sees: every corner with the detector's noise (σ 0.15 px).
+fn seen(camera: &Camera, id: u32, placement: &TagPlacement, random: &mut Random) -> TagSighting {
+    TagSighting {
+        id,
+        corners: placement.corners().map(|c| {
+            let p = camera.project(&c).expect("in front");
+            PixelPoint::new(p.x + 0.15 * random.normal(), p.y + 0.15 * random.normal())
+        }),
+    }
+}
+
+struct Table {
+    layout: AnchorLayout,
+    stands: Vec<(u32, TagPlacement)>,
+    sightings: Vec<TagSighting>,
+    specs: HashMap<u32, StandTagSpec>,
+}
+
+fn table(camera: &Camera, seed: u64) -> Table {
+    table_with(camera, seed, AnchorKit::Corners)
+}
+
+fn table_with(camera: &Camera, seed: u64, kit: AnchorKit) -> Table {
+    let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let layout = AnchorLayout::kit(kit, TABLE, Inches(2.0), Inches(1.5));
+    let stands = stands(&mut random);
+    let mut sightings: Vec<TagSighting> = layout
+        .anchors
+        .iter()
+        .map(|a| seen(camera, a.id, &a.placement(), &mut random))
+        .collect();
+    sightings.extend(
+        stands
+            .iter()
+            .map(|(id, p)| seen(camera, *id, p, &mut random)),
+    );
+    let specs = stands
+        .iter()
+        .map(|(id, p)| {
+            (
+                *id,
+                StandTagSpec {
+                    size: p.size,
+                    height: p.height,
+                },
+            )
+        })
+        .collect();
+    Table {
+        layout,
+        stands,
+        sightings,
+        specs,
+    }
+}
+
+/// The 95th percentile of how far a calibration puts the stands' centres from the truth.
+fn position_p95(calibration: &TableCalibration, table: &Table) -> f64 {
+    let mut errors: Vec<f64> = table
+        .stands
+        .iter()
+        .map(|(id, truth)| {
+            let sighting = table.sightings.iter().find(|s| s.id == *id).expect("seen");
+            let at = calibration
+                .camera
+                .unproject_at(&sighting.center(), TAG_HEIGHT)
+                .expect("on the table");
+            (at - truth.center).norm()
+        })
+        .collect();
+    errors.sort_by(f64::total_cmp);
+    errors[(errors.len() as f64 * 0.95) as usize]
+}
+
+fn anchors_only(table: &Table) -> TableCalibration {
+    calibrate(&table.layout, &table.sightings, HD, &Settings::default()).expect("anchors")
+}
+
+fn from_tags(table: &Table) -> TableCalibration {
+    calibrate_from_tags(
+        &table.layout,
+        std::slice::from_ref(&table.sightings),
+        &table.specs,
+        None,
+        HD,
+        None,
+    )
+    .expect("self-calibration")
+}
+
+#[test]
+fn a_wide_barrel_lens_is_measured_from_one_picture_of_the_table() {
+    let camera = camera(wide_barrel());
+    let table = table(&camera, 1);
+    let wrong = position_p95(&anchors_only(&table), &table);
+    let calibration = from_tags(&table);
+    let right = position_p95(&calibration, &table);
+    assert!(
+        wrong > 0.3,
+        "the anchors-only lens should be caught out: {wrong:.3}\""
+    );
+    // The issue's goal for one picture through a wide webcam: p95 within 0.05".
+    assert!(right < 0.05, "stands off by {right:.4}\" (p95)");
+    let LensSource::Tags(lens) = calibration.lens else {
+        panic!("lens from {:?}", calibration.lens)
+    };
+    assert!(lens.model >= LensModel::Radial, "{:?}", lens.model);
+    assert!(
+        calibration.quality.rms.0 < 0.3,
+        "{}",
+        calibration.quality.rms
+    );
+    let focal = calibration.camera.intrinsics.focal_x.0 / camera.intrinsics.focal_x.0;
+    assert!((focal - 1.0).abs() < 0.03, "focal length off by {focal}");
+}
+
+#[test]
+fn a_pincushion_lens_is_measured_from_one_picture_of_the_table() {
+    let camera = camera(pincushion());
+    let table = table(&camera, 2);
+    let wrong = position_p95(&anchors_only(&table), &table);
+    let right = position_p95(&from_tags(&table), &table);
+    assert!(wrong > 0.1, "anchors-only: {wrong:.3}\"");
+    assert!(right < 0.03, "stands off by {right:.4}\" (p95)");
+}
+
+#[test]
+fn a_distortion_free_lens_loses_nothing() {
+    let camera = camera(Intrinsics::from_field_of_view(HD, Degrees(70.0)));
+    let table = table(&camera, 3);
+    let before = position_p95(&anchors_only(&table), &table);
+    let after = position_p95(&from_tags(&table), &table);
+    assert!(
+        after <= before.max(0.01) * 1.2,
+        "{before:.4}\" → {after:.4}\""
+    );
+}
+
+#[test]
+fn a_tag_printed_smaller_than_the_roster_says_is_named_and_left_out() {
+    let camera = camera(wide_barrel());
+    let mut table = table(&camera, 4);
+    let clean = position_p95(&from_tags(&table), &table);
+    // Tag 30 is printed at 20 mm, but the roster still lists 1" (25.4 mm).
+    let (id, truth) = table.stands[20];
+    let small = TagPlacement {
+        size: Inches(20.0 / 25.4),
+        ..truth
+    };
+    let mut random = Random(99);
+    let at = table
+        .sightings
+        .iter()
+        .position(|s| s.id == id)
+        .expect("seen");
+    table.sightings[at] = seen(&camera, id, &small, &mut random);
+    let calibration = from_tags(&table);
+    let report = calibration.lens_report.as_ref().expect("a lens fit");
+    let named = report
+        .outliers
+        .iter()
+        .find(|o| o.id == id)
+        .expect("tag 30 named");
+    let measured = named.measured.expect("its size measured").0 * 25.4;
+    assert!((measured - 20.0).abs() < 0.5, "measures {measured:.2} mm");
+    assert!(
+        calibration
+            .warnings
+            .iter()
+            .any(|w| w.contains(&format!("tag {id} measures"))),
+        "{:?}",
+        calibration.warnings
+    );
+    // Left out, it bends nothing: the other stands are placed as well as without it.
+    table.stands.remove(20);
+    let right = position_p95(&calibration, &table);
+    assert!(
+        right < clean + 0.005,
+        "stands off by {right:.4}\" (p95), {clean:.4}\" without the wrong tag"
+    );
+}
+
+#[test]
+fn tags_in_a_band_fit_less_of_the_lens_and_say_so() {
+    let camera = camera(wide_barrel());
+    let mut table = table(&camera, 5);
+    // Only the middle row of stands is on the table.
+    let band: Vec<u32> = table
+        .stands
+        .iter()
+        .filter(|(_, p)| (p.center.y - 24.0).abs() > 3.0)
+        .map(|(id, _)| *id)
+        .collect();
+    table.sightings.retain(|s| !band.contains(&s.id));
+    table.stands.retain(|(id, _)| !band.contains(id));
+    let calibration = from_tags(&table);
+    let report = calibration.lens_report.as_ref().expect("a lens fit");
+    assert!(report.model < LensModel::Full, "{:?}", report.model);
+    assert!(
+        calibration
+            .warnings
+            .iter()
+            .any(|w| w.contains("not fitted")),
+        "{:?}",
+        calibration.warnings
+    );
+}
+
+#[test]
+fn a_fitted_lens_is_never_replaced_by_a_worse_one() {
+    let camera = camera(wide_barrel());
+    let full = table(&camera, 6);
+    let good = from_tags(&full);
+    // Later, a picture with only the anchors in view (the stands cleared away).
+    let mut bare = table(&camera, 7);
+    bare.sightings.retain(|s| s.id < 4);
+    let later = calibrate_from_tags(
+        &bare.layout,
+        std::slice::from_ref(&bare.sightings),
+        &bare.specs,
+        None,
+        HD,
+        Some(&good),
+    )
+    .expect("calibrates");
+    assert_eq!(later.lens, good.lens, "the earlier lens is kept");
+    assert_eq!(
+        later.camera.intrinsics.distortion,
+        good.camera.intrinsics.distortion
+    );
+    assert!(
+        later
+            .warnings
+            .iter()
+            .any(|w| w.contains("kept the earlier lens")),
+        "{:?}",
+        later.warnings
+    );
+    assert!(position_p95(&later, &full) < 0.05);
+}
+
+#[test]
+fn one_anchor_in_view_is_refused_by_name() {
+    let camera = camera(wide_barrel());
+    let mut table = table(&camera, 8);
+    table
+        .sightings
+        .retain(|s| s.id != 1 && s.id != 2 && s.id != 3);
+    let error = calibrate_from_tags(
+        &table.layout,
+        std::slice::from_ref(&table.sightings),
+        &table.specs,
+        None,
+        HD,
+        None,
+    )
+    .expect_err("one anchor cannot fix the table");
+    let message = error.to_string();
+    assert!(message.contains("1 of the 4 anchors"), "{message}");
+    assert!(message.contains("missing: 1, 2, 3"), "{message}");
+}
+#[test]
+fn mid_edge_anchors_pin_the_middle_of_the_table() {
+    let camera = camera(wide_barrel());
+    // Seeds where four corners leave the middle loosest.
+    for seed in [4, 5] {
+        let corners = table_with(&camera, seed, AnchorKit::Corners);
+        let eight = table_with(&camera, seed, AnchorKit::Eight);
+        let (four, more) = (
+            position_p95(&from_tags(&corners), &corners),
+            position_p95(&from_tags(&eight), &eight),
+        );
+        assert!(
+            more < four,
+            "seed {seed}: 8 anchors {more:.4}\" vs 4 {four:.4}\""
+        );
+        assert!(more < 0.05, "seed {seed}: {more:.4}\"");
+    }
+}
