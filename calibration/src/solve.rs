@@ -71,6 +71,28 @@ pub enum LensSource {
     Tags(crate::from_tags::TagLens),
 }
 
+impl std::fmt::Display for LensSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LensSource::Anchors => write!(f, "focal length from the anchors, no distortion"),
+            LensSource::Assumed => write!(f, "assumed: the anchors could not measure it"),
+            LensSource::Board { views, rms } => {
+                write!(f, "measured with the board, {views} views, RMS {rms}")
+            }
+            LensSource::Given => write!(f, "given"),
+            LensSource::Tags(t) => write!(
+                f,
+                "{} measured from {} tags in {} picture(s), RMS {}, {:.0} % covered",
+                t.model.describe(),
+                t.tags,
+                t.pictures,
+                t.rms,
+                100.0 * t.coverage
+            ),
+        }
+    }
+}
+
 /// How one anchor fits the calibration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

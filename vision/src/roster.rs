@@ -320,6 +320,20 @@ impl Roster {
         self.tag_list().into_iter().collect()
     }
 
+    /// What the lens fit needs of every stand and commander tag: its printed size and height.
+    pub fn stand_tags(&self) -> HashMap<u32, calibration::StandTagSpec> {
+        self.tag_list()
+            .into_iter()
+            .map(|(id, mount)| {
+                let spec = calibration::StandTagSpec {
+                    size: mount.size,
+                    height: mount.height,
+                };
+                (id, spec)
+            })
+            .collect()
+    }
+
     /// A readable name for what a tag is on: "stand 2 of 45th-foot".
     pub fn describe(&self, owner: TagOwner) -> String {
         match owner {

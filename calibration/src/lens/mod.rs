@@ -8,10 +8,12 @@
 mod bundle;
 pub mod coverage;
 pub mod fit;
+pub mod learner;
 pub mod model;
 pub mod view;
 
 pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
+pub use learner::{ENOUGH_COVERAGE, LearnedTags, LensLearner, MAX_KEPT};
 pub use model::{LensModel, LensParam};
 pub use view::{KnownTag, LensView, StandTag, Surface};

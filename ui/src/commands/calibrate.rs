@@ -1,15 +1,19 @@
-//! `vedette calibrate IMAGE... --anchors ANCHORS.toml -o CAMERA.toml`: the camera against the
-//! table, and the lens from views of the board when there are enough of them.
+//! `vedette calibrate IMAGE... --anchors ANCHORS.toml [--roster ROSTER.toml] -o CAMERA.toml`:
+//! the camera against the table and the lens, from every tag of known size in the pictures —
+//! the anchors, the roster's stand tags, and the board in any picture that shows it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use std::collections::HashMap;
+
 use anyhow::{Context, bail};
+use calibration::lens::Coverage;
 use calibration::{
-    AnchorLayout, Board, ImageSize, LensSource, Settings, TableCalibration, TagSighting, calibrate,
-    calibrate_lens,
+    AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting,
+    calibrate_from_tags,
 };
-use vision::{DetectorSettings, TagDetector, read_image};
+use vision::{DetectorSettings, Roster, TagDetector, read_image};
 
 /// The inputs of a calibration.
 pub struct CalibrateArgs<'a> {
@@ -17,9 +21,12 @@ pub struct CalibrateArgs<'a> {
     pub images: &'a [PathBuf],
     /// The anchor layout.
     pub anchors: &'a Path,
+    /// The roster: its stand tags are measured too.
+    pub roster: Option<&'a Path>,
     /// Where to save the calibration.
     pub output: &'a Path,
-    /// A previous calibration whose lens to keep.
+    /// A previous calibration whose lens to start from (kept unless these pictures measure a
+    /// better one).
     pub lens: Option<&'a Path>,
 }
 
@@ -38,83 +45,150 @@ pub fn run(
         ..detector
     })?;
     let board = Board::default();
-    let mut views: Vec<(PathBuf, ImageSize, Vec<TagSighting>)> = Vec::new();
+    let mut pictures: Vec<Vec<TagSighting>> = Vec::new();
+    let mut size = None;
     for path in args.images {
         let image = read_image(path)?;
-        let size = vision::image_size(&image);
-        views.push((path.clone(), size, detector.detect(&image)?.sightings()));
+        let this = vision::image_size(&image);
+        match size {
+            Some(first) if first != this => bail!(
+                "{}: it is {this}, the first image is {first}; calibrate one camera mode at a time",
+                path.display()
+            ),
+            _ => size = Some(this),
+        }
+        pictures.push(detector.detect(&image)?.sightings());
     }
-    let size = views[0].1;
-    if let Some((path, other, _)) = views.iter().find(|v| v.1 != size) {
-        bail!(
-            "{}: it is {other}, the first image is {size}; calibrate one camera mode at a time",
-            path.display()
-        );
-    }
-    let board_views: Vec<Vec<TagSighting>> = views
-        .iter()
-        .map(|(_, _, s)| {
-            s.iter()
-                .filter(|t| board.placement(t.id).is_some())
-                .copied()
-                .collect::<Vec<_>>()
-        })
-        .filter(|s| s.len() >= calibration::board::MIN_TAGS_PER_VIEW)
-        .collect();
-    let mut lens = match args.lens {
-        Some(path) => Some(
-            TableCalibration::load(path)?
-                .camera
-                .intrinsics
-                .scaled_to(size),
-        ),
-        None => None,
+    let size = size.context("no image")?;
+    let previous = args.lens.map(TableCalibration::load).transpose()?;
+    let stands = match args.roster {
+        Some(path) => stand_tags(&Roster::load(path)?, &layout, &board, out)?,
+        None => HashMap::new(),
     };
-    let mut board_figures = None;
-    if board_views.len() >= calibration::board::MIN_VIEWS {
-        let measured = calibrate_lens(&board, &board_views, size)?;
-        writeln!(
-            out,
-            "lens: measured from {} views of the board, RMS {}",
-            measured.views, measured.rms
-        )?;
-        lens = Some(measured.intrinsics);
-        board_figures = Some(measured);
-    } else if !board_views.is_empty() {
-        writeln!(
-            out,
-            "lens: {} view(s) of the board; {} are needed to measure the lens — using the anchors instead",
-            board_views.len(),
-            calibration::board::MIN_VIEWS
-        )?;
-    }
-    // The table view: the image showing the most anchors (the last one on a tie).
-    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
-    let (table_image, _, sightings) = views
-        .iter()
-        .rev()
-        .max_by_key(|(_, _, s)| anchors_in(s))
-        .context("no image")?;
-    let settings = Settings {
-        intrinsics: lens,
-        ..Settings::default()
-    };
-    let mut result = calibrate(&layout, sightings, size, &settings)
-        .with_context(|| format!("{}", table_image.display()))?;
-    if let Some(board) = board_figures {
-        result.lens = LensSource::Board {
-            views: board.views,
-            rms: board.rms,
-        };
-    }
+    let board_views = board_guidance(&board, args.images, &pictures, size, out)?;
+    let result = calibrate_from_tags(
+        &layout,
+        &pictures,
+        &stands,
+        (board_views > 0).then_some(&board),
+        size,
+        previous.as_ref(),
+    )
+    .with_context(|| table_picture(&layout, args.images, &pictures))?;
     result.save(args.output)?;
-    write_figures(&result, table_image, args.output, out)?;
+    write_lens(&result, out)?;
+    write_figures(&result, &table_picture(&layout, args.images, &pictures), args.output, out)?;
+    Ok(())
+}
+
+/// The roster's stand tags, less any that are also anchors or board tags (named, not used).
+fn stand_tags(
+    roster: &Roster,
+    layout: &AnchorLayout,
+    board: &Board,
+    out: &mut dyn Write,
+) -> anyhow::Result<HashMap<u32, StandTagSpec>> {
+    let mut stands = roster.stand_tags();
+    let mut clashes: Vec<u32> = stands
+        .keys()
+        .copied()
+        .filter(|id| layout.anchor(*id).is_some() || board.placement(*id).is_some())
+        .collect();
+    clashes.sort_unstable();
+    for id in clashes {
+        stands.remove(&id);
+        writeln!(
+            out,
+            "  ! roster tag {id} is also an anchor or board tag: not used as a stand tag"
+        )?;
+    }
+    Ok(stands)
+}
+
+/// Say after each view of the board how much of the picture it has covered; returns how
+/// many views show enough of it.
+fn board_guidance(
+    board: &Board,
+    images: &[PathBuf],
+    pictures: &[Vec<TagSighting>],
+    size: ImageSize,
+    out: &mut dyn Write,
+) -> anyhow::Result<usize> {
+    let mut coverage = Coverage::new();
+    let mut views = 0;
+    for (path, sightings) in images.iter().zip(pictures) {
+        let tags: Vec<&TagSighting> = sightings
+            .iter()
+            .filter(|t| board.placement(t.id).is_some())
+            .collect();
+        if tags.len() < calibration::board::MIN_TAGS_PER_VIEW {
+            continue;
+        }
+        views += 1;
+        coverage.add(size, tags.iter().flat_map(|t| t.corners));
+        let covered = coverage.fraction();
+        let advice = if covered >= BOARD_ENOUGH && views >= calibration::board::MIN_VIEWS {
+            "enough".to_owned()
+        } else {
+            format!(
+                "not enough yet: hold the board, tilted, where it has not been (the corners and edges) until {:.0} %, in {} views or more",
+                100.0 * BOARD_ENOUGH,
+                calibration::board::MIN_VIEWS
+            )
+        };
+        writeln!(
+            out,
+            "board view {views} ({}): {} tags; the board has covered {:.0} % of the picture — {advice}",
+            path.display(),
+            tags.len(),
+            100.0 * covered
+        )?;
+    }
+    Ok(views)
+}
+
+/// The share of the picture the board should have covered.
+const BOARD_ENOUGH: f64 = 0.7;
+
+/// The name of the picture the table is found in: the one with the most anchors.
+fn table_picture(layout: &AnchorLayout, images: &[PathBuf], pictures: &[Vec<TagSighting>]) -> String {
+    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
+    (0..pictures.len())
+        .rev()
+        .max_by_key(|&i| anchors_in(&pictures[i]))
+        .map(|i| images[i].display().to_string())
+        .unwrap_or_default()
+}
+
+/// The lens fit's figures: what was measured, from what, and how far to trust it.
+fn write_lens(result: &TableCalibration, out: &mut dyn Write) -> std::io::Result<()> {
+    let Some(report) = &result.lens_report else {
+        return writeln!(out, "lens: {:?}", result.lens);
+    };
+    writeln!(
+        out,
+        "lens: measured from {} picture(s), {} tags — {}: RMS {}, tags placed within {:.3}\" by the lens (1σ, worst place)",
+        report.pictures,
+        report.tags,
+        report.model.describe(),
+        report.rms,
+        report.pinned.0
+    )?;
+    writeln!(
+        out,
+        "  coverage: {:.0} % of the table's part of the picture",
+        100.0 * report.coverage.fraction()
+    )?;
+    writeln!(out, "  residuals across the picture (RMS px, top row first):")?;
+    for line in report.residuals.lines() {
+        writeln!(out, "    {line}")?;
+    }
     Ok(())
 }
 
 fn write_figures(
     result: &TableCalibration,
-    image: &Path,
+    image: &str,
     output: &Path,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -124,7 +198,7 @@ fn write_figures(
     writeln!(
         out,
         "table from {}: {} anchors used",
-        image.display(),
+        image,
         result.anchors.len()
     )?;
     writeln!(out, "  reprojection: RMS {}, worst {}", q.rms, q.max)?;
@@ -135,7 +209,7 @@ fn write_figures(
     )?;
     writeln!(
         out,
-        "  camera: {:.1}° from vertical, {:.0}\" above the table at ({:.1}, {:.1}); lens {:.0}° wide ({:?})",
+        "  camera: {:.1}° from vertical, {:.0}\" above the table at ({:.1}, {:.1}); lens {:.0}° wide ({})",
         q.tilt.0,
         eye.z,
         eye.x,

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_accuracy;
 pub mod bench_live;
 pub mod bench_vision;
 pub mod calibrate;

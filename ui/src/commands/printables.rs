@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use calibration::{AnchorLayout, Board};
+use calibration::{AnchorKit, AnchorLayout, Board};
+use rules::units::Inches;
 use vision::Roster;
 use vision::printables::{
     self, Paper, SheetItem, SheetOptions, anchor_kit, board_sheet, parse_base, parse_ids,
@@ -65,17 +66,28 @@ pub fn tags(
 
 /// Make the anchor kit (from a layout) or the calibration board, and write it.
 pub fn anchors(
-    layout: Option<&Path>,
+    sheet: AnchorSheet,
     paper: &str,
     output: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let paper = Paper::parse(paper)?;
+    let layout = match sheet {
+        AnchorSheet::Layout(path) => Some((AnchorLayout::load(path)?, path.display().to_string())),
+        AnchorSheet::Kit { kit, table, save } => {
+            let layout = standard_kit(kit, table)?;
+            if let Some(path) = save {
+                layout.save(path)?;
+                writeln!(out, "{}", path.display())?;
+            }
+            Some((layout, format!("the {kit}-anchor kit")))
+        }
+        AnchorSheet::Board => None,
+    };
     let (pages, count) = match layout {
-        Some(path) => {
-            let layout = AnchorLayout::load(path)?;
+        Some((layout, name)) => {
             let pages = anchor_kit(&layout, paper)
-                .with_context(|| format!("the anchor kit of {}", path.display()))?;
+                .with_context(|| format!("the anchor kit of {name}"))?;
             (pages, layout.anchors.len())
         }
         None => {
@@ -84,6 +96,48 @@ pub fn anchors(
         }
     };
     report(&printables::save(&pages, output)?, count, out)
+}
+
+/// Which anchor sheet to print.
+pub enum AnchorSheet<'a> {
+    /// The anchors of a layout file.
+    Layout(&'a Path),
+    /// A standard kit: "4", "6" or "8" anchors, for a table `72x48in`, its layout saved if asked.
+    Kit {
+        /// How many anchors.
+        kit: &'a str,
+        /// The table, width x depth.
+        table: &'a str,
+        /// Where to save the layout.
+        save: Option<&'a Path>,
+    },
+    /// The calibration board.
+    Board,
+}
+
+/// The standard kit of 2" anchors, 1.5" in from the edges, for a table given as `72x48in`.
+fn standard_kit(kit: &str, table: &str) -> anyhow::Result<AnchorLayout> {
+    let kit = match kit {
+        "4" => AnchorKit::Corners,
+        "6" => AnchorKit::Six,
+        "8" => AnchorKit::Eight,
+        other => anyhow::bail!("--kit {other}: the kits have 4, 6 or 8 anchors"),
+    };
+    let size = parse_base(table).with_context(|| format!("--table {table}"))?;
+    // Through millimetres and back: round off the last bits so the file reads 48, not 47.99….
+    let inches = |mm: printables::Mm| (mm.inches().0 * 1000.0).round() / 1000.0;
+    let (width, depth) = (inches(size.width), inches(size.depth));
+    if !(24.0..=240.0).contains(&width) || !(24.0..=240.0).contains(&depth) {
+        anyhow::bail!(
+            "--table {table}: a table from 2' to 20' each way is expected, not {width:.0}\" × {depth:.0}\""
+        );
+    }
+    Ok(AnchorLayout::kit(
+        kit,
+        calibration::TableSize { width, depth },
+        Inches(2.0),
+        Inches(1.5),
+    ))
 }
 
 fn report(files: &[std::path::PathBuf], tags: usize, out: &mut dyn Write) -> anyhow::Result<()> {

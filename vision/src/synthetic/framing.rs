@@ -5,15 +5,25 @@ use calibration::{Camera, CameraPose, ImageSize, Intrinsics, TablePoint3, TableS
 use nalgebra::Vector3;
 use rules::units::Degrees;
 
-/// A camera `tilt` from vertical, with a lens of `field_of_view` horizontally, as close as it
-/// can be while the whole table shows with a margin of 3 % of the image all round.
+/// A camera `tilt` from vertical, with an ideal lens of `field_of_view` horizontally, as close
+/// as it can be while the whole table shows with a margin of 3 % of the image all round.
 pub fn framing_camera(
     table: TableSize,
     image_size: ImageSize,
     tilt: Degrees,
     field_of_view: Degrees,
 ) -> Camera {
-    let intrinsics = Intrinsics::from_field_of_view(image_size, field_of_view);
+    framing_camera_for(
+        table,
+        Intrinsics::from_field_of_view(image_size, field_of_view),
+        tilt,
+    )
+}
+
+/// The same through any lens: a barrel lens pulls the table's corners in, so the camera comes
+/// closer than an ideal lens of the same field of view would.
+pub fn framing_camera_for(table: TableSize, intrinsics: Intrinsics, tilt: Degrees) -> Camera {
+    let image_size = intrinsics.image_size;
     let target = TablePoint3::new(table.width / 2.0, table.depth / 2.0, 0.0);
     let place = |distance: f64| {
         let t = tilt.0.to_radians();

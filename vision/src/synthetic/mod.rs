@@ -12,6 +12,7 @@
 
 mod framing;
 mod game;
+mod lenses;
 mod noise;
 mod render;
 mod scenery;
@@ -19,8 +20,9 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
-pub use framing::framing_camera;
+pub use framing::{framing_camera, framing_camera_for};
 pub use game::{GameSettings, MovingGame};
+pub use lenses::LensClass;
 pub use render::{Effects, Renderer};
 pub use scenery::Scenery;
 pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};

@@ -17,13 +17,13 @@ impl Noise {
     }
 
     /// Uniform in (0, 1].
-    fn unit(&mut self) -> f64 {
+    pub fn uniform(&mut self) -> f64 {
         ((self.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64
     }
 
     /// A standard normal sample (Box–Muller).
     pub fn gaussian(&mut self) -> f64 {
-        let (u, v) = (self.unit(), self.unit());
+        let (u, v) = (self.uniform(), self.uniform());
         (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
     }
 }

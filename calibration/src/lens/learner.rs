@@ -1,0 +1,275 @@
+//! Learning the lens while people play: every frame's tags are offered, and a stand's sighting
+//! is kept whenever the stand has moved somewhere new in the picture, until the kept sightings
+//! cover the picture. A fit is made from a snapshot, on whichever thread the caller likes.
+//!
+//! Decisions:
+//! - One camera pose for everything kept: the camera stands still while people play, so a stand
+//!   seen in two places is two tags of known size on one table in one picture. When the camera
+//!   is knocked the sightings no longer agree: [`LensLearner::restart`] drops them and keeps the
+//!   lens.
+//! - A stand that has not moved adds nothing; one that has moved more than a tag's width adds a
+//!   sighting. The sightings kept are capped ([`MAX_KEPT`]), and past the cap a new one replaces
+//!   one from the most crowded part of the picture, so the fit stays quick and spreads out.
+
+use std::collections::HashMap;
+
+use crate::anchors::AnchorLayout;
+use crate::from_tags::{StandTagSpec, calibrate_from_tags};
+use crate::lens::coverage::Coverage;
+use crate::pixels::{ImageSize, PixelPoint};
+use crate::solve::{CalibrationError, TableCalibration};
+use crate::tag::TagSighting;
+
+/// The most stand sightings kept for a fit: about a second's fit on two cores.
+pub const MAX_KEPT: usize = 160;
+
+/// The share of the table's part of the picture that counts as covered enough to fit the whole
+/// lens.
+pub const ENOUGH_COVERAGE: f64 = 0.6;
+
+/// The sightings gathered so far.
+#[derive(Clone, Debug)]
+pub struct LensLearner {
+    image_size: ImageSize,
+    stands: HashMap<u32, StandTagSpec>,
+    anchors: HashMap<u32, TagSighting>,
+    kept: Vec<TagSighting>,
+    frames: usize,
+}
+
+/// What a fit needs, detached from the learner so that it can be made on another thread.
+#[derive(Clone, Debug)]
+pub struct LearnedTags {
+    /// The frame size.
+    pub image_size: ImageSize,
+    /// The anchors' latest sightings and every stand sighting kept, as one picture.
+    pub picture: Vec<TagSighting>,
+    /// The roster's stand tags.
+    pub stands: HashMap<u32, StandTagSpec>,
+}
+
+impl LearnedTags {
+    /// Fit the table and the lens; `previous`'s lens is kept unless this one is better founded.
+    pub fn fit(
+        &self,
+        layout: &AnchorLayout,
+        previous: Option<&TableCalibration>,
+    ) -> Result<TableCalibration, CalibrationError> {
+        calibrate_from_tags(
+            layout,
+            std::slice::from_ref(&self.picture),
+            &self.stands,
+            None,
+            self.image_size,
+            previous,
+        )
+    }
+}
+
+impl LensLearner {
+    /// A learner for frames of one size, knowing the roster's stand tags.
+    pub fn new(image_size: ImageSize, stands: HashMap<u32, StandTagSpec>) -> LensLearner {
+        LensLearner {
+            image_size,
+            stands,
+            anchors: HashMap::new(),
+            kept: Vec::new(),
+            frames: 0,
+        }
+    }
+
+    /// Offer a frame's sightings; returns how many stand sightings were kept from it. `anchors`
+    /// says which ids are anchors.
+    pub fn observe(&mut self, sightings: &[TagSighting], anchors: &AnchorLayout) -> usize {
+        self.frames += 1;
+        let mut added = 0;
+        for sighting in sightings.iter().filter(|s| is_sane(s)) {
+            if anchors.anchor(sighting.id).is_some() {
+                self.anchors.insert(sighting.id, *sighting);
+            } else if self.stands.contains_key(&sighting.id) && self.is_new_place(sighting) {
+                self.keep(*sighting);
+                added += 1;
+            }
+        }
+        added
+    }
+
+    /// Whether a stand's sighting is far enough from each place it was kept at.
+    fn is_new_place(&self, sighting: &TagSighting) -> bool {
+        let centre = sighting.center();
+        let width = sighting.side().max(8.0);
+        !self
+            .kept
+            .iter()
+            .any(|k| k.id == sighting.id && k.center().distance(&centre).0 < width)
+    }
+
+    fn keep(&mut self, sighting: TagSighting) {
+        if self.kept.len() < MAX_KEPT {
+            self.kept.push(sighting);
+            return;
+        }
+        // Replace a sighting from the most crowded cell.
+        let cell = |p: &PixelPoint| {
+            let column = (p.x / f64::from(self.image_size.width) * 8.0).floor() as i64;
+            let row = (p.y / f64::from(self.image_size.height) * 5.0).floor() as i64;
+            (column, row)
+        };
+        let mut crowd: HashMap<(i64, i64), usize> = HashMap::new();
+        for k in &self.kept {
+            *crowd.entry(cell(&k.center())).or_default() += 1;
+        }
+        let here = crowd
+            .get(&cell(&sighting.center()))
+            .copied()
+            .unwrap_or_default();
+        let crowded = self
+            .kept
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, k)| crowd[&cell(&k.center())])
+            .map(|(i, k)| (i, crowd[&cell(&k.center())]));
+        if let Some((index, count)) = crowded
+            && count > here + 1
+        {
+            self.kept[index] = sighting;
+        }
+    }
+
+    /// Forget what was gathered (the camera has moved); the lens in use is not touched.
+    pub fn restart(&mut self) {
+        self.anchors.clear();
+        self.kept.clear();
+        self.frames = 0;
+    }
+
+    /// Frames offered since the start or the last restart.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Stand sightings kept.
+    pub fn kept(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// Which parts of the picture the kept sightings cover (the table's part only, when a
+    /// calibration says where the table is).
+    pub fn coverage(&self, calibration: Option<&TableCalibration>) -> Coverage {
+        let mut coverage = Coverage::new();
+        if let Some(c) = calibration {
+            let table = c.table;
+            coverage.restrict(self.image_size, |p| {
+                c.camera
+                    .unproject_at(p, rules::units::Inches::ZERO)
+                    .is_some_and(|t| table.contains(&t, rules::units::Inches::ZERO))
+            });
+        }
+        let corners = self
+            .kept
+            .iter()
+            .chain(self.anchors.values())
+            .flat_map(|s| s.corners);
+        coverage.add(self.image_size, corners);
+        coverage
+    }
+
+    /// What a fit needs now.
+    pub fn snapshot(&self) -> LearnedTags {
+        let mut picture: Vec<TagSighting> = self.anchors.values().copied().collect();
+        picture.sort_by_key(|s| s.id);
+        picture.extend(self.kept.iter().copied());
+        LearnedTags {
+            image_size: self.image_size,
+            picture,
+            stands: self.stands.clone(),
+        }
+    }
+}
+
+/// A sighting whose corners are all finite numbers and that is not folded over on itself.
+fn is_sane(sighting: &TagSighting) -> bool {
+    sighting.corners.iter().all(PixelPoint::is_finite) && sighting.side() >= 4.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anchors::TableSize;
+    use rules::units::Inches;
+
+    const HD: ImageSize = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+
+    fn square(id: u32, x: f64, y: f64) -> TagSighting {
+        TagSighting {
+            id,
+            corners: [
+                PixelPoint::new(x - 10.0, y + 10.0),
+                PixelPoint::new(x + 10.0, y + 10.0),
+                PixelPoint::new(x + 10.0, y - 10.0),
+                PixelPoint::new(x - 10.0, y - 10.0),
+            ],
+        }
+    }
+
+    fn learner() -> (LensLearner, AnchorLayout) {
+        let spec = StandTagSpec {
+            size: Inches(1.0),
+            height: Inches(0.16),
+        };
+        let stands = (10..20).map(|id| (id, spec)).collect();
+        let layout = AnchorLayout::corners(
+            TableSize {
+                width: 72.0,
+                depth: 48.0,
+            },
+            Inches(2.0),
+            Inches(1.5),
+        );
+        (LensLearner::new(HD, stands), layout)
+    }
+
+    #[test]
+    fn a_stand_that_stays_put_is_kept_once_and_one_that_moves_again() {
+        let (mut learner, layout) = learner();
+        assert_eq!(learner.observe(&[square(10, 500.0, 500.0)], &layout), 1);
+        assert_eq!(learner.observe(&[square(10, 505.0, 500.0)], &layout), 0);
+        assert_eq!(learner.observe(&[square(10, 560.0, 500.0)], &layout), 1);
+        assert_eq!(learner.kept(), 2);
+        assert_eq!(learner.frames(), 3);
+    }
+
+    #[test]
+    fn unknown_tags_and_broken_sightings_are_not_kept() {
+        let (mut learner, layout) = learner();
+        let mut broken = square(11, 700.0, 500.0);
+        broken.corners[2].x = f64::NAN;
+        assert_eq!(
+            learner.observe(&[square(99, 100.0, 100.0), broken], &layout),
+            0
+        );
+        learner.observe(&[square(0, 40.0, 1000.0)], &layout);
+        assert_eq!(learner.snapshot().picture.len(), 1, "the anchor only");
+    }
+
+    #[test]
+    fn past_the_cap_the_crowded_part_of_the_picture_gives_way() {
+        let (mut learner, layout) = learner();
+        // Fill up with sightings in one corner of the picture.
+        let mut n = 0;
+        while learner.kept() < MAX_KEPT {
+            let (x, y) = (30.0 + 25.0 * f64::from(n % 6), 30.0 + 25.0 * f64::from(n / 6));
+            learner.observe(&[square(10 + n % 10, x, y)], &layout);
+            n += 1;
+        }
+        let before = learner.coverage(None).fraction();
+        learner.observe(&[square(12, 1500.0, 900.0)], &layout);
+        assert_eq!(learner.kept(), MAX_KEPT);
+        assert!(learner.coverage(None).fraction() > before);
+        learner.restart();
+        assert_eq!((learner.kept(), learner.frames()), (0, 0));
+    }
+}

@@ -1,0 +1,556 @@
+//! `vedette bench accuracy`: how exactly stands are placed, through the lenses people really
+//! have, by each way of calibrating — side by side in one run, on synthetic tables whose truth
+//! is known exactly.
+//!
+//! Every table is seen through a lens drawn from its kind ([`LensClass`]), rendered busy (a
+//! flocked mat, painted figures) with a webcam's blur, noise, uneven light and JPEG. The same
+//! picture is then calibrated five ways and its stands located with each calibration:
+//! - anchors only: the four corner anchors, the lens's focal length alone (no distortion);
+//! - one picture: the anchors and every stand tag the roster lists (bundle adjustment);
+//! - after 30 s of play: the live learner given ten more pictures, one every 3 s, in which the
+//!   stands have moved as they do in a game;
+//! - board: four views of the printed board, filling the picture, then the anchors;
+//! - true lens: the lens the picture was rendered through, given.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+use calibration::lens::LensLearner;
+use calibration::{
+    Board, Camera, CameraPose, ImageSize, Intrinsics, LensSource, Settings, TableCalibration,
+    TablePoint3, TableSize, calibrate, calibrate_from_tags, calibrate_lens,
+};
+use rules::units::{Degrees, Inches};
+use vision::synthetic::{
+    Block, Effects, LensClass, Renderer, Rgb, Scenery, SyntheticTable, framing_camera_for,
+};
+use vision::{DetectorSettings, TagDetector};
+
+use super::bench::progress;
+use super::bench_vision::{Staged, TABLE, build, stage};
+
+const HD: ImageSize = ImageSize {
+    width: 1920,
+    height: 1080,
+};
+
+/// Pictures of play after the first, one every [`PLAY_INTERVAL`] seconds.
+const PLAY_PICTURES: u64 = 10;
+const PLAY_INTERVAL: f64 = 3.0;
+/// How far a stand may have moved from its place in the first picture, inches.
+const PLAY_SPREAD: f64 = 2.5;
+/// Views of the board.
+const BOARD_VIEWS: usize = 4;
+
+/// Tag size classes for recall, by the side of the black square in pixels.
+const SIZE_CLASSES: [(f64, f64); 5] = [
+    (0.0, 12.0),
+    (12.0, 16.0),
+    (16.0, 20.0),
+    (20.0, 24.0),
+    (24.0, f64::INFINITY),
+];
+
+/// The ways of calibrating compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Way {
+    AnchorsOnly,
+    OnePicture,
+    AfterPlay,
+    Board,
+    TrueLens,
+}
+
+impl Way {
+    const ALL: [Way; 5] = [
+        Way::AnchorsOnly,
+        Way::OnePicture,
+        Way::AfterPlay,
+        Way::Board,
+        Way::TrueLens,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Way::AnchorsOnly => "anchors only",
+            Way::OnePicture => "one picture",
+            Way::AfterPlay => "after 30 s play",
+            Way::Board => "board",
+            Way::TrueLens => "true lens",
+        }
+    }
+}
+
+/// The figures of one lens kind calibrated one way.
+#[derive(Default)]
+struct Score {
+    position: Vec<f64>,
+    facing: Vec<f64>,
+    anchor_rms: Vec<f64>,
+    seconds: Vec<f64>,
+    models: HashMap<String, usize>,
+    failures: Vec<String>,
+}
+
+/// Recall of one lens kind.
+#[derive(Default)]
+struct Recall {
+    seen: [usize; 5],
+    total: [usize; 5],
+    false_tags: usize,
+}
+
+/// Measure, per lens kind and way of calibrating, how far stands are placed from the truth.
+pub fn accuracy(
+    tables: usize,
+    seed: u64,
+    settings: DetectorSettings,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let tables = tables.max(1);
+    let mut scores: HashMap<(LensClass, Way), Score> = HashMap::new();
+    let mut recalls: HashMap<LensClass, Recall> = HashMap::new();
+    let mut bench = Bench {
+        renderer: Renderer::new(),
+        detector: TagDetector::new(settings.clone())?,
+    };
+    let bar = progress(tables * LensClass::ALL.len(), "table");
+    for class in LensClass::ALL {
+        for i in 0..tables {
+            let table_seed = seed + i as u64;
+            let lens = class.sample(HD, table_seed);
+            let tilt = 30.0 + 20.0 * i as f64 / (tables - 1).max(1) as f64;
+            let camera = framing_camera_for(TABLE, lens, Degrees(tilt));
+            let staged = busy(stage(table_seed, 1.0, &mut heights(table_seed))?);
+            let effects = Effects {
+                seed: table_seed,
+                ..Effects::WEBCAM
+            };
+            let image = bench.renderer.render(&staged.world, &camera, &effects)?;
+            let sightings = bench.detector.detect(&image)?.sightings();
+            let truth = Truth::of(&staged, &camera);
+            truth.recall(&sightings, recalls.entry(class).or_default());
+            for way in Way::ALL {
+                let started = Instant::now();
+                let calibration =
+                    bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
+                let seconds = started.elapsed().as_secs_f64();
+                let score = scores.entry((class, way)).or_default();
+                match calibration {
+                    Ok(calibration) => {
+                        score.seconds.push(seconds);
+                        truth.score(&calibration, &staged, &sightings, score);
+                    }
+                    Err(e) => score.failures.push(format!("table {i}: {e}")),
+                }
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    report(tables, &settings, &scores, &recalls, out)
+}
+
+/// Stand heights 3–5 mm (tag included), the same for a table's every picture.
+fn heights(seed: u64) -> impl FnMut() -> f64 {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (3.0 + 2.0 * (state % 1000) as f64 / 1000.0) / 25.4
+    }
+}
+
+/// A club table: a flocked mat, figures on the stands.
+fn busy(mut staged: Staged) -> Staged {
+    staged.world.scenery = Scenery::Busy { seed: 7 };
+    staged
+}
+
+/// What stays between tables: the renderer's caches and the detector.
+struct Bench {
+    renderer: Renderer,
+    detector: TagDetector,
+}
+
+impl Bench {
+    /// Calibrate one way; the outer error is the benchmark's own failure, the inner one the
+    /// calibration's (counted, not fatal).
+    fn calibrate(
+        &mut self,
+        way: Way,
+        staged: &Staged,
+        camera: &Camera,
+        seed: u64,
+        sightings: &[calibration::TagSighting],
+    ) -> anyhow::Result<Result<TableCalibration, calibration::CalibrationError>> {
+        let anchors = &staged.anchors;
+        let with_lens = |lens: Intrinsics| {
+            let settings = Settings {
+                intrinsics: Some(lens),
+                ..Settings::default()
+            };
+            calibrate(anchors, sightings, HD, &settings)
+        };
+        Ok(match way {
+            Way::AnchorsOnly => calibrate(anchors, sightings, HD, &Settings::default()),
+            Way::OnePicture => calibrate_from_tags(
+                anchors,
+                &[sightings.to_vec()],
+                &staged.roster.stand_tags(),
+                None,
+                HD,
+                None,
+            ),
+            Way::AfterPlay => {
+                let learned = self.play(staged, camera, seed, sightings)?;
+                learned.fit(anchors, None)
+            }
+            Way::Board => match self.board_lens(&camera.intrinsics)? {
+                Ok(lens) => with_lens(lens).map(|mut c| {
+                    c.lens = LensSource::Given;
+                    c
+                }),
+                Err(e) => Err(e),
+            },
+            Way::TrueLens => with_lens(camera.intrinsics),
+        })
+    }
+
+    /// Thirty seconds of play offered to the live learner: the first picture, then one every
+    /// few seconds with the stands moved.
+    fn play(
+        &mut self,
+        staged: &Staged,
+        camera: &Camera,
+        seed: u64,
+        first: &[calibration::TagSighting],
+    ) -> anyhow::Result<calibration::lens::LearnedTags> {
+        let mut learner = LensLearner::new(HD, staged.roster.stand_tags());
+        learner.observe(first, &staged.anchors);
+        for k in 1..=PLAY_PICTURES {
+            let moved = busy(stage(
+                seed + 1000 * k,
+                PLAY_SPREAD,
+                &mut heights(seed),
+            )?);
+            let effects = Effects {
+                seed: seed + 1000 * k,
+                ..Effects::WEBCAM
+            };
+            let image = self.renderer.render(&moved.world, camera, &effects)?;
+            learner.observe(&self.detector.detect(&image)?.sightings(), &staged.anchors);
+        }
+        debug_assert!(PLAY_INTERVAL * PLAY_PICTURES as f64 <= 30.0);
+        Ok(learner.snapshot())
+    }
+
+    /// The lens from views of the printed board held in front of the camera.
+    fn board_lens(
+        &mut self,
+        lens: &Intrinsics,
+    ) -> anyhow::Result<Result<Intrinsics, calibration::CalibrationError>> {
+        let board = Board::default();
+        let world = board_world(&board);
+        let mut views = Vec::new();
+        for view in 0..BOARD_VIEWS {
+            let camera = board_camera(&world.table, *lens, view);
+            let effects = Effects {
+                seed: 77 + view as u64,
+                ..Effects::WEBCAM
+            };
+            let image = self.renderer.render(&world, &camera, &effects)?;
+            views.push(self.detector.detect(&image)?.sightings());
+        }
+        Ok(calibrate_lens(&board, &views, HD).map(|b| b.intrinsics))
+    }
+}
+
+/// The board as a sheet lying on its own little table.
+fn board_world(board: &Board) -> SyntheticTable {
+    let pitch = board.tag_size + board.gap;
+    let size = TableSize {
+        width: pitch * f64::from(board.columns),
+        depth: pitch * f64::from(board.rows),
+    };
+    let mut world = SyntheticTable::new(size);
+    let tags: Vec<_> = board
+        .ids()
+        .filter_map(|id| {
+            Some(vision::synthetic::PrintedTag {
+                id,
+                placement: board.placement(id)?,
+            })
+        })
+        .collect();
+    let centre = rules::geometry::TablePoint::new(size.width / 2.0, size.depth / 2.0);
+    world.blocks.push(Block {
+        footprint: rules::geometry::OrientedRect::from_center(
+            centre,
+            Degrees(0.0),
+            Inches(size.width + 0.6),
+            Inches(size.depth + 0.6),
+        ),
+        height: Inches::ZERO,
+        colour: Rgb::PAPER,
+        tags,
+        figures: false,
+    });
+    world
+}
+
+/// A board view: held 35° from square-on from one of four sides, or square-on, as close as
+/// the whole board allows.
+fn board_camera(board: &TableSize, lens: Intrinsics, view: usize) -> Camera {
+    let target = TablePoint3::new(board.width / 2.0, board.depth / 2.0, 0.0);
+    let (tilt, azimuth) = match view {
+        0 => (35f64, -90f64),
+        1 => (35.0, 0.0),
+        2 => (35.0, 90.0),
+        _ => (35.0, 180.0),
+    };
+    let (t, a) = (tilt.to_radians(), azimuth.to_radians());
+    let place = |distance: f64| {
+        let eye = TablePoint3::new(
+            target.x + distance * t.sin() * a.cos(),
+            target.y + distance * t.sin() * a.sin(),
+            distance * t.cos(),
+        );
+        Camera {
+            intrinsics: lens,
+            pose: CameraPose::looking_at(eye, target, nalgebra::Vector3::y()),
+        }
+    };
+    let margin = 0.05 * f64::from(HD.height);
+    let fits = |camera: &Camera| {
+        [
+            (0.0, 0.0),
+            (board.width, 0.0),
+            (board.width, board.depth),
+            (0.0, board.depth),
+        ]
+        .iter()
+        .all(|&(x, y)| {
+            camera
+                .project(&TablePoint3::new(x, y, 0.0))
+                .is_some_and(|p| {
+                    p.x >= margin
+                        && p.y >= margin
+                        && p.x <= f64::from(HD.width) - margin
+                        && p.y <= f64::from(HD.height) - margin
+                })
+        })
+    };
+    (1..2000)
+        .map(|d| place(f64::from(d) * 0.1))
+        .find(fits)
+        .unwrap_or_else(|| place(200.0))
+}
+
+/// The truth of one table picture.
+struct Truth {
+    /// Each stand tag's placement and its side in pixels.
+    tags: HashMap<u32, (calibration::TagPlacement, f64)>,
+    /// The anchors' ids.
+    anchors: Vec<u32>,
+}
+
+impl Truth {
+    fn of(staged: &Staged, camera: &Camera) -> Truth {
+        let anchors: Vec<u32> = staged.anchors.anchors.iter().map(|a| a.id).collect();
+        let tags = staged
+            .world
+            .tags()
+            .filter(|t| !anchors.contains(&t.id))
+            .map(|t| {
+                let c = t.placement.corners();
+                let side = (0..4)
+                    .filter_map(|k| {
+                        Some(camera.project(&c[k])?.distance(&camera.project(&c[(k + 1) % 4])?).0)
+                    })
+                    .sum::<f64>()
+                    / 4.0;
+                (t.id, (t.placement, side))
+            })
+            .collect();
+        Truth { tags, anchors }
+    }
+
+    fn recall(&self, sightings: &[calibration::TagSighting], recall: &mut Recall) {
+        for (id, (_, side)) in &self.tags {
+            let class = SIZE_CLASSES
+                .iter()
+                .position(|(lo, hi)| side >= lo && side < hi)
+                .unwrap_or(0);
+            recall.total[class] += 1;
+            if sightings.iter().any(|s| s.id == *id) {
+                recall.seen[class] += 1;
+            }
+        }
+        recall.false_tags += sightings
+            .iter()
+            .filter(|s| !self.tags.contains_key(&s.id) && !self.anchors.contains(&s.id))
+            .count();
+    }
+
+    /// Locate the picture's tags with a calibration and score the tags of 16 px and more.
+    fn score(
+        &self,
+        calibration: &TableCalibration,
+        staged: &Staged,
+        sightings: &[calibration::TagSighting],
+        score: &mut Score,
+    ) {
+        let located =
+            vision::locate_tags(calibration, Some(&staged.roster), sightings, Inches(0.16));
+        for tag in &located.tags {
+            let Some((truth, side)) = self.tags.get(&tag.pose.id) else {
+                continue;
+            };
+            if *side < 16.0 {
+                continue;
+            }
+            score
+                .position
+                .push((tag.pose.center - truth.center).norm());
+            let turn = (tag.pose.facing - truth.facing).0.rem_euclid(360.0);
+            score.facing.push(turn.min(360.0 - turn));
+        }
+        score.anchor_rms.push(calibration.quality.rms.0);
+        let model = match calibration.lens {
+            LensSource::Tags(t) => format!("{:?}", t.model),
+            LensSource::Anchors => "focal".into(),
+            other => format!("{other:?}")
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        };
+        *score.models.entry(model).or_default() += 1;
+    }
+}
+
+fn report(
+    tables: usize,
+    settings: &DetectorSettings,
+    scores: &HashMap<(LensClass, Way), Score>,
+    recalls: &HashMap<LensClass, Recall>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "camera pipeline accuracy through realistic lenses, {tables} synthetic tables per lens kind, {}",
+        build()
+    )?;
+    writeln!(
+        out,
+        "1920×1080, 72\"×48\" busy table, camera 30°–50° from vertical, 45 stands over the whole table, 1\" tags 3–5 mm above the cloth, 4 corner anchors"
+    )?;
+    writeln!(
+        out,
+        "effects: blur σ {}, noise σ {} grey levels, light fall-off {}, JPEG {:?}; detector: {settings}",
+        Effects::WEBCAM.blur,
+        Effects::WEBCAM.noise,
+        Effects::WEBCAM.uneven_light,
+        Effects::WEBCAM.jpeg_quality
+    )?;
+    writeln!(
+        out,
+        "ways: anchors only (focal length from the anchors); one picture (anchors + stand tags, bundle adjustment); after 30 s play (live learner, {PLAY_PICTURES} more pictures every {PLAY_INTERVAL} s, stands moved up to {PLAY_SPREAD}\"); board ({BOARD_VIEWS} views, then the anchors); true lens (given)"
+    )?;
+    writeln!(
+        out,
+        "stand tags of 16 px and more; position and facing errors against the truth; anchor RMS is the reprojection of the anchors' corners"
+    )?;
+    writeln!(
+        out,
+        "{:<20} {:<16} {:>8} {:>8} {:>8} {:>10} {:>10} {:>8}  lens fitted",
+        "lens", "calibration", "pos p50", "pos p95", "pos max", "facing p95", "anchor RMS", "time"
+    )?;
+    for class in LensClass::ALL {
+        for way in Way::ALL {
+            let Some(score) = scores.get(&(class, way)) else {
+                continue;
+            };
+            let (position, facing) = (sorted(&score.position), sorted(&score.facing));
+            let mut models: Vec<String> = score
+                .models
+                .iter()
+                .map(|(m, n)| format!("{m}×{n}"))
+                .collect();
+            models.sort();
+            writeln!(
+                out,
+                "{:<20} {:<16} {:>7.4}\" {:>7.4}\" {:>7.4}\" {:>9.3}° {:>7.2} px {:>6.2} s  {}{}",
+                class.name(),
+                way.name(),
+                at(&position, 0.5),
+                at(&position, 0.95),
+                at(&position, 1.0),
+                at(&facing, 0.95),
+                mean(&score.anchor_rms),
+                median(&score.seconds),
+                models.join(" "),
+                if score.failures.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} failed", score.failures.len())
+                }
+            )?;
+            for failure in &score.failures {
+                writeln!(out, "    ! {failure}")?;
+            }
+        }
+    }
+    writeln!(out, "recall by tag side (the first picture of each table):")?;
+    for class in LensClass::ALL {
+        let Some(recall) = recalls.get(&class) else {
+            continue;
+        };
+        let cells: Vec<String> = SIZE_CLASSES
+            .iter()
+            .enumerate()
+            .map(|(k, (lo, hi))| {
+                let label = if hi.is_finite() {
+                    format!("{lo}–{hi} px")
+                } else {
+                    format!("≥{lo} px")
+                };
+                let rate = 100.0 * recall.seen[k] as f64 / recall.total[k].max(1) as f64;
+                format!("{label} {}/{} {rate:.0} %", recall.seen[k], recall.total[k])
+            })
+            .collect();
+        writeln!(
+            out,
+            "  {:<20} {}; false tags {}",
+            class.name(),
+            cells.join(", "),
+            recall.false_tags
+        )?;
+    }
+    Ok(())
+}
+
+fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+fn at(sorted: &[f64], p: f64) -> f64 {
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+fn median(values: &[f64]) -> f64 {
+    at(&sorted(values), 0.5)
+}
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
