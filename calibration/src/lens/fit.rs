@@ -5,12 +5,13 @@
 //! - Robust loss by iteratively reweighted least squares: each corner's weight comes from the
 //!   Huber function of its last error, and the solver runs again. A mis-read corner or a tag
 //!   knocked while the picture was taken pulls the fit by its weight, not by its square.
-//! - The model climbs a ladder (focal length; then k1; then the principal point and k2; then
-//!   k3 and the tangential terms) and stops where the next step would leave the table less
-//!   certain than [`FitSettings::pinned`]: the uncertainty of where a tag is put, propagated
-//!   from the fit's covariance to points spread over the tags' area. Tags in a band, or only
-//!   four anchors, cannot pin k2 or k3 down; a fit that frees them anyway would bend the
-//!   picture's empty parts at random.
+//! - The model is chosen from a ladder (focal length; then k1; then k2; then the principal
+//!   point; then k3 and the tangential terms), each rung fitted from the one below. The rung
+//!   taken explains the corners best for its number of parameters (the Bayesian information
+//!   criterion on the robust cost), among the rungs that leave the table pinned down
+//!   ([`FitSettings::pinned`]: the uncertainty of where a tag is put, propagated from the fit's
+//!   covariance to points spread over the table). Four anchors alone cannot pin k2 or k3 down;
+//!   a fit that frees them anyway would bend the picture's empty parts at random.
 //! - A stand tag whose corners still fit badly is refitted alone with a free printed size: a tag
 //!   printed at 20 mm but listed at 25 mm is named with the size it measures, and left out.
 
@@ -28,8 +29,8 @@ use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::tag::TagPlacement;
 
-/// How much less certain one step up the ladder may leave the table before the tolerance binds.
-const GROWTH: f64 = 1.25;
+/// Below this share of the table's part of the picture covered by tags, say so.
+const POORLY_COVERED: f64 = 0.5;
 
 /// How a lens is fitted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,8 +39,9 @@ pub struct FitSettings {
     pub huber: Pixels,
     /// The most of the lens to fit ([`LensModel::Fixed`] to keep the lens as given).
     pub highest: LensModel,
-    /// A model is taken only while the fit puts tags on the table at least this certainly
-    /// (one standard deviation, the worst place over the tags' area).
+    /// A model is taken only if the fit puts tags on the table at least this certainly (one
+    /// standard deviation, the worst place over the table): more numbers than the tags can
+    /// determine bend the picture's empty parts at random.
     pub pinned: Inches,
     /// A stand tag whose corners are off by more than this, and by more than four times the
     /// typical tag, is examined and left out.
@@ -54,7 +56,7 @@ impl Default for FitSettings {
         FitSettings {
             huber: Pixels(1.0),
             highest: LensModel::Full,
-            pinned: Inches(0.025),
+            pinned: Inches(0.1),
             outlier: Pixels(1.5),
             size_tolerance: 0.06,
         }
@@ -231,35 +233,65 @@ fn climb<'a>(
             .filter(|m| *m <= settings.highest)
             .collect()
     };
-    let mut bundle = Bundle::new(views, ladder[0], start, poses.to_vec(), stands);
-    robust_solve(&mut bundle, ladder[0], settings.huber)?;
-    let mut best = Climb {
-        pinned: uncertainty(&bundle),
-        bundle,
-        model: ladder[0],
-        refused: None,
-    };
-    for &model in &ladder[1..] {
-        let mut trial = best.bundle.clone();
-        trial.rebase(model);
-        robust_solve(&mut trial, model, settings.huber)?;
-        let pinned = uncertainty(&trial);
-        tracing::debug!(?model, pinned, "lens model tried");
-        // More numbers always leave the table a little less certain; a step that leaves it much
-        // less certain, and past the tolerance, is measuring noise.
-        let allowed = settings.pinned.0.max(GROWTH * best.pinned);
-        if pinned.is_nan() || pinned > allowed {
-            best.refused = Some((model, pinned));
-            break;
+    // The starting lens places the stands; the ladder measures the lens afresh from its
+    // lowest rung (an earlier lens's distortion held under "focal length only" would be that
+    // lens, not a measurement of these tags).
+    let fresh = if settings.highest == LensModel::Fixed {
+        start
+    } else {
+        Intrinsics {
+            principal_point: start.image_size.center(),
+            distortion: crate::camera::Distortion::default(),
+            ..start
         }
-        best = Climb {
-            bundle: trial,
-            model,
-            pinned,
-            refused: None,
-        };
+    };
+    // Every rung is fitted, each from the one below; the one chosen explains the corners best
+    // for its number of parameters (the Bayesian information criterion on the robust cost),
+    // among those that leave the table pinned down.
+    let mut bundle = Bundle::new(views, ladder[0], fresh, poses.to_vec(), stands);
+    let mut tried: Vec<(Bundle, LensModel, f64, f64)> = Vec::new();
+    for &model in &ladder {
+        bundle.rebase(model);
+        robust_solve(&mut bundle, model, settings.huber)?;
+        let pinned = uncertainty(&bundle);
+        let score = information(&bundle, settings.huber);
+        tracing::debug!(?model, pinned, score, "lens model tried");
+        tried.push((bundle.clone(), model, pinned, score));
     }
-    Ok(best)
+    let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
+    let chosen = tried
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| pinned_down(t.2))
+        .min_by(|a, b| a.1.3.total_cmp(&b.1.3))
+        .map_or(0, |(i, _)| i);
+    // The first rung above the chosen one that the tags could not pin down, for the warning.
+    let refused = tried[chosen + 1..]
+        .iter()
+        .find(|t| !pinned_down(t.2))
+        .map(|t| (t.1, t.2));
+    let (bundle, model, pinned, _) = tried.swap_remove(chosen);
+    Ok(Climb {
+        bundle,
+        model,
+        pinned,
+        refused,
+    })
+}
+
+/// The Bayesian information criterion of a fit, on the Huber cost of its corners (in units of
+/// the knee): lower is better; each parameter must buy its keep.
+fn information(bundle: &Bundle, huber: Pixels) -> f64 {
+    let errors = corner_errors(bundle, bundle.views());
+    let k = huber.0;
+    let (mut cost, mut corners) = (0.0, 0usize);
+    for e in errors.iter().flatten().flatten() {
+        cost += if *e <= k { e * e } else { 2.0 * k * e - k * k };
+        corners += 1;
+    }
+    let m = (2 * corners).max(1) as f64;
+    let parameters = bundle.params().len() as f64;
+    m * (cost.max(1e-12) / m).ln() + parameters * m.ln()
 }
 
 /// A stand tag the starting camera cannot place (its rays miss the table): start it at the
@@ -671,9 +703,11 @@ fn warnings(
         ));
     }
     let (across, down) = coverage.spans();
-    if across < 0.6 || down < 0.6 {
+    let covered = coverage.fraction();
+    if covered < POORLY_COVERED || across < 0.6 || down < 0.6 {
         warnings.push(format!(
-            "lens: the tags lie in a band ({:.0} % of the picture across, {:.0} % down): the lens is not pinned down outside it",
+            "lens: the tags cover only {:.0} % of the table's part of the picture ({:.0} % across, {:.0} % down): the lens is not pinned down where no tag was seen — spread the stands over the table, or let it learn in play",
+            100.0 * covered,
             100.0 * across,
             100.0 * down
         ));

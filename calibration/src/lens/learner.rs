@@ -261,7 +261,10 @@ mod tests {
         // Fill up with sightings in one corner of the picture.
         let mut n = 0;
         while learner.kept() < MAX_KEPT {
-            let (x, y) = (30.0 + 25.0 * f64::from(n % 6), 30.0 + 25.0 * f64::from(n / 6));
+            let (x, y) = (
+                30.0 + 25.0 * f64::from(n % 6),
+                30.0 + 25.0 * f64::from(n / 6),
+            );
             learner.observe(&[square(10 + n % 10, x, y)], &layout);
             n += 1;
         }

@@ -88,6 +88,8 @@ impl Demo {
             terrain: SceneDoc::from(&self.turns[0]).terrain,
             notes: Vec::new(),
             ruleset: None,
+            // The demo's lens is the synthetic camera's: never kept for a real webcam.
+            lens_folder: None,
         }
     }
 

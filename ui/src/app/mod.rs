@@ -11,6 +11,7 @@
 pub mod capture;
 pub mod demo;
 pub mod headless;
+pub mod lens;
 pub mod measure;
 pub mod overlay;
 pub mod pipeline;
@@ -165,6 +166,8 @@ pub struct AppState {
     pub hover: Option<TablePoint>,
     /// The plan's transform as last drawn (to find units on screen, e.g. in tests).
     pub plan_transform: Option<overlay::PlanTransform>,
+    /// Shade the live view by where the lens has been shown tags.
+    pub show_lens_coverage: bool,
     texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
     last_frame: Option<Instant>,
 }
@@ -194,6 +197,7 @@ impl AppState {
             commands: Vec::new(),
             hover: None,
             plan_transform: None,
+            show_lens_coverage: false,
             texture: None,
             last_frame: None,
         }
@@ -374,6 +378,9 @@ impl AppState {
 /// Text colours shared by the views.
 pub const DIM: Color32 = Color32::from_rgb(150, 150, 150);
 
+/// The app's name for eframe: its window and its data folder.
+pub const APP_ID: &str = "vedette";
+
 /// The eframe app: the state, and the pipeline thread feeding it.
 pub struct VedetteApp {
     /// What the UI shows.
@@ -459,8 +466,9 @@ pub fn run(demo: bool) -> anyhow::Result<()> {
             .with_min_inner_size([900.0, 560.0]),
         ..Default::default()
     };
+    lens::keep_lenses();
     eframe::run_native(
-        "vedette",
+        APP_ID,
         options,
         Box::new(move |cc| {
             let mut settings = load_settings(cc.storage);

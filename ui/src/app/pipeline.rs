@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use calibration::lens::Coverage;
 use calibration::{
     AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, TableCalibration,
     check_anchors,
@@ -37,6 +38,7 @@ use vision::{
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};
 use super::demo::Demo;
+use super::lens::{LensLearning, LensStatus};
 
 /// Where frames come from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,6 +119,8 @@ pub struct Inputs {
     pub notes: Vec<String>,
     /// The ruleset chosen in the app over the roster's.
     pub ruleset: Option<RulesetId>,
+    /// Where lenses learnt in play are kept between sessions (`None`: not kept).
+    pub lens_folder: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -124,6 +128,7 @@ impl Inputs {
     pub fn load(setup: &Setup) -> Inputs {
         let mut inputs = Inputs {
             ruleset: setup.ruleset,
+            lens_folder: super::lens::app_folder(),
             ..Inputs::default()
         };
         let note = |notes: &mut Vec<String>, e: &dyn std::fmt::Display| notes.push(e.to_string());
@@ -190,6 +195,8 @@ pub struct Status {
     pub dropped_frames: u64,
     /// Calibration.
     pub calibration: CalibrationStatus,
+    /// The lens learnt in play.
+    pub lens: LensStatus,
     /// Tags seen that the roster does not list.
     pub unknown_tags: Vec<u32>,
     /// Tags not seen now, held at their last place.
@@ -211,6 +218,7 @@ impl Status {
             frame_work: Duration::ZERO,
             dropped_frames: 0,
             calibration: CalibrationStatus::Missing("no frame yet".into()),
+            lens: LensStatus::Idle,
             unknown_tags: Vec::new(),
             held_tags: Vec::new(),
             unseen: Vec::new(),
@@ -239,6 +247,8 @@ pub struct TableState {
     pub held_units: Vec<String>,
     /// Height of the tops of the bases, where unit outlines are drawn on the video.
     pub stand_height: Inches,
+    /// Which parts of the picture the lens has been shown tags in.
+    pub lens_coverage: Option<Coverage>,
     /// Status figures and messages.
     pub status: Status,
 }
@@ -255,6 +265,7 @@ impl TableState {
             rulings: None,
             held_units: Vec::new(),
             stand_height: Inches(0.16),
+            lens_coverage: None,
             status: Status {
                 error,
                 ..Status::empty(source)
@@ -300,6 +311,8 @@ pub struct Processor {
     rules_changed: u64,
     moved_frames: u32,
     calibration_note: Option<String>,
+    /// The lens learnt while people play.
+    lens: LensLearning,
 }
 
 impl Processor {
@@ -315,6 +328,7 @@ impl Processor {
             ..DetectorSettings::default()
         };
         Processor {
+            lens: LensLearning::new(inputs.lens_folder.clone()),
             inputs,
             detector: LiveDetector::new(LiveSettings {
                 detector: settings,
@@ -330,10 +344,12 @@ impl Processor {
         }
     }
 
-    /// Forget the calibration: the next frame with the anchors in view makes a new one.
+    /// Forget the calibration: the next frame with the anchors in view makes a new one, through
+    /// the lens already learnt (a moved camera keeps its lens).
     pub fn recalibrate(&mut self) {
         if self.inputs.anchors.is_some() {
             self.inputs.calibration = None;
+            self.lens.restart();
             self.tracker.clear();
             if let Ok(detector) = &mut self.detector {
                 detector.clear();
@@ -397,6 +413,7 @@ impl Processor {
         state.status.detect_time = detections.detect_time;
         let sightings = detections.sightings();
         self.update_calibration(&sightings, size, &mut state.status);
+        self.learn_lens(&sightings, &mut state);
         if let Some(calibration) = self.inputs.calibration.clone() {
             self.place(frame, &calibration, &sightings, &mut state);
             state.calibration = Some(calibration);
@@ -426,13 +443,16 @@ impl Processor {
         if self.inputs.calibration.is_none() {
             match &self.inputs.anchors {
                 Some(anchors) => {
-                    match calibration::calibrate(
-                        anchors,
-                        sightings,
-                        size,
-                        &CalibrationSettings::default(),
-                    ) {
-                        Ok(c) => {
+                    let lens = self.lens.lens_for(size);
+                    let settings = CalibrationSettings {
+                        intrinsics: lens.map(|(l, _)| l),
+                        ..CalibrationSettings::default()
+                    };
+                    match calibration::calibrate(anchors, sightings, size, &settings) {
+                        Ok(mut c) => {
+                            if let Some((_, source)) = lens {
+                                c.lens = source;
+                            }
                             tracing::info!(rms = %c.quality.rms, "calibrated from the anchors in view");
                             self.inputs.calibration = Some(c);
                             self.calibration_note = None;
@@ -471,6 +491,43 @@ impl Processor {
             self.moved_frames = 0;
             self.recalibrate();
         }
+    }
+
+    /// Offer the frame's tags to the lens learning; take a better lens when one is fitted.
+    /// Nothing is learnt while the anchors say the camera has moved: those frames are seen
+    /// from elsewhere than the calibration's.
+    fn learn_lens(&mut self, sightings: &[calibration::TagSighting], state: &mut TableState) {
+        if let (Some(anchors), Some(calibration), 0) = (
+            &self.inputs.anchors,
+            &self.inputs.calibration,
+            self.moved_frames,
+        ) {
+            let better =
+                self.lens
+                    .frame(sightings, anchors, self.inputs.roster.as_ref(), calibration);
+            if let Some(better) = better {
+                self.inputs.calibration = Some(better);
+            }
+        }
+        state.status.lens = self.lens.status().clone();
+        state.lens_coverage = self.lens.coverage(self.inputs.calibration.as_ref());
+    }
+
+    /// Wait for the lens fit under way, if any, and take its lens (tests: the pipeline itself
+    /// never waits).
+    pub fn finish_lens_fit(&mut self, limit: Duration) -> bool {
+        match self.lens.wait(limit) {
+            Some(better) => {
+                self.inputs.calibration = Some(better);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The calibration in use.
+    pub fn calibration(&self) -> Option<&TableCalibration> {
+        self.inputs.calibration.as_ref()
     }
 
     /// Place the tags, follow them, and build the scene and its rulings.

@@ -133,8 +133,7 @@ pub fn accuracy(
             truth.recall(&sightings, recalls.entry(class).or_default());
             for way in Way::ALL {
                 let started = Instant::now();
-                let calibration =
-                    bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
+                let calibration = bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
                 let seconds = started.elapsed().as_secs_f64();
                 let score = scores.entry((class, way)).or_default();
                 match calibration {
@@ -231,11 +230,7 @@ impl Bench {
         let mut learner = LensLearner::new(HD, staged.roster.stand_tags());
         learner.observe(first, &staged.anchors);
         for k in 1..=PLAY_PICTURES {
-            let moved = busy(stage(
-                seed + 1000 * k,
-                PLAY_SPREAD,
-                &mut heights(seed),
-            )?);
+            let moved = busy(stage(seed + 1000 * k, PLAY_SPREAD, &mut heights(seed))?);
             let effects = Effects {
                 seed: seed + 1000 * k,
                 ..Effects::WEBCAM
@@ -368,7 +363,12 @@ impl Truth {
                 let c = t.placement.corners();
                 let side = (0..4)
                     .filter_map(|k| {
-                        Some(camera.project(&c[k])?.distance(&camera.project(&c[(k + 1) % 4])?).0)
+                        Some(
+                            camera
+                                .project(&c[k])?
+                                .distance(&camera.project(&c[(k + 1) % 4])?)
+                                .0,
+                        )
                     })
                     .sum::<f64>()
                     / 4.0;
@@ -412,9 +412,7 @@ impl Truth {
             if *side < 16.0 {
                 continue;
             }
-            score
-                .position
-                .push((tag.pose.center - truth.center).norm());
+            score.position.push((tag.pose.center - truth.center).norm());
             let turn = (tag.pose.facing - truth.facing).0.rem_euclid(360.0);
             score.facing.push(turn.min(360.0 - turn));
         }
@@ -553,4 +551,3 @@ fn median(values: &[f64]) -> f64 {
 fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
 }
-

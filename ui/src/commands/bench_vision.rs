@@ -196,4 +196,3 @@ pub fn speed(frames: usize, settings: DetectorSettings, out: &mut dyn Write) -> 
     }
     Ok(())
 }
-

@@ -77,7 +77,12 @@ pub fn run(
     .with_context(|| table_picture(&layout, args.images, &pictures))?;
     result.save(args.output)?;
     write_lens(&result, out)?;
-    write_figures(&result, &table_picture(&layout, args.images, &pictures), args.output, out)?;
+    write_figures(
+        &result,
+        &table_picture(&layout, args.images, &pictures),
+        args.output,
+        out,
+    )?;
     Ok(())
 }
 
@@ -151,7 +156,11 @@ fn board_guidance(
 const BOARD_ENOUGH: f64 = 0.7;
 
 /// The name of the picture the table is found in: the one with the most anchors.
-fn table_picture(layout: &AnchorLayout, images: &[PathBuf], pictures: &[Vec<TagSighting>]) -> String {
+fn table_picture(
+    layout: &AnchorLayout,
+    images: &[PathBuf],
+    pictures: &[Vec<TagSighting>],
+) -> String {
     let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
     (0..pictures.len())
         .rev()
@@ -179,7 +188,10 @@ fn write_lens(result: &TableCalibration, out: &mut dyn Write) -> std::io::Result
         "  coverage: {:.0} % of the table's part of the picture",
         100.0 * report.coverage.fraction()
     )?;
-    writeln!(out, "  residuals across the picture (RMS px, top row first):")?;
+    writeln!(
+        out,
+        "  residuals across the picture (RMS px, top row first):"
+    )?;
     for line in report.residuals.lines() {
         writeln!(out, "    {line}")?;
     }

@@ -86,8 +86,8 @@ pub fn anchors(
     };
     let (pages, count) = match layout {
         Some((layout, name)) => {
-            let pages = anchor_kit(&layout, paper)
-                .with_context(|| format!("the anchor kit of {name}"))?;
+            let pages =
+                anchor_kit(&layout, paper).with_context(|| format!("the anchor kit of {name}"))?;
             (pages, layout.anchors.len())
         }
         None => {

@@ -42,6 +42,11 @@ pub fn live_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
     let rect = fit(area, frame.size);
     let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
     painter.image(texture.id(), rect, uv, Color32::WHITE);
+    if state.show_lens_coverage
+        && let Some(coverage) = &table.lens_coverage
+    {
+        lens_coverage(&painter, rect, coverage);
+    }
     let Some(calibration) = &table.calibration else {
         let why = match &table.status.calibration {
             crate::app::pipeline::CalibrationStatus::Missing(why) => why.as_str(),
@@ -115,6 +120,28 @@ pub fn live_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
         .and_then(|s| overlay::unit_at(s, &at, tolerance))
         .map(|u| u.id.clone());
     Some(Click { at, unit })
+}
+
+/// The picture shaded by the lens's coverage: green where tags have been seen, amber where the
+/// table shows but no tag has been yet.
+fn lens_coverage(painter: &egui::Painter, rect: Rect, coverage: &calibration::lens::Coverage) {
+    let cell = Vec2::new(
+        rect.width() / coverage.columns as f32,
+        rect.height() / coverage.rows as f32,
+    );
+    for row in 0..coverage.rows {
+        for column in 0..coverage.columns {
+            let colour = match coverage.covered(column, row) {
+                Some(true) => Color32::from_rgba_unmultiplied(60, 200, 90, 40),
+                Some(false) if coverage.reachable[row * coverage.columns + column] => {
+                    Color32::from_rgba_unmultiplied(255, 170, 40, 50)
+                }
+                _ => continue,
+            };
+            let min = rect.min + Vec2::new(column as f32 * cell.x, row as f32 * cell.y);
+            painter.rect_filled(Rect::from_min_size(min, cell).shrink(1.0), 0.0, colour);
+        }
+    }
 }
 
 /// A message in the middle of an empty view.

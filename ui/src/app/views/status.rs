@@ -3,12 +3,32 @@
 
 use egui::{Color32, RichText};
 
+use crate::app::lens::LensStatus;
 use crate::app::pipeline::CalibrationStatus;
 use crate::app::{AppState, DIM};
 
 const WARN: Color32 = Color32::from_rgb(255, 190, 40);
 const BAD: Color32 = Color32::from_rgb(240, 90, 80);
 const GOOD: Color32 = Color32::from_rgb(90, 220, 110);
+
+/// Where the lens stands; its button shades the live view by what the lens has been shown.
+fn lens_status(ui: &mut egui::Ui, state: &mut AppState, lens: &LensStatus) {
+    if *lens == LensStatus::Idle {
+        return;
+    }
+    let colour = match lens {
+        LensStatus::Fitted { .. } => GOOD,
+        _ => DIM,
+    };
+    ui.label(RichText::new(lens.to_string()).color(colour))
+        .on_hover_text("The lens is measured from the tags in play: every stand that moves to a new part of the picture teaches it more. It is kept for the next session.");
+    let toggle = ui
+        .selectable_label(state.show_lens_coverage, "coverage")
+        .on_hover_text("Show on the live view which parts of the picture the lens has seen tags in (green) and which not yet (amber)");
+    if toggle.clicked() {
+        state.show_lens_coverage = !state.show_lens_coverage;
+    }
+}
 
 /// The status bar.
 pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
@@ -59,6 +79,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
                 }
             }
         }
+        lens_status(ui, state, &status.lens);
         ui.separator();
         let tags = format!(
             "tags: {} unknown, {} covered",
