@@ -400,3 +400,29 @@ fn mid_edge_anchors_pin_the_middle_of_the_table() {
         assert!(more < 0.05, "seed {seed}: {more:.4}\"");
     }
 }
+
+#[test]
+fn the_detectors_edge_bias_is_measured_not_bent_into_the_lens() {
+    // The AprilTag detector puts edges about 0.07 px inside the printed square's: here every
+    // corner is moved in along its diagonal as such a detector would.
+    let camera = camera(Intrinsics::from_field_of_view(HD, Degrees(70.0)));
+    let mut table = table(&camera, 9);
+    let exact = position_p95(&anchors_only(&table), &table);
+    for sighting in &mut table.sightings {
+        let centre = PixelPoint::mean(&sighting.corners);
+        sighting.corners = sighting.corners.map(|c| {
+            let (dx, dy) = (c.x - centre.x, c.y - centre.y);
+            let length = dx.hypot(dy);
+            let inwards = 0.07 * std::f64::consts::SQRT_2 / length;
+            PixelPoint::new(c.x - dx * inwards, c.y - dy * inwards)
+        });
+    }
+    let calibration = from_tags(&table);
+    let report = calibration.lens_report.as_ref().expect("a lens fit");
+    assert!((report.edge.0 + 0.07).abs() < 0.02, "edge {}", report.edge);
+    let p95 = position_p95(&calibration, &table);
+    assert!(
+        p95 < exact.max(0.01) * 1.5,
+        "{exact:.4}\" exact, {p95:.4}\" with the bias"
+    );
+}

@@ -10,8 +10,9 @@
 //!   taken explains the corners best for its number of parameters (the Bayesian information
 //!   criterion on the robust cost), among the rungs that leave the table pinned down
 //!   ([`FitSettings::pinned`]: the uncertainty of where a tag is put, propagated from the fit's
-//!   covariance to points spread over the table). Four anchors alone cannot pin k2 or k3 down;
-//!   a fit that frees them anyway would bend the picture's empty parts at random.
+//!   covariance to points spread over the table), and moves tags by more than it leaves them
+//!   uncertain. Four anchors alone cannot pin k2 or k3 down; a fit that frees them anyway would
+//!   bend the picture's empty parts at random.
 //! - A stand tag whose corners still fit badly is refitted alone with a free printed size: a tag
 //!   printed at 20 mm but listed at 25 mm is named with the size it measures, and left out.
 
@@ -131,6 +132,8 @@ pub struct LensReport {
     pub known_rms: Pixels,
     /// Tags used (sightings: a stand seen in two pictures counts twice).
     pub tags: usize,
+    /// Where the detector puts tags' edges against the printed squares' (outwards positive).
+    pub edge: Pixels,
     /// Pictures used.
     pub pictures: usize,
     /// One standard deviation of where a tag is put, from the lens and pose alone: the worst
@@ -259,12 +262,20 @@ fn climb<'a>(
         tried.push((bundle.clone(), model, pinned, score));
     }
     let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
-    let chosen = tried
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| pinned_down(t.2))
-        .min_by(|a, b| a.1.3.total_cmp(&b.1.3))
-        .map_or(0, |(i, _)| i);
+    // A rung above the one taken is taken in its turn when it explains the corners better for
+    // its number of parameters, the tags pin it down, and it moves where tags are put by more
+    // than it leaves them uncertain: a real bend of the lens moves them by tenths of an inch, a
+    // spurious k1 fitted to the detector's quirks by less than its own uncertainty.
+    let mut chosen = 0;
+    for next in 1..tried.len() {
+        let (best, candidate) = (&tried[chosen], &tried[next]);
+        if candidate.3 < best.3
+            && pinned_down(candidate.2)
+            && displacement(&best.0, &candidate.0) > candidate.2
+        {
+            chosen = next;
+        }
+    }
     // The first rung above the chosen one that the tags could not pin down, for the warning.
     let refused = tried[chosen + 1..]
         .iter()
@@ -279,6 +290,34 @@ fn climb<'a>(
     })
 }
 
+/// How far apart two fits put tags, the worst place over the first table picture's tags' area.
+fn displacement(a: &Bundle, b: &Bundle) -> f64 {
+    let Some(v) = table_view(a) else {
+        return 0.0;
+    };
+    let height = typical_height(&a.views()[v]);
+    probes(a, v)
+        .iter()
+        .filter_map(|probe| {
+            let pixel = a.camera(v).project_at(probe, height)?;
+            let (p, q) = (
+                a.camera(v).unproject_at(&pixel, height)?,
+                b.camera(v).unproject_at(&pixel, height)?,
+            );
+            Some((p - q).norm())
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The first table picture, or the first picture when there is none.
+fn table_view(bundle: &Bundle) -> Option<usize> {
+    let views = bundle.views();
+    views
+        .iter()
+        .position(|view| view.surface == Surface::Table)
+        .or((!views.is_empty()).then_some(0))
+}
+
 /// The Bayesian information criterion of a fit, on the Huber cost of its corners (in units of
 /// the knee): lower is better; each parameter must buy its keep.
 fn information(bundle: &Bundle, huber: Pixels) -> f64 {
@@ -290,7 +329,7 @@ fn information(bundle: &Bundle, huber: Pixels) -> f64 {
         corners += 1;
     }
     let m = (2 * corners).max(1) as f64;
-    let parameters = bundle.params().len() as f64;
+    let parameters = bundle.parameter_count() as f64;
     m * (cost.max(1e-12) / m).ln() + parameters * m.ln()
 }
 
@@ -372,18 +411,14 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
 /// error. Infinite when the fit leaves some combination of numbers undetermined.
 fn uncertainty(bundle: &Bundle) -> f64 {
     let views = bundle.views();
-    let Some(v) = views
-        .iter()
-        .position(|view| view.surface == Surface::Table)
-        .or((!views.is_empty()).then_some(0))
-    else {
+    let Some(v) = table_view(bundle) else {
         return f64::INFINITY;
     };
     let Some(jacobian) = bundle.jacobian() else {
         return f64::INFINITY;
     };
     let residuals = bundle.residuals().unwrap_or_else(|| DVector::zeros(0));
-    let (m, n) = jacobian.shape();
+    let (m, n) = (jacobian.nrows(), bundle.parameter_count());
     let spread = residuals.norm_squared() / (m.saturating_sub(n)).max(1) as f64;
     // The detector's corners are never better than about a tenth of a pixel.
     let sigma2 = spread.max(0.1 * 0.1);
@@ -641,6 +676,7 @@ fn finish(
         rms: rms(&mut all.iter().map(|p| p.1)),
         known_rms: rms(&mut known.into_iter()),
         tags: views.iter().map(LensView::tag_count).sum(),
+        edge: Pixels(bundle.edge()),
         pictures: views.len(),
         pinned: Inches(climb.pinned),
         residuals: ResidualMap::of(size, all.iter().copied()),

@@ -185,8 +185,9 @@ fn write_lens(result: &TableCalibration, out: &mut dyn Write) -> std::io::Result
     )?;
     writeln!(
         out,
-        "  coverage: {:.0} % of the table's part of the picture",
-        100.0 * report.coverage.fraction()
+        "  coverage: {:.0} % of the table's part of the picture; the detector's edges sit {:+.2} px from the printed squares'",
+        100.0 * report.coverage.fraction(),
+        report.edge.0
     )?;
     writeln!(
         out,
