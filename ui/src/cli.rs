@@ -176,6 +176,13 @@ pub enum Command {
         /// Horizontal field of view of the lens, degrees.
         #[arg(long, default_value_t = 70.0)]
         fov: f64,
+        /// A real webcam's kind of lens: none (ideal), ordinary, pincushion or wide (80–90°,
+        /// strong barrel distortion); it brings its own field of view.
+        #[arg(long, default_value = "none")]
+        lens: String,
+        /// Which lens of its kind (each seed draws another within the kind's ranges).
+        #[arg(long, default_value_t = 1)]
+        lens_seed: u64,
         /// A perfect camera: no blur, noise or JPEG.
         #[arg(long)]
         ideal: bool,
@@ -531,7 +538,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             tilt,
             fov,
             ideal,
+            lens,
+            lens_seed,
         }) => {
+            let lens = commands::render::lens_class(lens)?.map(|class| (class, *lens_seed));
             let args = commands::render::RenderArgs {
                 scene,
                 roster: roster.as_deref(),
@@ -545,6 +555,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 tilt: rules::units::Degrees(*tilt),
                 field_of_view: rules::units::Degrees(*fov),
                 ideal: *ideal,
+                lens,
             };
             commands::render::run(args, out)
         }

@@ -4,11 +4,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use calibration::{AnchorLayout, ImageSize, TableSize};
+use calibration::{AnchorLayout, ImageSize, Intrinsics, TableSize};
 use rules::Scene;
 use rules::units::{Degrees, Inches};
 use vision::roster::TagDefaults;
-use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
+use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_camera_for};
 use vision::{Roster, write_image};
 
 /// What to render and how.
@@ -31,6 +31,20 @@ pub struct RenderArgs<'a> {
     pub field_of_view: Degrees,
     /// A perfect camera instead of a webcam's blur, noise and JPEG.
     pub ideal: bool,
+    /// A real webcam's kind of lens, drawn from this seed (its own field of view replaces
+    /// `field_of_view`); `None`: an ideal lens.
+    pub lens: Option<(LensClass, u64)>,
+}
+
+/// The kinds of lens `--lens` names.
+pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
+    Ok(match name {
+        "none" => None,
+        "ordinary" => Some(LensClass::Ordinary),
+        "pincushion" => Some(LensClass::Pincushion),
+        "wide" => Some(LensClass::Wide),
+        other => anyhow::bail!("--lens {other}: the kinds are none, ordinary, pincushion and wide"),
+    })
 }
 
 /// Render and save.
@@ -52,7 +66,11 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         roster.save(path)?;
         writeln!(out, "roster: {}", path.display())?;
     }
-    let camera = framing_camera(anchors.table, args.size, args.tilt, args.field_of_view);
+    let lens = match args.lens {
+        Some((class, seed)) => class.sample(args.size, seed),
+        None => Intrinsics::from_field_of_view(args.size, args.field_of_view),
+    };
+    let camera = framing_camera_for(anchors.table, lens, args.tilt);
     let world = SyntheticTable::stage(&scene, &roster, &anchors);
     let effects = if args.ideal {
         Effects::IDEAL
@@ -70,7 +88,22 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.size,
         args.tilt.0,
         eye.z,
-        args.field_of_view.0
+        lens.horizontal_field_of_view().0
     )?;
+    if let Some((class, _)) = args.lens {
+        let d = lens.distortion;
+        writeln!(
+            out,
+            "lens: {} — focal length {:.1} px, principal point {}, k1 {:.4} k2 {:.4} k3 {:.4} p1 {:.5} p2 {:.5} (compare with what `calibrate --roster` measures)",
+            class.name(),
+            lens.focal_x.0,
+            lens.principal_point,
+            d.k1,
+            d.k2,
+            d.k3,
+            d.p1,
+            d.p2
+        )?;
+    }
     Ok(())
 }
