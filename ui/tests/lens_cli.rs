@@ -1,0 +1,187 @@
+//! The lens measured from the table's own tags, as a player runs it: a table filmed through a
+//! wide webcam (`render --lens wide`), calibrated from the anchors alone and then with the
+//! roster's stand tags, and every unit located with each calibration against the scene's truth.
+
+mod common;
+
+use common::{scratch, vedette};
+
+const SCENE: &str = "samples/scenes/two-lines.json";
+
+fn run(args: &[&str]) -> String {
+    let output = vedette(args);
+    assert!(
+        output.status.success(),
+        "vedette {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Each unit's centre in a scene document: from its stands, or its front edge's centre.
+fn centres(scene: &serde_json::Value) -> Vec<(String, [f64; 2])> {
+    let units = scene["units"].as_array().expect("units");
+    units
+        .iter()
+        .map(|unit| {
+            let id = unit["id"].as_str().expect("id").to_owned();
+            if let Some(stands) = unit["stands"].as_array() {
+                let n = stands.len() as f64;
+                let sum = stands.iter().fold([0.0, 0.0], |s, stand| {
+                    [
+                        s[0] + stand["center"][0].as_f64().expect("x"),
+                        s[1] + stand["center"][1].as_f64().expect("y"),
+                    ]
+                });
+                return (id, [sum[0] / n, sum[1] / n]);
+            }
+            let front = &unit["front_center"];
+            let facing = unit["facing"].as_f64().expect("facing").to_radians();
+            let back = unit["depth"].as_f64().expect("depth") / 2.0;
+            let (x, y) = (front[0].as_f64().expect("x"), front[1].as_f64().expect("y"));
+            (id, [x - back * facing.cos(), y - back * facing.sin()])
+        })
+        .collect()
+}
+
+/// The worst distance from where `locate` puts a unit to where the scene has it.
+fn worst(located: &str, truth: &[(String, [f64; 2])]) -> f64 {
+    let located: serde_json::Value = serde_json::from_str(located).expect("json");
+    centres(&located["scene"])
+        .iter()
+        .map(|(id, at)| {
+            let (_, real) = truth
+                .iter()
+                .find(|(t, _)| t == id)
+                .expect("a unit of the scene");
+            (at[0] - real[0]).hypot(at[1] - real[1])
+        })
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
+    let dir = scratch("lens-cli");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let (picture, roster, anchors) = (path("wide.png"), path("roster.toml"), path("anchors.toml"));
+    let rendered = run(&[
+        "render",
+        SCENE,
+        "-o",
+        &picture,
+        "--lens",
+        "wide",
+        "--lens-seed",
+        "3",
+        "--save-roster",
+        &roster,
+    ]);
+    assert!(rendered.contains("lens: wide 80–90°"), "{rendered}");
+    run(&[
+        "anchors",
+        "--kit",
+        "4",
+        "--table",
+        "72x48in",
+        "--save-layout",
+        &anchors,
+        "-o",
+        &path("kit.pdf"),
+    ]);
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("../{SCENE}")).expect("scene"))
+            .expect("json");
+    let truth = centres(&truth);
+
+    let anchors_only = path("anchors-only.toml");
+    run(&[
+        "calibrate",
+        &picture,
+        "--anchors",
+        &anchors,
+        "-o",
+        &anchors_only,
+    ]);
+    let wrong = worst(
+        &run(&[
+            "locate",
+            &picture,
+            "--calibration",
+            &anchors_only,
+            "--roster",
+            &roster,
+            "--json",
+        ]),
+        &truth,
+    );
+
+    let measured = path("measured.toml");
+    let printed = run(&[
+        "calibrate",
+        &picture,
+        "--anchors",
+        &anchors,
+        "--roster",
+        &roster,
+        "-o",
+        &measured,
+    ]);
+    assert!(
+        printed.contains("lens: measured from 1 picture(s)"),
+        "{printed}"
+    );
+    assert!(!printed.contains("focal length only"), "{printed}");
+    assert!(
+        printed.contains("residuals across the picture"),
+        "{printed}"
+    );
+    let right = worst(
+        &run(&[
+            "locate",
+            &picture,
+            "--calibration",
+            &measured,
+            "--roster",
+            &roster,
+            "--json",
+        ]),
+        &truth,
+    );
+    assert!(
+        wrong > 0.5 && right < wrong / 5.0,
+        "worst unit {wrong:.3}\" through the anchors' lens, {right:.3}\" through the measured one"
+    );
+    // The measured lens is kept in the calibration file.
+    let file = std::fs::read_to_string(&measured).expect("calibration");
+    assert!(file.contains("from = \"tags\""), "{file}");
+}
+
+#[test]
+fn the_anchor_kits_have_four_six_or_eight_anchors() {
+    let dir = scratch("lens-cli-kits");
+    for (kit, ids) in [("4", 4), ("6", 6), ("8", 8)] {
+        let layout = dir.join(format!("anchors-{kit}.toml"));
+        let layout = layout.display().to_string();
+        let pdf = dir.join(format!("kit-{kit}.pdf")).display().to_string();
+        run(&[
+            "anchors",
+            "--kit",
+            kit,
+            "--save-layout",
+            &layout,
+            "-o",
+            &pdf,
+        ]);
+        let text = std::fs::read_to_string(&layout).expect("layout");
+        assert_eq!(text.matches("[[anchors]]").count(), ids, "{text}");
+        if kit == "8" {
+            assert!(text.contains("center = [36.0, 1.5]"), "{text}");
+            assert!(text.contains("center = [1.5, 24.0]"), "{text}");
+        }
+    }
+    let refused = vedette(&["anchors", "--kit", "5", "-o", "x.pdf"]);
+    assert!(!refused.status.success());
+    let refused = vedette(&["anchors", "--kit", "4", "--table", "10x48in", "-o", "x.pdf"]);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("--table 10x48in"), "{message}");
+}
