@@ -1,17 +1,17 @@
 //! The full lens calibration: a printed grid of tags shown to the camera in several views.
 //!
 //! One view of the table's anchors measures a focal length at best; a board held at a few
-//! angles measures the whole lens (focal lengths, principal point, distortion) with OpenCV's
-//! `calibrateCamera`. The board is a plane of tags of known ids and spacing, so partly covered
+//! angles measures the whole lens (focal length, principal point, distortion) with the bundle
+//! adjustment of [`crate::lens`]. The board is a plane of tags of known ids and spacing, so partly covered
 //! or partly out-of-frame views still count.
 
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 use serde::{Deserialize, Serialize};
 
-use crate::camera::{Intrinsics, TablePoint3};
-use crate::cv::{self, Freedom};
-use crate::pixels::{ImageSize, PixelPoint, Pixels};
+use crate::camera::{CameraPose, Intrinsics};
+use crate::lens::{FitSettings, KnownTag, LensView, Surface, fit_lens};
+use crate::pixels::{ImageSize, Pixels};
 use crate::solve::{CalibrationError, TYPICAL_FIELD_OF_VIEW};
 use crate::tag::{TagPlacement, TagSighting};
 
@@ -78,6 +78,23 @@ impl Board {
     pub fn ids(&self) -> std::ops::Range<u32> {
         self.first_id..self.first_id + self.columns * self.rows
     }
+
+    /// One picture's board tags, as the lens fit takes them.
+    pub fn view(&self, sightings: &[TagSighting]) -> LensView {
+        LensView {
+            surface: Surface::Board,
+            known: sightings
+                .iter()
+                .filter_map(|s| {
+                    Some(KnownTag {
+                        placement: self.placement(s.id)?,
+                        sighting: *s,
+                    })
+                })
+                .collect(),
+            stands: Vec::new(),
+        }
+    }
 }
 
 /// A lens measured with the board.
@@ -91,36 +108,33 @@ pub struct BoardCalibration {
     pub rms: Pixels,
 }
 
-/// Measure the lens from several views of the board (the tags seen in each image).
+/// Measure the lens from several views of the board (the tags seen in each image), with the
+/// same bundle adjustment that measures it from the table's tags ([`crate::lens`]).
 pub fn calibrate_lens(
     board: &Board,
     views: &[Vec<TagSighting>],
     image_size: ImageSize,
 ) -> Result<BoardCalibration, CalibrationError> {
-    let usable: Vec<(Vec<TablePoint3>, Vec<PixelPoint>)> = views
+    let guess = Intrinsics::from_field_of_view(image_size, TYPICAL_FIELD_OF_VIEW);
+    let (usable, poses): (Vec<LensView>, Vec<CameraPose>) = views
         .iter()
-        .map(|sightings| {
-            let tags: Vec<(TagPlacement, &TagSighting)> = sightings
-                .iter()
-                .filter_map(|s| Some((board.placement(s.id)?, s)))
-                .collect();
-            let table = tags.iter().flat_map(|(p, _)| p.corners()).collect();
-            let pixels = tags.iter().flat_map(|(_, s)| s.corners).collect();
-            (table, pixels)
+        .map(|sightings| board.view(sightings))
+        .filter(|view| view.known.len() >= MIN_TAGS_PER_VIEW)
+        .filter_map(|view| {
+            let pose = view.initial_pose(&guess)?;
+            Some((view, pose))
         })
-        .filter(|(table, _): &(Vec<TablePoint3>, _)| table.len() >= 4 * MIN_TAGS_PER_VIEW)
-        .collect();
+        .unzip();
     if usable.len() < MIN_VIEWS {
         return Err(CalibrationError::TooFewBoardViews {
             usable: usable.len(),
             given: views.len(),
         });
     }
-    let guess = Intrinsics::from_field_of_view(image_size, TYPICAL_FIELD_OF_VIEW);
-    let (intrinsics, _, rms) = cv::calibrate(&usable, &guess, Freedom::Full)?;
+    let fit = fit_lens(&usable, guess, &poses, &FitSettings::default())?;
     Ok(BoardCalibration {
-        intrinsics,
+        intrinsics: fit.intrinsics,
         views: usable.len(),
-        rms,
+        rms: fit.report.rms,
     })
 }

@@ -1,4 +1,4 @@
-//! The few OpenCV calls calibration needs (homography, PnP, camera calibration), with the
+//! The few OpenCV calls calibration needs (homography, PnP, the focal length), with the
 //! conversions to and from nalgebra kept in one place.
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
@@ -87,22 +87,12 @@ pub fn solve_pose(
     pose_from(&rvec, &tvec)
 }
 
-/// What camera calibration may adjust.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Freedom {
-    /// One focal length only (square pixels, centred axis, no distortion): what one view of a
-    /// few anchors can pin down.
-    FocalOnly,
-    /// Focal lengths, principal point, k1 k2 p1 p2 (k3 fixed): the full board calibration.
-    Full,
-}
-
-/// Intrinsics and one pose per view, by OpenCV's `calibrateCamera`, starting from `guess`.
-/// Returns the refined intrinsics, the poses and the RMS reprojection error.
-pub fn calibrate(
+/// One focal length (square pixels, centred axis, no distortion) and one pose per view, by
+/// OpenCV's `calibrateCamera`, starting from `guess`: what one view of a few anchors can pin
+/// down. Returns the refined intrinsics, the poses and the RMS reprojection error.
+pub fn calibrate_focal(
     views: &[(Vec<TablePoint3>, Vec<PixelPoint>)],
     guess: &Intrinsics,
-    freedom: Freedom,
 ) -> Result<(Intrinsics, Vec<CameraPose>, Pixels), CvError> {
     let object: Vector<Vector<Point3f>> = views
         .iter()
@@ -129,16 +119,11 @@ pub fn calibrate(
     let (mut rvecs, mut tvecs) = (Vector::<Mat>::new(), Vector::<Mat>::new());
     let flags = calib3d::CALIB_USE_INTRINSIC_GUESS
         | calib3d::CALIB_FIX_K3
-        | match freedom {
-            Freedom::FocalOnly => {
-                calib3d::CALIB_FIX_PRINCIPAL_POINT
-                    | calib3d::CALIB_FIX_ASPECT_RATIO
-                    | calib3d::CALIB_ZERO_TANGENT_DIST
-                    | calib3d::CALIB_FIX_K1
-                    | calib3d::CALIB_FIX_K2
-            }
-            Freedom::Full => 0,
-        };
+        | calib3d::CALIB_FIX_PRINCIPAL_POINT
+        | calib3d::CALIB_FIX_ASPECT_RATIO
+        | calib3d::CALIB_ZERO_TANGENT_DIST
+        | calib3d::CALIB_FIX_K1
+        | calib3d::CALIB_FIX_K2;
     let criteria = TermCriteria::new(
         TermCriteria_Type::COUNT as i32 + TermCriteria_Type::EPS as i32,
         100,

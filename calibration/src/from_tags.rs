@@ -17,8 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anchors::AnchorLayout;
 use crate::board::{Board, MIN_TAGS_PER_VIEW};
-use crate::camera::{Camera, CameraPose, Intrinsics};
-use crate::cv;
+use crate::camera::Camera;
 use crate::lens::{
     FitSettings, KnownTag, LensFit, LensModel, LensReport, LensView, StandTag, Surface, fit_lens,
 };
@@ -146,7 +145,7 @@ fn fit_and_check(
         let pose = if i == main {
             Some(start.pose)
         } else {
-            initial_pose(&table, &lens)
+            table.initial_pose(&lens)
         };
         if let Some(pose) = pose.filter(|_| table.known.len() >= 3) {
             if i == main {
@@ -156,9 +155,9 @@ fn fit_and_check(
             poses.push(pose);
         }
         if let Some(board) = board {
-            let view = board_view(board, sightings);
+            let view = board.view(sightings);
             if view.known.len() >= MIN_TAGS_PER_VIEW
-                && let Some(pose) = initial_pose(&view, &lens)
+                && let Some(pose) = view.initial_pose(&lens)
             {
                 views.push(view);
                 poses.push(pose);
@@ -260,34 +259,4 @@ fn table_view(
         }
     }
     view
-}
-
-fn board_view(board: &Board, sightings: &[TagSighting]) -> LensView {
-    LensView {
-        surface: Surface::Board,
-        known: sightings
-            .iter()
-            .filter_map(|s| {
-                Some(KnownTag {
-                    placement: board.placement(s.id)?,
-                    sighting: *s,
-                })
-            })
-            .collect(),
-        stands: Vec::new(),
-    }
-}
-
-/// A view's pose from its known tags alone, through a starting lens.
-fn initial_pose(view: &LensView, lens: &Intrinsics) -> Option<CameraPose> {
-    if view.known.len() < 3 {
-        return None;
-    }
-    let table: Vec<_> = view
-        .known
-        .iter()
-        .flat_map(|k| k.placement.corners())
-        .collect();
-    let pixels: Vec<_> = view.known.iter().flat_map(|k| k.sighting.corners).collect();
-    cv::solve_pose(&table, &pixels, lens).ok()
 }

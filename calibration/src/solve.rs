@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::anchors::{Anchor, AnchorLayout, TableSize};
 use crate::camera::{Camera, Intrinsics, TablePoint3};
-use crate::cv::{self, CvError, Freedom};
+use crate::cv::{self, CvError};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::tag::{TagPlacement, TagSighting};
 
@@ -512,7 +512,7 @@ fn fit_camera(
             return Ok((Camera { intrinsics, pose }, LensSource::Assumed));
         }
     };
-    let (intrinsics, poses, _) = cv::calibrate(&[(table, pixels)], &guess, Freedom::FocalOnly)?;
+    let (intrinsics, poses, _) = cv::calibrate_focal(&[(table, pixels)], &guess)?;
     let pose = poses
         .first()
         .copied()

@@ -194,16 +194,23 @@ fn anchors_only(table: &Table) -> TableCalibration {
     calibrate(&table.layout, &table.sightings, HD, &Settings::default()).expect("anchors")
 }
 
-fn from_tags(table: &Table) -> TableCalibration {
+/// Calibrate from one picture's tags, starting from `previous` if given.
+fn try_from_tags(
+    table: &Table,
+    previous: Option<&TableCalibration>,
+) -> Result<TableCalibration, calibration::CalibrationError> {
     calibrate_from_tags(
         &table.layout,
         std::slice::from_ref(&table.sightings),
         &table.specs,
         None,
         HD,
-        None,
+        previous,
     )
-    .expect("self-calibration")
+}
+
+fn from_tags(table: &Table) -> TableCalibration {
+    try_from_tags(table, None).expect("self-calibration")
 }
 
 #[test]
@@ -337,15 +344,7 @@ fn a_fitted_lens_is_never_replaced_by_a_worse_one() {
     // Later, a picture with only the anchors in view (the stands cleared away).
     let mut bare = table(&camera, 7);
     bare.sightings.retain(|s| s.id < 4);
-    let later = calibrate_from_tags(
-        &bare.layout,
-        std::slice::from_ref(&bare.sightings),
-        &bare.specs,
-        None,
-        HD,
-        Some(&good),
-    )
-    .expect("calibrates");
+    let later = try_from_tags(&bare, Some(&good)).expect("calibrates");
     assert_eq!(later.lens, good.lens, "the earlier lens is kept");
     assert_eq!(
         later.camera.intrinsics.distortion,
@@ -369,15 +368,7 @@ fn one_anchor_in_view_is_refused_by_name() {
     table
         .sightings
         .retain(|s| s.id != 1 && s.id != 2 && s.id != 3);
-    let error = calibrate_from_tags(
-        &table.layout,
-        std::slice::from_ref(&table.sightings),
-        &table.specs,
-        None,
-        HD,
-        None,
-    )
-    .expect_err("one anchor cannot fix the table");
+    let error = try_from_tags(&table, None).expect_err("one anchor cannot fix the table");
     let message = error.to_string();
     assert!(message.contains("1 of the 4 anchors"), "{message}");
     assert!(message.contains("missing: 1, 2, 3"), "{message}");

@@ -3,6 +3,7 @@
 
 use rules::units::Inches;
 
+use crate::camera::{CameraPose, Intrinsics};
 use crate::tag::{TagPlacement, TagSighting};
 
 /// What a picture shows the tags on.
@@ -58,6 +59,21 @@ impl LensView {
             Some(known) => &known.sighting,
             None => &self.stands[index - self.known.len()].sighting,
         }
+    }
+
+    /// The camera's pose from the known tags alone, through a starting lens (PnP); `None` when
+    /// fewer than three are known or it cannot be solved.
+    pub fn initial_pose(&self, lens: &Intrinsics) -> Option<CameraPose> {
+        if self.known.len() < 3 {
+            return None;
+        }
+        let places: Vec<_> = self
+            .known
+            .iter()
+            .flat_map(|k| k.placement.corners())
+            .collect();
+        let pixels: Vec<_> = self.known.iter().flat_map(|k| k.sighting.corners).collect();
+        crate::cv::solve_pose(&places, &pixels, lens).ok()
     }
 
     /// Every sighting, known tags first.

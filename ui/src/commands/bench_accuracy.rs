@@ -19,12 +19,13 @@ use std::time::Instant;
 
 use calibration::lens::LensLearner;
 use calibration::{
-    Board, Camera, CameraPose, ImageSize, Intrinsics, LensSource, Settings, TableCalibration,
-    TablePoint3, TableSize, TagSighting, calibrate, calibrate_from_tags,
+    Board, Camera, ImageSize, Intrinsics, LensSource, Settings, TableCalibration, TableSize,
+    TagSighting, calibrate, calibrate_from_tags,
 };
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
     Block, Effects, LensClass, Renderer, Rgb, Scenery, SyntheticTable, framing_camera_for,
+    framing_camera_from,
 };
 use vision::{DetectorSettings, TagDetector};
 
@@ -297,52 +298,11 @@ fn board_world(board: &Board) -> SyntheticTable {
     world
 }
 
-/// A board view: held 35° from square-on from one of four sides, or square-on, as close as
-/// the whole board allows.
+/// A board view: held 35° from square-on, seen from one of four sides, as close as the whole
+/// board allows.
 fn board_camera(board: &TableSize, lens: Intrinsics, view: usize) -> Camera {
-    let target = TablePoint3::new(board.width / 2.0, board.depth / 2.0, 0.0);
-    let (tilt, azimuth) = match view {
-        0 => (35f64, -90f64),
-        1 => (35.0, 0.0),
-        2 => (35.0, 90.0),
-        _ => (35.0, 180.0),
-    };
-    let (t, a) = (tilt.to_radians(), azimuth.to_radians());
-    let place = |distance: f64| {
-        let eye = TablePoint3::new(
-            target.x + distance * t.sin() * a.cos(),
-            target.y + distance * t.sin() * a.sin(),
-            distance * t.cos(),
-        );
-        Camera {
-            intrinsics: lens,
-            pose: CameraPose::looking_at(eye, target, nalgebra::Vector3::y()),
-        }
-    };
-    let margin = 0.05 * f64::from(HD.height);
-    let fits = |camera: &Camera| {
-        [
-            (0.0, 0.0),
-            (board.width, 0.0),
-            (board.width, board.depth),
-            (0.0, board.depth),
-        ]
-        .iter()
-        .all(|&(x, y)| {
-            camera
-                .project(&TablePoint3::new(x, y, 0.0))
-                .is_some_and(|p| {
-                    p.x >= margin
-                        && p.y >= margin
-                        && p.x <= f64::from(HD.width) - margin
-                        && p.y <= f64::from(HD.height) - margin
-                })
-        })
-    };
-    (1..2000)
-        .map(|d| place(f64::from(d) * 0.1))
-        .find(fits)
-        .unwrap_or_else(|| place(200.0))
+    let bearing = -90.0 + 90.0 * view as f64;
+    framing_camera_from(*board, lens, Degrees(35.0), Degrees(bearing))
 }
 
 /// The truth of one table picture.

@@ -23,11 +23,27 @@ pub fn framing_camera(
 /// The same through any lens: a barrel lens pulls the table's corners in, so the camera comes
 /// closer than an ideal lens of the same field of view would.
 pub fn framing_camera_for(table: TableSize, intrinsics: Intrinsics, tilt: Degrees) -> Camera {
+    framing_camera_from(table, intrinsics, tilt, Degrees(-90.0))
+}
+
+/// The same from any side: the camera stands towards `bearing` from the table's centre
+/// (degrees counter-clockwise from +x; −90° is south, the near edge), as a board held up to
+/// the camera is seen from one side and another.
+pub fn framing_camera_from(
+    table: TableSize,
+    intrinsics: Intrinsics,
+    tilt: Degrees,
+    bearing: Degrees,
+) -> Camera {
     let image_size = intrinsics.image_size;
     let target = TablePoint3::new(table.width / 2.0, table.depth / 2.0, 0.0);
     let place = |distance: f64| {
-        let t = tilt.0.to_radians();
-        let eye = TablePoint3::new(target.x, target.y - distance * t.sin(), distance * t.cos());
+        let (t, b) = (tilt.0.to_radians(), bearing.0.to_radians());
+        let eye = TablePoint3::new(
+            target.x + distance * t.sin() * b.cos(),
+            target.y + distance * t.sin() * b.sin(),
+            distance * t.cos(),
+        );
         Camera {
             intrinsics,
             pose: CameraPose::looking_at(eye, target, Vector3::y()),

@@ -20,7 +20,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
-pub use framing::{framing_camera, framing_camera_for};
+pub use framing::{framing_camera, framing_camera_for, framing_camera_from};
 pub use game::{GameSettings, MovingGame};
 pub use lenses::LensClass;
 pub use render::{Effects, Renderer};
