@@ -472,7 +472,7 @@ fn corner_errors(
     })
 }
 
-fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
+pub(crate) fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
     let (sum, count) = values.fold((0.0, 0.0), |(sum, count), v| (sum + v * v, count + 1.0));
     (sum / count).sqrt()
 }

@@ -24,10 +24,11 @@ use serde::{Deserialize, Serialize};
 
 use super::bundle::{Bundle, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
-use super::model::LensModel;
+use super::model::{LensModel, LensParam};
 use super::view::{LensView, StandTag, Surface};
 use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
+use crate::solve::root_mean_square;
 use crate::tag::TagPlacement;
 
 /// Below this share of the table's part of the picture covered by tags, say so.
@@ -128,8 +129,6 @@ pub struct LensReport {
     pub model: LensModel,
     /// RMS corner error over every tag used.
     pub rms: Pixels,
-    /// RMS corner error over the known tags (anchors, board).
-    pub known_rms: Pixels,
     /// Tags used (sightings: a stand seen in two pictures counts twice).
     pub tags: usize,
     /// Where the detector puts tags' edges against the printed squares' (outwards positive).
@@ -427,6 +426,9 @@ fn uncertainty(bundle: &Bundle) -> f64 {
         return f64::INFINITY;
     };
     let covariance = cholesky.inverse() * sigma2;
+    if !lens_pinned(bundle, &covariance) {
+        return f64::INFINITY;
+    }
     // The parameters that move where this view's camera puts a point: the lens's and its pose.
     let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
     indices.extend(bundle.pose_columns(v));
@@ -464,6 +466,27 @@ fn uncertainty(bundle: &Bundle) -> f64 {
         f64::INFINITY
     }
 }
+
+/// Whether the lens itself is pinned down, not only where this picture's tags land: a plane seen
+/// from one place lets the focal length, the principal point and the camera's distance trade off
+/// (a focal length twice the truth, with the camera twice as far, fits one picture's tags as
+/// well), and a lens kept for the next picture must be right. One standard deviation of the
+/// focal length within 1 %, of the principal point within 1 % of the picture's width (the
+/// solver's units for both are the width).
+fn lens_pinned(bundle: &Bundle, covariance: &DMatrix<f64>) -> bool {
+    bundle.free().iter().enumerate().all(|(i, param)| {
+        let sigma = covariance[(i, i)].max(0.0).sqrt();
+        match param {
+            LensParam::Focal => sigma <= LENS_TOLERANCE * param.get(&bundle.lens()),
+            LensParam::CentreX | LensParam::CentreY => sigma <= LENS_TOLERANCE,
+            _ => true,
+        }
+    })
+}
+
+/// How certain the focal length (relatively) and the principal point (against the picture's
+/// width) must be, one standard deviation.
+const LENS_TOLERANCE: f64 = 0.01;
 
 /// The height stand tags sit at in a view (the known tags' when it has no stands).
 fn typical_height(view: &LensView) -> Inches {
@@ -511,7 +534,7 @@ fn find_outliers(
     settings: &FitSettings,
 ) -> Vec<(usize, usize, TagOutlier)> {
     let errors = corner_errors(bundle, views);
-    let rms = |e: &[f64; 4]| (e.iter().map(|x| x * x).sum::<f64>() / 4.0).sqrt();
+    let rms = |e: &[f64; 4]| root_mean_square(e.iter().copied());
     let mut all: Vec<f64> = errors.iter().flatten().map(rms).collect();
     all.sort_by(f64::total_cmp);
     let typical = all.get(all.len() / 2).copied().unwrap_or(0.0);
@@ -640,16 +663,12 @@ fn finish(
     let size = lens.image_size;
     let errors = corner_errors(bundle, views);
     let mut all = Vec::new();
-    let mut known = Vec::new();
     let mut coverage = Coverage::new();
     let mut located = Vec::new();
     for (v, view) in views.iter().enumerate() {
         for (t, sighting) in view.sightings().enumerate() {
             for (corner, &error) in sighting.corners.iter().zip(&errors[v][t]) {
                 all.push((*corner, error));
-                if t < view.known.len() {
-                    known.push(error);
-                }
             }
             coverage.add(size, sighting.corners);
         }
@@ -667,14 +686,9 @@ fn finish(
                 .collect(),
         );
     }
-    let rms = |e: &mut dyn Iterator<Item = f64>| {
-        let (sum, n) = e.fold((0.0, 0usize), |(s, n), x| (s + x * x, n + 1));
-        Pixels(if n == 0 { 0.0 } else { (sum / n as f64).sqrt() })
-    };
     let report = LensReport {
         model: climb.model,
-        rms: rms(&mut all.iter().map(|p| p.1)),
-        known_rms: rms(&mut known.into_iter()),
+        rms: Pixels(root_mean_square(all.iter().map(|p| p.1))),
         tags: views.iter().map(LensView::tag_count).sum(),
         edge: Pixels(bundle.edge()),
         pictures: views.len(),

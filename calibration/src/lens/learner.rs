@@ -23,10 +23,6 @@ use crate::tag::TagSighting;
 /// The most stand sightings kept for a fit: about a second's fit on two cores.
 pub const MAX_KEPT: usize = 160;
 
-/// The share of the table's part of the picture that counts as covered enough to fit the whole
-/// lens.
-pub const ENOUGH_COVERAGE: f64 = 0.6;
-
 /// The sightings gathered so far.
 #[derive(Clone, Debug)]
 pub struct LensLearner {
@@ -141,6 +137,11 @@ impl LensLearner {
         self.anchors.clear();
         self.kept.clear();
         self.frames = 0;
+    }
+
+    /// The frame size it learns for.
+    pub fn image_size(&self) -> ImageSize {
+        self.image_size
     }
 
     /// Frames offered since the start or the last restart.

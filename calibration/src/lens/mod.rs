@@ -14,6 +14,6 @@ pub mod view;
 
 pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
-pub use learner::{ENOUGH_COVERAGE, LearnedTags, LensLearner, MAX_KEPT};
+pub use learner::{LearnedTags, LensLearner, MAX_KEPT};
 pub use model::{LensModel, LensParam};
 pub use view::{KnownTag, LensView, StandTag, Surface};

@@ -81,6 +81,8 @@ pub struct LensLearning {
     lens: Option<(Intrinsics, LensSource)>,
     /// Where lenses are saved; `None` keeps them in memory only (tests, read-only homes).
     folder: Option<PathBuf>,
+    /// What the kept sightings covered at the last frame.
+    coverage: Option<Coverage>,
 }
 
 impl LensLearning {
@@ -93,6 +95,7 @@ impl LensLearning {
             status: LensStatus::Idle,
             lens: None,
             folder,
+            coverage: None,
         }
     }
 
@@ -147,11 +150,13 @@ impl LensLearning {
         };
         let size = calibration.camera.intrinsics.image_size;
         let learner = match &mut self.learner {
-            Some(learner) if learner.snapshot().image_size == size => learner,
+            Some(learner) if learner.image_size() == size => learner,
             slot => slot.insert(LensLearner::new(size, roster.stand_tags())),
         };
         learner.observe(sightings, anchors);
-        let covered = learner.coverage(Some(calibration)).fraction();
+        let coverage = learner.coverage(Some(calibration));
+        let covered = coverage.fraction();
+        self.coverage = Some(coverage);
         let fitted = self.collect();
         if self.fitting.is_none() && self.due() {
             self.start_fit(anchors, calibration);
@@ -162,9 +167,9 @@ impl LensLearning {
         fitted
     }
 
-    /// What the kept sightings cover, for the live view.
-    pub fn coverage(&self, calibration: Option<&TableCalibration>) -> Option<Coverage> {
-        Some(self.learner.as_ref()?.coverage(calibration))
+    /// What the kept sightings covered at the last frame, for the live view.
+    pub fn coverage(&self) -> Option<&Coverage> {
+        self.coverage.as_ref()
     }
 
     fn due(&self) -> bool {

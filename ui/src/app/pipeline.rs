@@ -510,7 +510,7 @@ impl Processor {
             }
         }
         state.status.lens = self.lens.status().clone();
-        state.lens_coverage = self.lens.coverage(self.inputs.calibration.as_ref());
+        state.lens_coverage = self.lens.coverage().cloned();
     }
 
     /// Wait for the lens fit under way, if any, and take its lens (tests: the pipeline itself
