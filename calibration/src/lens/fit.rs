@@ -471,22 +471,24 @@ fn uncertainty(bundle: &Bundle) -> f64 {
 /// from one place lets the focal length, the principal point and the camera's distance trade off
 /// (a focal length twice the truth, with the camera twice as far, fits one picture's tags as
 /// well), and a lens kept for the next picture must be right. One standard deviation of the
-/// focal length within 1 %, of the principal point within 1 % of the picture's width (the
-/// solver's units for both are the width).
+/// focal length within 3 %; of the principal point within 3 % of the picture's width (a
+/// principal point a little off is nearly a turn of the camera, which the next picture's
+/// anchors find again; held at the centre instead, it would bend every fit by its offset).
 fn lens_pinned(bundle: &Bundle, covariance: &DMatrix<f64>) -> bool {
     bundle.free().iter().enumerate().all(|(i, param)| {
         let sigma = covariance[(i, i)].max(0.0).sqrt();
         match param {
-            LensParam::Focal => sigma <= LENS_TOLERANCE * param.get(&bundle.lens()),
-            LensParam::CentreX | LensParam::CentreY => sigma <= LENS_TOLERANCE,
+            LensParam::Focal => sigma <= FOCAL_TOLERANCE * param.get(&bundle.lens()),
+            LensParam::CentreX | LensParam::CentreY => sigma <= CENTRE_TOLERANCE,
             _ => true,
         }
     })
 }
 
-/// How certain the focal length (relatively) and the principal point (against the picture's
-/// width) must be, one standard deviation.
-const LENS_TOLERANCE: f64 = 0.01;
+/// How certain the focal length must be, relatively, one standard deviation.
+const FOCAL_TOLERANCE: f64 = 0.03;
+/// How certain the principal point must be, against the picture's width (the solver's unit).
+const CENTRE_TOLERANCE: f64 = 0.03;
 
 /// The height stand tags sit at in a view (the known tags' when it has no stands).
 fn typical_height(view: &LensView) -> Inches {
