@@ -460,11 +460,10 @@ fn corner_errors(
     seen: &[PixelPoint; 4],
 ) -> [(f64, f64); 4] {
     let corners = placement.corners();
+    let detected = crate::lens::as_detected(camera, &corners);
     std::array::from_fn(|i| {
         let (truth, seen) = (&corners[i], &seen[i]);
-        let pixels = camera
-            .project(truth)
-            .map_or(f64::INFINITY, |p| p.distance(seen).0);
+        let pixels = detected.map_or(f64::INFINITY, |d| d[i].distance(seen).0);
         let inches = camera
             .unproject_at(seen, placement.height)
             .map_or(f64::INFINITY, |p| (p.x - truth.x).hypot(p.y - truth.y));
@@ -493,6 +492,14 @@ fn fit_camera(
     let pixels: Vec<PixelPoint> = trusted.iter().flat_map(|c| c.sighting.corners).collect();
     if let Some(intrinsics) = given {
         let pose = cv::solve_pose(&table, &pixels, &intrinsics)?;
+        let camera = Camera { intrinsics, pose };
+        // Through a bending lens the detector's corners lie off the true ones (it fits
+        // straight lines to bent edges: a tenth of a pixel or more on a large anchor in the
+        // picture's corner); take that off and solve again.
+        let Some(straightened) = straightened(&camera, trusted) else {
+            return Ok((camera, LensSource::Given));
+        };
+        let pose = cv::solve_pose(&table, &straightened, &intrinsics)?;
         return Ok((Camera { intrinsics, pose }, LensSource::Given));
     }
     let guess = match plane_homography(trusted)?.and_then(|h| focal_from_homography(&h, image_size))
@@ -518,6 +525,24 @@ fn fit_camera(
         .copied()
         .ok_or_else(|| CvError::from(opencv::Error::new(0, "no pose")))?;
     Ok((Camera { intrinsics, pose }, LensSource::Anchors))
+}
+
+/// The anchors' seen corners less how far the detector puts them off the true ones through
+/// this camera's lens.
+fn straightened(camera: &Camera, trusted: &[Candidate]) -> Option<Vec<PixelPoint>> {
+    let mut out = Vec::with_capacity(4 * trusted.len());
+    for c in trusted {
+        let corners = c.table_corners();
+        let detected = crate::lens::as_detected(camera, &corners)?;
+        for (k, seen) in c.sighting.corners.iter().enumerate() {
+            let true_corner = camera.project(&corners[k])?;
+            out.push(PixelPoint::new(
+                seen.x - (detected[k].x - true_corner.x),
+                seen.y - (detected[k].y - true_corner.y),
+            ));
+        }
+    }
+    Some(out)
 }
 
 /// The focal length a plane's homography implies, with the principal point at the image centre

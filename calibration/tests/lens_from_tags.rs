@@ -116,15 +116,50 @@ fn stands(random: &mut Random) -> Vec<(u32, TagPlacement)> {
     stands
 }
 
-/// What the camera sees: every corner with the detector's noise (σ 0.15 px).
+/// What the camera sees, as the detector finds it: a straight line fitted to each edge's pixels
+/// (through a bending lens the edge is an arc), the corners where the lines meet, with the
+/// detector's noise (σ 0.15 px).
 fn seen(camera: &Camera, id: u32, placement: &TagPlacement, random: &mut Random) -> TagSighting {
+    let corners = placement.corners();
+    let lines: [(PixelPoint, [f64; 2]); 4] =
+        std::array::from_fn(|k| fitted_line(camera, &corners[k], &corners[(k + 1) % 4]));
     TagSighting {
         id,
-        corners: placement.corners().map(|c| {
-            let p = camera.project(&c).expect("in front");
+        corners: std::array::from_fn(|k| {
+            let p = meet(lines[(k + 3) % 4], lines[k]);
             PixelPoint::new(p.x + 0.15 * random.normal(), p.y + 0.15 * random.normal())
         }),
     }
+}
+
+/// The least-squares line through an edge's pixels, evenly spaced along it: a point on it and
+/// its direction.
+fn fitted_line(camera: &Camera, a: &TablePoint3, b: &TablePoint3) -> (PixelPoint, [f64; 2]) {
+    const SAMPLES: usize = 21;
+    let points: Vec<PixelPoint> = (0..SAMPLES)
+        .map(|i| {
+            let t = i as f64 / (SAMPLES - 1) as f64;
+            camera.project(&(a + (b - a) * t)).expect("in front")
+        })
+        .collect();
+    let mean = PixelPoint::mean(&points);
+    let (mut xx, mut xy, mut yy) = (0.0, 0.0, 0.0);
+    for p in &points {
+        let (dx, dy) = (p.x - mean.x, p.y - mean.y);
+        xx += dx * dx;
+        xy += dx * dy;
+        yy += dy * dy;
+    }
+    // The principal direction of the points' spread.
+    let angle = 0.5 * (2.0 * xy).atan2(xx - yy);
+    (mean, [angle.cos(), angle.sin()])
+}
+
+/// Where two lines meet.
+fn meet((p, u): (PixelPoint, [f64; 2]), (q, v): (PixelPoint, [f64; 2])) -> PixelPoint {
+    let det = u[0] * v[1] - u[1] * v[0];
+    let t = ((q.x - p.x) * v[1] - (q.y - p.y) * v[0]) / det;
+    PixelPoint::new(p.x + t * u[0], p.y + t * u[1])
 }
 
 struct Table {
@@ -358,7 +393,12 @@ fn a_fitted_lens_is_never_replaced_by_a_worse_one() {
         "{:?}",
         later.warnings
     );
-    assert!(position_p95(&later, &full) < 0.05);
+    // The table re-found through the kept lens places stands as well as the fit did.
+    let (kept, fitted) = (position_p95(&later, &full), position_p95(&good, &full));
+    assert!(
+        kept < fitted + 0.01 && kept < 0.1,
+        "stands off by {kept:.4}\" (p95) through the kept lens, {fitted:.4}\" as fitted"
+    );
 }
 
 #[test]

@@ -102,7 +102,7 @@ fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
         "-o",
         &anchors_only,
     ]);
-    let wrong = worst(
+    let alone = worst(
         &run(&[
             "locate",
             &picture,
@@ -147,13 +147,22 @@ fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
         ]),
         &truth,
     );
+    // The four anchors alone bend the lens too (their corners sit where it bends most, and
+    // what webcams are like settles the rest); the stand tags measure it from more of the
+    // picture. Either way no unit is off by a tenth.
     assert!(
-        wrong > 0.5 && right < wrong / 5.0,
-        "worst unit {wrong:.3}\" through the anchors' lens, {right:.3}\" through the measured one"
+        right < 0.06 && alone < 0.1,
+        "worst unit {alone:.3}\" through the anchors' lens, {right:.3}\" through the stand tags'"
     );
-    // The measured lens is kept in the calibration file.
-    let file = std::fs::read_to_string(&measured).expect("calibration");
-    assert!(file.contains("from = \"tags\""), "{file}");
+    // The measured lens is kept in the calibration file, with what it was measured from.
+    let tags = |file: &str| match calibration::TableCalibration::load(std::path::Path::new(file))
+        .expect("calibration")
+        .lens
+    {
+        calibration::LensSource::Tags(lens) => lens.tags,
+        other => panic!("{file}: lens from {other:?}"),
+    };
+    assert!(tags(&measured) > tags(&anchors_only));
 }
 
 #[test]

@@ -46,14 +46,24 @@ const TRANSLATION_STEP: f64 = 1e-5;
 const STAND_STEP: [f64; 3] = [1e-5, 1e-5, 1e-6];
 const EDGE_STEP: f64 = 1e-4;
 
+/// The prior's spreads (one standard deviation): the principal point's offset from the middle,
+/// in picture widths, the tangential terms and the edge biases' numbers (pixels); and a
+/// corner's noise, pixels, which turns them
+/// into residuals commensurate with the corners'.
+const CENTRE_SPREAD: f64 = 0.02;
+const TANGENTIAL_SPREAD: f64 = 0.005;
+const EDGE_SPREAD: f64 = 1.0;
+const CORNER_NOISE: f64 = 0.15;
+
 /// The problem's state: where the solver is, and everything to turn that into residuals.
 #[derive(Clone)]
 pub(crate) struct Bundle<'a> {
     views: &'a [LensView],
     free: &'static [LensParam],
     lens: Intrinsics,
-    /// The detector's edge bias, pixels outwards.
-    edge: f64,
+    /// The detector's edge bias, pixels outwards: a steady part and one that grows as the
+    /// edge gets shorter (see [`EdgeBias`]).
+    edge: [EdgeBias; 2],
     base_rotations: Vec<Rotation3<f64>>,
     poses: Vec<CameraPose>,
     /// Per view, per stand tag: x, y (inches) and turn (radians, from +x).
@@ -89,7 +99,7 @@ impl<'a> Bundle<'a> {
             views,
             free: model.free(),
             lens,
-            edge: 0.0,
+            edge: [EdgeBias::default(); 2],
             base_rotations: poses.iter().map(|p| p.rotation).collect(),
             poses,
             stands,
@@ -103,7 +113,7 @@ impl<'a> Bundle<'a> {
 
     fn pack(&self) -> DVector<f64> {
         let mut values: Vec<f64> = self.free.iter().map(|p| p.get(&self.lens)).collect();
-        values.push(self.edge);
+        values.extend(self.edge.iter().flat_map(|e| e.0));
         for pose in &self.poses {
             values.extend([0.0, 0.0, 0.0]);
             values.extend(pose.translation.iter());
@@ -145,7 +155,7 @@ impl<'a> Bundle<'a> {
         let lens = self.free.len();
         match index {
             i if i < lens => LENS_STEP,
-            i if i == lens => EDGE_STEP,
+            i if i < lens + EDGE_NUMBERS => EDGE_STEP,
             i if (i - self.globals()) % 6 < 3 => ROTATION_STEP,
             _ => TRANSLATION_STEP,
         }
@@ -245,7 +255,8 @@ impl<'a> Bundle<'a> {
                 let camera = self.camera(v);
                 self.object_corners(v)
                     .iter()
-                    .map(|corners| with_edge(corners.map(|c| project(&camera, &c)), self.edge))
+                    .enumerate()
+                    .map(|(tag, corners)| self.edge_of(v, tag).seen(&camera, corners))
                     .collect()
             })
             .collect()
@@ -265,12 +276,18 @@ impl<'a> Bundle<'a> {
 
     /// Parameters every corner depends on: the lens's free numbers and the edge bias.
     fn globals(&self) -> usize {
-        self.free.len() + 1
+        self.free.len() + EDGE_NUMBERS
     }
 
     /// The detector's edge bias found.
-    pub(crate) fn edge(&self) -> f64 {
+    pub(crate) fn edge(&self) -> [EdgeBias; 2] {
         self.edge
+    }
+
+    /// The edge bias of a view's tag: the known tags' (anchors, the board) or the stand tags'
+    /// — printed on other sheets and seen against other surroundings, they are biased apart.
+    fn edge_of(&self, v: usize, tag: usize) -> EdgeBias {
+        self.edge[usize::from(tag >= self.views[v].known.len())]
     }
 
     fn pose_offset(&self, v: usize) -> usize {
@@ -292,7 +309,7 @@ impl<'a> Bundle<'a> {
         let camera = self.camera(v);
         let seen = &self.views[v].sighting(tag).corners;
         let weights = &self.weights[v][tag];
-        let seen_at = with_edge(corners.map(|c| project(&camera, &c)), self.edge);
+        let seen_at = self.edge_of(v, tag).seen(&camera, corners);
         for k in 0..4 {
             out[2 * k] = (seen_at[k].x - seen[k].x) * weights[k];
             out[2 * k + 1] = (seen_at[k].y - seen[k].y) * weights[k];
@@ -307,11 +324,37 @@ impl<'a> Bundle<'a> {
 
     fn all_residuals(&self) -> DVector<f64> {
         let offsets = self.row_offsets();
-        let mut out = DVector::zeros(offsets[self.views.len()]);
+        let corners = offsets[self.views.len()];
+        let prior = self.prior_residuals();
+        let mut out = DVector::zeros(corners + prior.len());
         for v in 0..self.views.len() {
             self.view_residuals(v, &mut out.as_mut_slice()[offsets[v]..offsets[v + 1]]);
         }
+        out.as_mut_slice()[corners..].copy_from_slice(&prior);
         out
+    }
+
+    /// What is known of webcams before any tag is seen, as residuals beside the corners': the
+    /// principal point lies near the middle and the tangential terms are small. One picture of
+    /// a flat table barely tells a principal point a little off from a camera turned a little;
+    /// the prior settles that trade where real lenses are, and many tags outweigh it.
+    /// And the detector's edge biases are within a pixel: a picture without stand tags (the
+    /// board's) leaves theirs at nought rather than undetermined.
+    fn prior_residuals(&self) -> Vec<f64> {
+        let lens = self.free.iter().filter_map(|param| {
+            let spread = match param {
+                LensParam::CentreX | LensParam::CentreY => CENTRE_SPREAD,
+                LensParam::P1 | LensParam::P2 => TANGENTIAL_SPREAD,
+                _ => return None,
+            };
+            Some(CORNER_NOISE * param.get(&self.lens) / spread)
+        });
+        let edges = self
+            .edge
+            .iter()
+            .flat_map(|e| e.0)
+            .map(|e| CORNER_NOISE * e / EDGE_SPREAD);
+        lens.chain(edges).collect()
     }
 
     /// A copy moved by `step` along parameter `index`, the stands left where they are.
@@ -329,7 +372,11 @@ impl<'a> Bundle<'a> {
         for (i, param) in self.free.iter().enumerate() {
             param.set(&mut self.lens, x[i]);
         }
-        self.edge = x[self.free.len()];
+        let lens = self.free.len();
+        self.edge = [
+            EdgeBias([x[lens], x[lens + 1]]),
+            EdgeBias([x[lens + 2], x[lens + 3]]),
+        ];
         for v in 0..self.views.len() {
             let o = self.pose_offset(v);
             let turn = Rotation3::new(Vector3::new(x[o], x[o + 1], x[o + 2]));
@@ -351,33 +398,106 @@ fn placement(tag: &StandTag, place: &[f64; 3]) -> TagPlacement {
     }
 }
 
-/// A tag's corners as the detector sees them when each edge sits `edge` pixels outwards:
-/// every corner moves along both its edges' outward normals.
-fn with_edge(corners: [PixelPoint; 4], edge: f64) -> [PixelPoint; 4] {
-    if edge == 0.0 {
-        return corners;
+/// A tag's corners, given on the table, where the detector finds them through a camera's lens:
+/// where the straight lines it fits to the bent edges meet (see [`EdgeBias::apply`]), without
+/// any edge bias. `None` when a corner is behind the camera.
+pub(crate) fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
+    let mut pixels = [PixelPoint::new(0.0, 0.0); 4];
+    let mut middles = pixels;
+    for k in 0..4 {
+        pixels[k] = camera.project(&corners[k])?;
+        middles[k] = camera.project(&nalgebra::center(&corners[k], &corners[(k + 1) % 4]))?;
     }
-    let centre = PixelPoint::mean(&corners);
-    let normal = |a: PixelPoint, b: PixelPoint| {
-        let (dx, dy) = (b.x - a.x, b.y - a.y);
-        let length = dx.hypot(dy).max(1e-9);
-        let (nx, ny) = (dy / length, -dx / length);
-        let outwards = (a.x + b.x) / 2.0 - centre.x;
-        let outwards_y = (a.y + b.y) / 2.0 - centre.y;
-        if nx * outwards + ny * outwards_y >= 0.0 {
-            (nx, ny)
-        } else {
-            (-nx, -ny)
-        }
-    };
-    std::array::from_fn(|k| {
-        let (before, after) = (corners[(k + 3) % 4], corners[(k + 1) % 4]);
-        let (a, b) = (normal(before, corners[k]), normal(corners[k], after));
-        PixelPoint::new(
-            corners[k].x + edge * (a.0 + b.0),
-            corners[k].y + edge * (a.1 + b.1),
-        )
-    })
+    Some(EdgeBias::default().apply(pixels, middles))
+}
+
+/// The detector's edge bias: how far outwards of the black square's true edge it puts a tag's
+/// edge, in pixels, `.0[0] + .0[1] × REFERENCE_EDGE / across` where the tag is `across` pixels
+/// at right angles to the edge.
+/// The steady part is the detector's own; the part that grows as the edge shrinks comes of the
+/// blur, which spreads a small tag's narrow border cells into their neighbours (without it, a
+/// blurred picture's small far tags look smaller than its near ones and the lens bends to
+/// explain that: a k1 of 0.007 through a lens without distortion).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct EdgeBias(pub(crate) [f64; EDGE_TERMS]);
+
+/// Where the detector's straight line through a bent edge lies, from the chord (0) to the arc's
+/// middle (1).
+const LINE_FIT_SHARE: f64 = 2.0 / 3.0;
+
+/// The numbers of the edge bias.
+const EDGE_TERMS: usize = 2;
+/// The edge biases' numbers, the known tags' and the stand tags'.
+const EDGE_NUMBERS: usize = 2 * EDGE_TERMS;
+/// The width across, pixels, at which the shrinking part is its coefficient.
+pub(crate) const REFERENCE_EDGE: f64 = 16.0;
+
+impl EdgeBias {
+    /// The bias on an edge of a tag this many pixels across at right angles to it.
+    pub(crate) fn at(self, across: f64) -> f64 {
+        self.0[0] + self.0[1] * REFERENCE_EDGE / across.max(1.0)
+    }
+
+    /// A tag's corners, given on the table, as the detector sees them through a camera: each
+    /// edge moved outwards by its bias and by the bend the lens gives it, each corner where its
+    /// two moved edges meet.
+    fn seen(self, camera: &Camera, corners: &[TablePoint3; 4]) -> [PixelPoint; 4] {
+        let pixels = corners.map(|c| project(camera, &c));
+        let middles: [PixelPoint; 4] = std::array::from_fn(|k| {
+            project(
+                camera,
+                &nalgebra::center(&corners[k], &corners[(k + 1) % 4]),
+            )
+        });
+        self.apply(pixels, middles)
+    }
+
+    /// A tag's corners as the detector sees them, from the pixels of its corners and of its
+    /// edges' middles.
+    ///
+    /// The detector fits a straight line to each edge; through a bending lens the edge is an
+    /// arc, and the line fitted to its whole length lies two thirds of the way from the chord
+    /// to the arc's middle (the least-squares line through a parabola's evenly spaced points).
+    /// Through a wide lens that is a few hundredths of a pixel on a stand tag and a tenth on an
+    /// anchor in the picture's corner: small, but the same way every time, and a fit that
+    /// ignored it would bend the lens further to explain it.
+    fn apply(self, corners: [PixelPoint; 4], middles: [PixelPoint; 4]) -> [PixelPoint; 4] {
+        let centre = PixelPoint::mean(&corners);
+        // Edge k runs from corner k to corner k + 1: its outward normal, and its bias from how
+        // far across the tag is at right angles to it (its border cells' width, foreshortened).
+        let edges: [((f64, f64), f64); 4] = std::array::from_fn(|k| {
+            let (a, b) = (corners[k], corners[(k + 1) % 4]);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let length = dx.hypot(dy).max(1e-9);
+            let (nx, ny) = (dy / length, -dx / length);
+            let outwards =
+                nx * ((a.x + b.x) / 2.0 - centre.x) + ny * ((a.y + b.y) / 2.0 - centre.y);
+            let normal = if outwards >= 0.0 {
+                (nx, ny)
+            } else {
+                (-nx, -ny)
+            };
+            let middle = middles[k];
+            let bulge = normal.0 * (middle.x - (a.x + b.x) / 2.0)
+                + normal.1 * (middle.y - (a.y + b.y) / 2.0);
+            (
+                normal,
+                self.at(2.0 * outwards.abs()) + LINE_FIT_SHARE * bulge,
+            )
+        });
+        std::array::from_fn(|k| {
+            let ((a, sa), (b, sb)) = (edges[(k + 3) % 4], edges[k]);
+            // The shift d with d·a = sa and d·b = sb.
+            let det = a.0 * b.1 - a.1 * b.0;
+            if det.abs() < 1e-6 {
+                return corners[k];
+            }
+            PixelPoint::new(
+                corners[k].x + (sa * b.1 - sb * a.1) / det,
+                corners[k].y + (a.0 * sb - b.0 * sa) / det,
+            )
+        })
+    }
 }
 
 fn project(camera: &Camera, point: &TablePoint3) -> PixelPoint {
@@ -406,7 +526,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Bundle<'_> {
 
     fn jacobian(&self) -> Option<DMatrix<f64>> {
         let offsets = self.row_offsets();
-        let rows = offsets[self.views.len()];
+        let rows = offsets[self.views.len()] + self.prior_residuals().len();
         let mut jacobian = DMatrix::zeros(rows, self.params.len());
         for column in 0..self.globals() {
             let step = self.step(column);
@@ -510,4 +630,96 @@ pub(crate) fn stand_from_camera(camera: &Camera, tag: &StandTag) -> Option<TagPl
         size: tag.size,
         height: tag.height,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::Distortion;
+    use crate::pixels::ImageSize;
+
+    /// A wide barrel lens looking down at a 2" tag that lands in the picture's corner.
+    fn corner_tag() -> (Camera, [TablePoint3; 4]) {
+        let size = ImageSize {
+            width: 1920,
+            height: 1080,
+        };
+        let intrinsics = Intrinsics {
+            distortion: Distortion {
+                k1: -0.32,
+                k2: 0.11,
+                ..Distortion::default()
+            },
+            ..Intrinsics::from_field_of_view(size, Degrees(86.0))
+        };
+        let eye = TablePoint3::new(0.0, 0.0, 30.0);
+        let pose = CameraPose::looking_at(eye, TablePoint3::new(0.0, 0.0, 0.0), Vector3::y());
+        let camera = Camera { intrinsics, pose };
+        // Near the picture's corner, where the lens bends most.
+        let (x, y) = (25.0, 13.0);
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(dx, dy)| TablePoint3::new(x + dx, y + dy, 0.0));
+        (camera, corners)
+    }
+
+    /// The least-squares line through many pixels of the bent edge from `a` to `b`: a point on
+    /// it and its direction.
+    fn line_through(camera: &Camera, a: &TablePoint3, b: &TablePoint3) -> (PixelPoint, [f64; 2]) {
+        let points: Vec<PixelPoint> = (0..=40)
+            .map(|i| project(camera, &(a + (b - a) * (f64::from(i) / 40.0))))
+            .collect();
+        let mean = PixelPoint::mean(&points);
+        let (mut xx, mut xy, mut yy) = (0.0, 0.0, 0.0);
+        for p in &points {
+            let (dx, dy) = (p.x - mean.x, p.y - mean.y);
+            (xx, xy, yy) = (xx + dx * dx, xy + dx * dy, yy + dy * dy);
+        }
+        let angle = 0.5 * (2.0 * xy).atan2(xx - yy);
+        (mean, [angle.cos(), angle.sin()])
+    }
+
+    #[test]
+    fn the_detector_model_puts_corners_where_straight_lines_through_bent_edges_meet() {
+        let (camera, corners) = corner_tag();
+        let lines: Vec<_> = (0..4)
+            .map(|k| line_through(&camera, &corners[k], &corners[(k + 1) % 4]))
+            .collect();
+        let detected = as_detected(&camera, &corners).expect("in view");
+        let (mut largest_bend, mut worst): (f64, f64) = (0.0, 0.0);
+        for k in 0..4 {
+            let ((p, u), (q, v)) = (lines[(k + 3) % 4], lines[k]);
+            let det = u[0] * v[1] - u[1] * v[0];
+            let t = ((q.x - p.x) * v[1] - (q.y - p.y) * v[0]) / det;
+            let fitted = PixelPoint::new(p.x + t * u[0], p.y + t * u[1]);
+            let plain = project(&camera, &corners[k]);
+            largest_bend = largest_bend.max(plain.distance(&fitted).0);
+            worst = worst.max(detected[k].distance(&fitted).0);
+        }
+        assert!(
+            worst < 0.01,
+            "a corner {worst:.4} px from the lines' meeting"
+        );
+        // The bend is worth modelling: the plain projection is off by far more.
+        assert!(
+            largest_bend > 5.0 * worst && largest_bend > 0.05,
+            "the bend moves corners only {largest_bend:.3} px"
+        );
+    }
+
+    #[test]
+    fn a_tag_seen_narrower_across_an_edge_is_biased_more_there() {
+        let bias = EdgeBias([0.03, -0.15]);
+        assert!(bias.at(12.0) < bias.at(24.0));
+        // A square tag 20 px across, no lens bend: every edge moves by the same amount.
+        let square = [(0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0)]
+            .map(|(x, y)| PixelPoint::new(x, y));
+        let middles: [PixelPoint; 4] = std::array::from_fn(|k| {
+            let (a, b) = (square[k], square[(k + 1) % 4]);
+            PixelPoint::new((a.x + b.x) / 2.0, (a.y + b.y) / 2.0)
+        });
+        let seen = bias.apply(square, middles);
+        let shift = bias.at(20.0);
+        assert!((seen[0].x - (0.0 - shift)).abs() < 1e-9 && (seen[0].y + shift).abs() < 1e-9);
+        assert!((seen[2].x - (20.0 + shift)).abs() < 1e-9);
+    }
 }

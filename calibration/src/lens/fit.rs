@@ -22,7 +22,7 @@ use rules::geometry::TablePoint;
 use rules::units::Inches;
 use serde::{Deserialize, Serialize};
 
-use super::bundle::{Bundle, stand_from_camera};
+use super::bundle::{Bundle, REFERENCE_EDGE, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
 use super::view::{LensView, StandTag, Surface};
@@ -131,13 +131,18 @@ pub struct LensReport {
     pub rms: Pixels,
     /// Tags used (sightings: a stand seen in two pictures counts twice).
     pub tags: usize,
-    /// Where the detector puts tags' edges against the printed squares' (outwards positive).
+    /// Where the detector puts a 16-pixel edge against the printed square's (outwards
+    /// positive); shorter edges are moved more (the blur spreads their narrow cells).
     pub edge: Pixels,
     /// Pictures used.
     pub pictures: usize,
     /// One standard deviation of where a tag is put, from the lens and pose alone: the worst
     /// over the tags' area.
     pub pinned: Inches,
+    /// Whether the lens itself (focal length, principal point) is pinned down, so that it can
+    /// be kept to re-find the table after the camera moves; when not, it serves these
+    /// pictures only.
+    pub transferable: bool,
     /// Which parts of the picture the tags covered.
     pub coverage: Coverage,
     /// The fit's error by part of the picture.
@@ -203,6 +208,8 @@ struct Climb<'a> {
     bundle: Bundle<'a>,
     model: LensModel,
     pinned: f64,
+    /// Whether the lens itself is pinned down (see [`lens_pinned`]).
+    transferable: bool,
     /// The first model refused, and how uncertain it would have left the table.
     refused: Option<(LensModel, f64)>,
 }
@@ -251,14 +258,24 @@ fn climb<'a>(
     // for its number of parameters (the Bayesian information criterion on the robust cost),
     // among those that leave the table pinned down.
     let mut bundle = Bundle::new(views, ladder[0], fresh, poses.to_vec(), stands);
-    let mut tried: Vec<(Bundle, LensModel, f64, f64)> = Vec::new();
+    let mut tried: Vec<Rung> = Vec::new();
     for &model in &ladder {
         bundle.rebase(model);
         robust_solve(&mut bundle, model, settings.huber)?;
-        let pinned = uncertainty(&bundle);
+        let (pinned, transferable) = uncertainty(&bundle);
         let score = information(&bundle, settings.huber);
-        tracing::debug!(?model, pinned, score, "lens model tried");
-        tried.push((bundle.clone(), model, pinned, score));
+        tracing::debug!(?model, pinned, transferable, score, "lens model tried");
+        tried.push(Rung {
+            bundle: bundle.clone(),
+            model,
+            pinned,
+            transferable,
+            score,
+        });
+        // A rung the tags cannot determine at all leaves every higher one undetermined too.
+        if pinned.is_infinite() {
+            break;
+        }
     }
     let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
     // A rung above the one taken is taken in its turn when it explains the corners better for
@@ -268,9 +285,9 @@ fn climb<'a>(
     let mut chosen = 0;
     for next in 1..tried.len() {
         let (best, candidate) = (&tried[chosen], &tried[next]);
-        if candidate.3 < best.3
-            && pinned_down(candidate.2)
-            && displacement(&best.0, &candidate.0) > candidate.2
+        if candidate.score < best.score
+            && pinned_down(candidate.pinned)
+            && displacement(&best.bundle, &candidate.bundle) > candidate.pinned
         {
             chosen = next;
         }
@@ -278,15 +295,27 @@ fn climb<'a>(
     // The first rung above the chosen one that the tags could not pin down, for the warning.
     let refused = tried[chosen + 1..]
         .iter()
-        .find(|t| !pinned_down(t.2))
-        .map(|t| (t.1, t.2));
-    let (bundle, model, pinned, _) = tried.swap_remove(chosen);
+        .find(|t| !pinned_down(t.pinned))
+        .map(|t| (t.model, t.pinned));
+    let rung = tried.swap_remove(chosen);
     Ok(Climb {
-        bundle,
-        model,
-        pinned,
+        bundle: rung.bundle,
+        model: rung.model,
+        pinned: rung.pinned,
+        transferable: rung.transferable,
         refused,
     })
+}
+
+/// One rung of the ladder, fitted.
+struct Rung<'a> {
+    bundle: Bundle<'a>,
+    model: LensModel,
+    /// How uncertain it leaves the table, inches (see [`uncertainty`]).
+    pinned: f64,
+    transferable: bool,
+    /// The information criterion: lower explains the corners better for its parameters.
+    score: f64,
 }
 
 /// How far apart two fits put tags, the worst place over the first table picture's tags' area.
@@ -361,6 +390,15 @@ fn corner_errors(bundle: &Bundle, views: &[LensView]) -> Vec<Vec<[f64; 4]>> {
         .collect()
 }
 
+/// Evaluations allowed a solve, per parameter: a well-posed rung converges in a few; one the tags
+/// cannot determine (the full lens from a flat table without distortion) crawls along its
+/// undetermined direction for as long as it is let, and is refused afterwards anyway.
+const PATIENCE: usize = 10;
+
+/// A reweighted solve that moves no number by more than this has settled (the numbers are in
+/// picture widths, radians and inches: a millionth of any is far below what a tag can show).
+const SETTLED: f64 = 1e-6;
+
 /// Solve, reweight by the Huber function, solve again, until the weights settle.
 fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<(), LensFitError> {
     let views = bundle.views();
@@ -385,7 +423,7 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
         bundle.set_weights(weights);
         let before = bundle.params();
         let (solved, report) = LevenbergMarquardt::new()
-            .with_patience(30)
+            .with_patience(PATIENCE)
             .minimize(bundle.clone());
         if report.termination.was_usage_issue()
             || matches!(
@@ -395,10 +433,14 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
         {
             return Err(LensFitError::Solver(format!("{:?}", report.termination)));
         }
+        tracing::trace!(?model, round, evaluations = report.number_of_evaluations, termination = ?report.termination, "robust round");
         *bundle = solved;
         bundle.rebase(model);
+        // A solve that ran out of patience is crawling along a direction the tags do not
+        // determine: reweighting will not settle it, and the rung will be refused.
+        let crawling = report.termination == levenberg_marquardt::TerminationReason::LostPatience;
         let moved = (bundle.params() - before).amax();
-        if round > 0 && moved < 1e-9 {
+        if crawling || (round > 0 && moved < SETTLED) {
             break;
         }
     }
@@ -407,14 +449,16 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
 
 /// The worst standard deviation, in inches, of where the fitted camera puts a point, over a
 /// grid spread across the first table picture's tags: the lens and pose's share of a tag's
-/// error. Infinite when the fit leaves some combination of numbers undetermined.
-fn uncertainty(bundle: &Bundle) -> f64 {
+/// error. Infinite when the fit leaves some combination of numbers undetermined. With it,
+/// whether the lens itself is pinned down (see [`lens_pinned`]).
+fn uncertainty(bundle: &Bundle) -> (f64, bool) {
+    const UNDETERMINED: (f64, bool) = (f64::INFINITY, false);
     let views = bundle.views();
     let Some(v) = table_view(bundle) else {
-        return f64::INFINITY;
+        return UNDETERMINED;
     };
     let Some(jacobian) = bundle.jacobian() else {
-        return f64::INFINITY;
+        return UNDETERMINED;
     };
     let residuals = bundle.residuals().unwrap_or_else(|| DVector::zeros(0));
     let (m, n) = (jacobian.nrows(), bundle.parameter_count());
@@ -423,12 +467,9 @@ fn uncertainty(bundle: &Bundle) -> f64 {
     let sigma2 = spread.max(0.1 * 0.1);
     let normal = jacobian.transpose() * &jacobian;
     let Some(cholesky) = normal.cholesky() else {
-        return f64::INFINITY;
+        return UNDETERMINED;
     };
     let covariance = cholesky.inverse() * sigma2;
-    if !lens_pinned(bundle, &covariance) {
-        return f64::INFINITY;
-    }
     // The parameters that move where this view's camera puts a point: the lens's and its pose.
     let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
     indices.extend(bundle.pose_columns(v));
@@ -448,7 +489,7 @@ fn uncertainty(bundle: &Bundle) -> f64 {
                     .unproject_at(&pixel, height)
             };
             let (Some(a), Some(b)) = (at(step), at(-step)) else {
-                return f64::INFINITY;
+                return UNDETERMINED;
             };
             gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
             gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
@@ -461,16 +502,17 @@ fn uncertainty(bundle: &Bundle) -> f64 {
         worst = worst.max(largest.max(0.0).sqrt());
     }
     if worst.is_finite() {
-        worst
+        (worst, lens_pinned(bundle, &covariance))
     } else {
-        f64::INFINITY
+        UNDETERMINED
     }
 }
 
 /// Whether the lens itself is pinned down, not only where this picture's tags land: a plane seen
 /// from one place lets the focal length, the principal point and the camera's distance trade off
 /// (a focal length twice the truth, with the camera twice as far, fits one picture's tags as
-/// well), and a lens kept for the next picture must be right. One standard deviation of the
+/// well). Such a lens serves this picture, but one kept to re-find the table after the camera
+/// moves must be right. One standard deviation of the
 /// focal length within 3 %; of the principal point within 3 % of the picture's width (a
 /// principal point a little off is nearly a turn of the camera, which the next picture's
 /// anchors find again; held at the centre instead, it would bend every fit by its offset).
@@ -692,9 +734,10 @@ fn finish(
         model: climb.model,
         rms: Pixels(root_mean_square(all.iter().map(|p| p.1))),
         tags: views.iter().map(LensView::tag_count).sum(),
-        edge: Pixels(bundle.edge()),
+        edge: Pixels(bundle.edge()[1].at(REFERENCE_EDGE)),
         pictures: views.len(),
         pinned: Inches(climb.pinned),
+        transferable: climb.transferable,
         residuals: ResidualMap::of(size, all.iter().copied()),
         warnings: warnings(&climb, &coverage, views, &outliers, settings),
         coverage,
@@ -753,6 +796,11 @@ fn warnings(
             refused.describe(),
             settings.pinned.0
         ));
+    }
+    if !climb.transferable {
+        warnings.push(
+            "lens: it fits these pictures, but its focal length and centre are not pinned down well enough to keep it for the camera at another place — add pictures, or let it learn in play".to_owned(),
+        );
     }
     let (across, down) = coverage.spans();
     let covered = coverage.fraction();

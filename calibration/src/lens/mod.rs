@@ -6,6 +6,8 @@
 //! distortion where four corner anchors alone cannot. See [`fit`] for the decisions.
 
 mod bundle;
+
+pub(crate) use bundle::as_detected;
 pub mod coverage;
 pub mod fit;
 pub mod learner;

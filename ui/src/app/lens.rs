@@ -247,8 +247,16 @@ impl LensLearning {
             model: lens.model,
             covered: lens.coverage,
         };
-        self.lens = Some((calibration.camera.intrinsics, calibration.lens));
-        self.save(&calibration);
+        // A lens these tags fit but do not pin down serves the camera where it is; the one kept
+        // to re-find the table after a knock (and saved) must be pinned down.
+        if calibration
+            .lens_report
+            .as_ref()
+            .is_some_and(|r| r.transferable)
+        {
+            self.lens = Some((calibration.camera.intrinsics, calibration.lens));
+            self.save(&calibration);
+        }
         Some(calibration)
     }
 
