@@ -13,12 +13,12 @@
 //! what remains is the same. Residuals: per tag corner, the pixel the model puts it at less the
 //! pixel it was seen at, times the corner's robust weight.
 //!
-//! The edge bias: the AprilTag detector puts a tag's edges a small, steady distance from the
-//! black square's (measured on the synthetic camera: 0.05–0.08 px inwards, so a tag looks
-//! 0.7 % smaller than printed). The anchors do not notice, but a fit that takes the stand
-//! tags' printed size as a measurement would bend the lens to explain it; so each edge of
-//! every tag is modelled as seen `edge` pixels outwards of the model's, one number for the
-//! detector, fitted with the rest.
+//! The detector is modelled, not assumed ideal: it puts a tag's edges inside the black
+//! square's by an amount that grows as the tag narrows across the edge (measured against the
+//! truth on the synthetic camera: 0.05 px at 28 px across, 0.15 px at 13 px), and through a
+//! bending lens it fits straight lines to bent edges (see [`EdgeBias`]). A fit that took the
+//! stand tags' printed size as seen would bend the lens to explain both, so the bias's numbers
+//! are fitted with the rest, the stand tags' apart from the known tags'.
 //!
 //! The Jacobian is by central differences, block by block: a lens number moves every corner, a
 //! pose only its view's corners, a stand's place only its own four. That keeps it cheap without
@@ -48,8 +48,7 @@ const EDGE_STEP: f64 = 1e-4;
 
 /// The prior's spreads (one standard deviation): the principal point's offset from the middle,
 /// in picture widths, the tangential terms and the edge biases' numbers (pixels); and a
-/// corner's noise, pixels, which turns them
-/// into residuals commensurate with the corners'.
+/// corner's noise, pixels, which turns them into residuals commensurate with the corners'.
 const CENTRE_SPREAD: f64 = 0.02;
 const TANGENTIAL_SPREAD: f64 = 0.005;
 const EDGE_SPREAD: f64 = 1.0;
@@ -61,8 +60,7 @@ pub(crate) struct Bundle<'a> {
     views: &'a [LensView],
     free: &'static [LensParam],
     lens: Intrinsics,
-    /// The detector's edge bias, pixels outwards: a steady part and one that grows as the
-    /// edge gets shorter (see [`EdgeBias`]).
+    /// The detector's edge biases, the known tags' and the stand tags' (see [`EdgeBias`]).
     edge: [EdgeBias; 2],
     base_rotations: Vec<Rotation3<f64>>,
     poses: Vec<CameraPose>,
@@ -402,19 +400,14 @@ fn placement(tag: &StandTag, place: &[f64; 3]) -> TagPlacement {
 /// where the straight lines it fits to the bent edges meet (see [`EdgeBias::apply`]), without
 /// any edge bias. `None` when a corner is behind the camera.
 pub(crate) fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
-    let mut pixels = [PixelPoint::new(0.0, 0.0); 4];
-    let mut middles = pixels;
-    for k in 0..4 {
-        pixels[k] = camera.project(&corners[k])?;
-        middles[k] = camera.project(&nalgebra::center(&corners[k], &corners[(k + 1) % 4]))?;
-    }
-    Some(EdgeBias::default().apply(pixels, middles))
+    let in_front = corners.iter().all(|c| camera.project(c).is_some());
+    in_front.then(|| EdgeBias::default().seen(camera, corners))
 }
 
 /// The detector's edge bias: how far outwards of the black square's true edge it puts a tag's
-/// edge, in pixels, `.0[0] + .0[1] × REFERENCE_EDGE / across` where the tag is `across` pixels
+/// edge, in pixels, `.0[0] + .0[1] × REFERENCE_WIDTH / across` where the tag is `across` pixels
 /// at right angles to the edge.
-/// The steady part is the detector's own; the part that grows as the edge shrinks comes of the
+/// The steady part is the detector's own; the part that grows as the tag narrows comes of the
 /// blur, which spreads a small tag's narrow border cells into their neighbours (without it, a
 /// blurred picture's small far tags look smaller than its near ones and the lens bends to
 /// explain that: a k1 of 0.007 through a lens without distortion).
@@ -430,12 +423,12 @@ const EDGE_TERMS: usize = 2;
 /// The edge biases' numbers, the known tags' and the stand tags'.
 const EDGE_NUMBERS: usize = 2 * EDGE_TERMS;
 /// The width across, pixels, at which the shrinking part is its coefficient.
-pub(crate) const REFERENCE_EDGE: f64 = 16.0;
+pub(crate) const REFERENCE_WIDTH: f64 = 16.0;
 
 impl EdgeBias {
     /// The bias on an edge of a tag this many pixels across at right angles to it.
     pub(crate) fn at(self, across: f64) -> f64 {
-        self.0[0] + self.0[1] * REFERENCE_EDGE / across.max(1.0)
+        self.0[0] + self.0[1] * REFERENCE_WIDTH / across.max(1.0)
     }
 
     /// A tag's corners, given on the table, as the detector sees them through a camera: each

@@ -22,7 +22,7 @@ use rules::geometry::TablePoint;
 use rules::units::Inches;
 use serde::{Deserialize, Serialize};
 
-use super::bundle::{Bundle, REFERENCE_EDGE, stand_from_camera};
+use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
 use super::view::{LensView, StandTag, Surface};
@@ -131,8 +131,9 @@ pub struct LensReport {
     pub rms: Pixels,
     /// Tags used (sightings: a stand seen in two pictures counts twice).
     pub tags: usize,
-    /// Where the detector puts a 16-pixel edge against the printed square's (outwards
-    /// positive); shorter edges are moved more (the blur spreads their narrow cells).
+    /// Where the detector puts a stand tag's edge against the printed square's (outwards
+    /// positive) when the tag is 16 pixels across; narrower tags' edges are moved more (the
+    /// blur spreads their narrow cells).
     pub edge: Pixels,
     /// Pictures used.
     pub pictures: usize,
@@ -734,7 +735,7 @@ fn finish(
         model: climb.model,
         rms: Pixels(root_mean_square(all.iter().map(|p| p.1))),
         tags: views.iter().map(LensView::tag_count).sum(),
-        edge: Pixels(bundle.edge()[1].at(REFERENCE_EDGE)),
+        edge: Pixels(bundle.edge()[1].at(REFERENCE_WIDTH)),
         pictures: views.len(),
         pinned: Inches(climb.pinned),
         transferable: climb.transferable,
