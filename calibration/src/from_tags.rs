@@ -7,8 +7,8 @@
 //!   cannot move the table.
 //! - The lens fitted is kept only if it is at least as well founded as the lens given: a blurred
 //!   picture, tags in a line or a hand over half the table must never replace a good lens with a
-//!   worse one. "Well founded" is the model the tags could pin down, then the share of the picture
-//!   they covered.
+//!   worse one. "Well founded" is whether the tags pinned the lens down, then how much of it was
+//!   measured, then the share of the picture they covered.
 
 use std::collections::HashMap;
 
@@ -65,9 +65,12 @@ impl TagLens {
         }
     }
 
-    /// Whether this lens is at least as well founded as another.
+    /// Whether this lens is at least as well founded as another: pinned down before not, then
+    /// the more of the lens measured, then the more of the picture covered.
     fn at_least(&self, other: &TagLens) -> bool {
-        (self.model, self.coverage) >= (other.model, other.coverage - 0.02)
+        let pinned_down = |lens: &TagLens| lens.pinned <= FitSettings::default().pinned;
+        (pinned_down(self), self.model, self.coverage)
+            >= (pinned_down(other), other.model, other.coverage - 0.02)
     }
 }
 
@@ -259,4 +262,32 @@ fn table_view(
         }
     }
     view
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lens(model: LensModel, pinned: f64, coverage: f64) -> TagLens {
+        TagLens {
+            pictures: 1,
+            tags: 40,
+            model,
+            rms: Pixels(0.2),
+            coverage,
+            pinned: Inches(pinned),
+        }
+    }
+
+    #[test]
+    fn a_pinned_down_lens_is_better_founded_than_a_fuller_one_that_is_not() {
+        let unsure_full = lens(LensModel::Full, 0.15, 0.6);
+        let pinned_radial = lens(LensModel::Radial, 0.04, 0.6);
+        assert!(pinned_radial.at_least(&unsure_full));
+        assert!(!unsure_full.at_least(&pinned_radial));
+        // Both pinned down: the fuller model, then the wider coverage.
+        let pinned_full = lens(LensModel::Full, 0.05, 0.5);
+        assert!(pinned_full.at_least(&pinned_radial));
+        assert!(!lens(LensModel::Full, 0.05, 0.4).at_least(&pinned_full));
+    }
 }

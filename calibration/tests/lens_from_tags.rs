@@ -457,3 +457,37 @@ fn the_detectors_edge_bias_is_measured_not_bent_into_the_lens() {
         "{exact:.4}\" exact, {p95:.4}\" with the bias"
     );
 }
+
+#[test]
+fn few_noisy_tags_through_a_wide_lens_still_bend_it_and_say_how_unsure_it_is() {
+    let camera = camera(wide_barrel());
+    let mut table = table(&camera, 6);
+    // A sparse opening deployment, one stand in five, seen by a blurred webcam (corners σ 0.3 px).
+    let kept: Vec<u32> = table.stands.iter().step_by(5).map(|(id, _)| *id).collect();
+    table
+        .sightings
+        .retain(|s| kept.contains(&s.id) || table.layout.anchor(s.id).is_some());
+    table.stands.retain(|(id, _)| kept.contains(id));
+    let mut random = Random(99);
+    for s in table.sightings.iter_mut().filter(|s| kept.contains(&s.id)) {
+        for c in &mut s.corners {
+            *c = PixelPoint::new(c.x + 0.3 * random.normal(), c.y + 0.3 * random.normal());
+        }
+    }
+    let calibration = from_tags(&table);
+    let right = position_p95(&calibration, &table);
+    let wrong = position_p95(&anchors_only(&table), &table);
+    let LensSource::Tags(lens) = calibration.lens else {
+        panic!("lens from {:?}", calibration.lens)
+    };
+    assert!(
+        right < wrong / 10.0,
+        "{right:.4}\" against {wrong:.4}\" through the anchors alone"
+    );
+    assert!(lens.pinned > Inches(0.1), "{}", lens.pinned);
+    assert!(
+        calibration.warnings.iter().any(|w| w.contains("uncertain")),
+        "{:?}",
+        calibration.warnings
+    );
+}

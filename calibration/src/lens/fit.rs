@@ -8,11 +8,12 @@
 //! - The model is chosen from a ladder (focal length; then k1; then k2; then the principal
 //!   point; then k3 and the tangential terms), each rung fitted from the one below. The rung
 //!   taken explains the corners best for its number of parameters (the Bayesian information
-//!   criterion on the robust cost), among the rungs that leave the table pinned down
-//!   ([`FitSettings::pinned`]: the uncertainty of where a tag is put, propagated from the fit's
-//!   covariance to points spread over the table), and moves tags by more than it leaves them
-//!   uncertain. Four anchors alone cannot pin k2 or k3 down; a fit that frees them anyway would
-//!   bend the picture's empty parts at random.
+//!   criterion on the robust cost), and moves tags by more than it leaves them uncertain (the
+//!   uncertainty of where a tag is put, propagated from the fit's covariance to points spread
+//!   over the table): the rung below is then wrong by more than this one is unsure. Four
+//!   anchors alone cannot pin k2 or k3 down; a fit that frees them anyway would bend the
+//!   picture's empty parts at random, by more than it moves the tags. A rung left more unsure
+//!   than [`FitSettings::pinned`] is said so.
 //! - A stand tag whose corners still fit badly is refitted alone with a free printed size: a tag
 //!   printed at 20 mm but listed at 25 mm is named with the size it measures, and left out.
 
@@ -41,9 +42,9 @@ pub struct FitSettings {
     pub huber: Pixels,
     /// The most of the lens to fit ([`LensModel::Fixed`] to keep the lens as given).
     pub highest: LensModel,
-    /// A model is taken only if the fit puts tags on the table at least this certainly (one
-    /// standard deviation, the worst place over the table): more numbers than the tags can
-    /// determine bend the picture's empty parts at random.
+    /// A fit that puts tags on the table less certainly than this (one standard deviation, the
+    /// worst place over the table) is warned about, and a model above it that would be is
+    /// named as not fitted.
     pub pinned: Inches,
     /// A stand tag whose corners are off by more than this, and by more than four times the
     /// typical tag, is examined and left out.
@@ -280,14 +281,16 @@ fn climb<'a>(
     }
     let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
     // A rung above the one taken is taken in its turn when it explains the corners better for
-    // its number of parameters, the tags pin it down, and it moves where tags are put by more
-    // than it leaves them uncertain: a real bend of the lens moves them by tenths of an inch, a
-    // spurious k1 fitted to the detector's quirks by less than its own uncertainty.
+    // its number of parameters and it moves where tags are put by more than it leaves them
+    // uncertain: then the lower rung is wrong by more than the higher one is unsure. A real
+    // bend of the lens moves tags by tenths of an inch, a spurious k1 fitted to the detector's
+    // quirks by less than its own uncertainty. A higher rung that is not pinned down is still
+    // taken when the one below is wrong by more (a wide lens seen with few tags: the full lens
+    // unsure by 0.12", focal length alone wrong by inches); the report says how unsure.
     let mut chosen = 0;
     for next in 1..tried.len() {
         let (best, candidate) = (&tried[chosen], &tried[next]);
         if candidate.score < best.score
-            && pinned_down(candidate.pinned)
             && displacement(&best.bundle, &candidate.bundle) > candidate.pinned
         {
             chosen = next;
@@ -783,6 +786,7 @@ fn warnings(
     settings: &FitSettings,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
+    let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
     if let Some((refused, pinned)) = climb.refused {
         let held = climb.model.held();
         let would = if pinned.is_finite() {
@@ -796,6 +800,13 @@ fn warnings(
             held.join(", "),
             refused.describe(),
             settings.pinned.0
+        ));
+    }
+    if !pinned_down(climb.pinned) {
+        warnings.push(format!(
+            "lens: {} fitted, but the tags in view leave where stands are put {:.3}\" uncertain — spread stands over the whole picture, or let it learn in play",
+            climb.model.describe(),
+            climb.pinned
         ));
     }
     if !climb.transferable {
