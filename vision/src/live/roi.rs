@@ -177,12 +177,6 @@ pub fn follow_search(side: Pixels, speed: Pixels) -> Pixels {
 /// its region is found again by the band and full passes.
 pub fn margin(side: Pixels, speed: Pixels, missed: u32) -> Pixels {
     let growth = 1.0 + 0.1 * f64::from(missed.min(5));
-    if let Some(m) = std::env::var("MARGIN")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok())
-    {
-        return Pixels(m);
-    }
     Pixels((0.35 * side.0 + 1.5 * speed.0 + 8.0) * growth)
 }
 
