@@ -46,13 +46,15 @@ const PLAY_SPREAD: f64 = 2.5;
 const BOARD_VIEWS: usize = 4;
 
 /// Tag size classes for recall, by the side of the black square in pixels.
-const SIZE_CLASSES: [(f64, f64); 5] = [
-    (0.0, 12.0),
-    (12.0, 16.0),
+const SIZE_CLASSES: [(f64, f64); CLASSES] = [
+    (0.0, 11.0),
+    (11.0, 14.0),
+    (14.0, 16.0),
     (16.0, 20.0),
     (20.0, 24.0),
     (24.0, f64::INFINITY),
 ];
+const CLASSES: usize = 6;
 
 /// The ways of calibrating compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,9 +100,13 @@ struct Score {
 /// Recall of one lens kind.
 #[derive(Default)]
 struct Recall {
-    seen: [usize; 5],
-    total: [usize; 5],
+    seen: [usize; CLASSES],
+    /// Found again by following from a prediction a frame late.
+    followed: [usize; CLASSES],
+    total: [usize; CLASSES],
     false_tags: usize,
+    /// Another tag's pattern confirmed where a tag lies.
+    false_follows: usize,
 }
 
 /// Measure, per lens kind and way of calibrating, how far stands are placed from the truth.
@@ -132,7 +138,9 @@ pub fn accuracy(
             let image = bench.renderer.render(&staged.world, &camera, &effects)?;
             let sightings = bench.detector.detect(&image)?.sightings();
             let truth = Truth::of(&staged, &camera);
-            truth.recall(&sightings, recalls.entry(class).or_default());
+            let recall = recalls.entry(class).or_default();
+            truth.recall(&sightings, recall);
+            truth.follow(&image, &camera, &settings.family, recall)?;
             for way in Way::ALL {
                 let started = Instant::now();
                 let calibration = bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
@@ -341,10 +349,7 @@ impl Truth {
 
     fn recall(&self, sightings: &[calibration::TagSighting], recall: &mut Recall) {
         for (id, (_, side)) in &self.tags {
-            let class = SIZE_CLASSES
-                .iter()
-                .position(|(lo, hi)| side >= lo && side < hi)
-                .unwrap_or(0);
+            let class = size_class(*side);
             recall.total[class] += 1;
             if sightings.iter().any(|s| s.id == *id) {
                 recall.seen[class] += 1;
@@ -354,6 +359,35 @@ impl Truth {
             .iter()
             .filter(|s| !self.tags.contains_key(&s.id) && !self.anchors.contains(&s.id))
             .count();
+    }
+
+    /// Follow every stand tag from a prediction a frame late (its corners 1.2 px off and turned
+    /// 2°), as the live detector does; and try another tag's pattern at its true corners, which
+    /// must never be confirmed.
+    fn follow(
+        &self,
+        image: &vision::Mat,
+        camera: &Camera,
+        family: &str,
+        recall: &mut Recall,
+    ) -> anyhow::Result<()> {
+        for (id, (placement, side)) in &self.tags {
+            let Some(corners) = projected_corners(camera, placement) else {
+                continue;
+            };
+            let late = late_prediction(&corners);
+            if vision::follow_tag(image, family, *id, &late)?.is_some() {
+                recall.followed[size_class(*side)] += 1;
+            }
+            let impostor =
+                (id + 1..).find(|i| !self.tags.contains_key(i) && !self.anchors.contains(i));
+            if let Some(other) = impostor
+                && vision::follow_tag(image, family, other, &corners)?.is_some()
+            {
+                recall.false_follows += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Locate the picture's tags with a calibration and score the tags of 16 px and more.
@@ -463,33 +497,77 @@ fn report(
             }
         }
     }
-    writeln!(out, "recall by tag side (the first picture of each table):")?;
+    writeln!(
+        out,
+        "recall by tag side (the first picture of each table): found by the detector; followed from a prediction a frame late (1.2 px off, turned 2°), as live"
+    )?;
     for class in LensClass::ALL {
         let Some(recall) = recalls.get(&class) else {
             continue;
         };
-        let cells: Vec<String> = SIZE_CLASSES
-            .iter()
-            .enumerate()
-            .map(|(k, (lo, hi))| {
-                let label = if hi.is_finite() {
-                    format!("{lo}–{hi} px")
-                } else {
-                    format!("≥{lo} px")
-                };
-                let rate = 100.0 * recall.seen[k] as f64 / recall.total[k].max(1) as f64;
-                format!("{label} {}/{} {rate:.0} %", recall.seen[k], recall.total[k])
-            })
-            .collect();
+        let line = |counts: &[usize; CLASSES]| {
+            let cells: Vec<String> = SIZE_CLASSES
+                .iter()
+                .enumerate()
+                .map(|(k, (lo, hi))| {
+                    let label = if hi.is_finite() {
+                        format!("{lo}–{hi} px")
+                    } else {
+                        format!("≥{lo} px")
+                    };
+                    let rate = 100.0 * counts[k] as f64 / recall.total[k].max(1) as f64;
+                    format!("{label} {}/{} {rate:.0} %", counts[k], recall.total[k])
+                })
+                .collect();
+            cells.join(", ")
+        };
         writeln!(
             out,
-            "  {:<20} {}; false tags {}",
+            "  {:<20} found    {}; false tags {}",
             class.name(),
-            cells.join(", "),
+            line(&recall.seen),
             recall.false_tags
+        )?;
+        writeln!(
+            out,
+            "  {:<20} followed {}; another tag's pattern confirmed {} times",
+            "",
+            line(&recall.followed),
+            recall.false_follows
         )?;
     }
     Ok(())
+}
+
+/// The size class of a tag `side` pixels across.
+fn size_class(side: f64) -> usize {
+    SIZE_CLASSES
+        .iter()
+        .position(|(lo, hi)| side >= *lo && side < *hi)
+        .unwrap_or(0)
+}
+
+/// A tag's printed corners in the picture, in the detector's order.
+fn projected_corners(
+    camera: &Camera,
+    placement: &calibration::TagPlacement,
+) -> Option<[calibration::PixelPoint; 4]> {
+    let corners = placement.corners();
+    let projected: Vec<_> = corners.iter().filter_map(|c| camera.project(c)).collect();
+    projected.try_into().ok()
+}
+
+/// Where a tracker a frame late would expect a tag: moved by (1.0, −0.7) px and turned 2°.
+fn late_prediction(corners: &[calibration::PixelPoint; 4]) -> [calibration::PixelPoint; 4] {
+    let centre = calibration::PixelPoint::mean(corners);
+    let (sin, cos) = 2f64.to_radians().sin_cos();
+    corners.map(|p| {
+        let (x, y) = (p.x - centre.x, p.y - centre.y);
+        calibration::PixelPoint::new(
+            centre.x + cos * x - sin * y + 1.0,
+            centre.y + sin * x + cos * y - 0.7,
+        )
+    })
 }
 
 fn sorted(values: &[f64]) -> Vec<f64> {

@@ -20,6 +20,8 @@ use calibration::{PixelPoint, Pixels};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
 
+use super::likeness;
+use super::roi::side;
 use crate::pattern::TagTexture;
 
 /// A grey frame's pixels, read with bilinear interpolation.
@@ -44,7 +46,7 @@ impl<'a> GrayView<'a> {
     }
 
     /// The grey level at a point (pixel centres at whole numbers); `None` outside the frame.
-    fn at(&self, x: f64, y: f64) -> Option<f64> {
+    pub(super) fn at(&self, x: f64, y: f64) -> Option<f64> {
         if !(x >= 0.0 && y >= 0.0) {
             return None;
         }
@@ -113,12 +115,21 @@ pub(crate) fn follow(
         return None;
     }
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
-    (wrong_cells <= settings.max_wrong_cells).then_some(Followed {
+    let read = wrong_cells <= settings.max_wrong_cells;
+    // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
+    let confirmed =
+        || side(&found).0 < SMALL && likeness::confirms(gray, pattern, &found).is_some();
+    (read || confirmed()).then_some(Followed {
         corners: found,
         wrong_cells,
         margin,
     })
 }
+
+/// Below this side, in pixels, a tag whose cells do not all read right may still be confirmed
+/// by its likeness to the pattern ([`likeness`]); above it cells are two pixels or more and
+/// read reliably, and wrong ones mean something is over the tag.
+const SMALL: f64 = 16.0;
 
 /// A straight line `normal · p = offset`, `normal` of unit length.
 #[derive(Clone, Copy, Debug, Default)]
@@ -393,7 +404,7 @@ fn read_cells(
 /// The homography taking the square (−1, 1), (1, 1), (1, −1), (−1, −1) to the four corners, in
 /// the detector's order: in these coordinates x runs along the printed pattern's rows and y
 /// down its columns from the top row at −1 (checked against rendered tags by the tests).
-fn square_to_quad(corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
+pub(super) fn square_to_quad(corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
     const SQUARE: [(f64, f64); 4] = [(-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)];
     let mut a = SMatrix::<f64, 8, 8>::zeros();
     let mut b = SVector::<f64, 8>::zeros();
@@ -425,6 +436,11 @@ mod tests {
     /// One stand with tag 5 on a busy table, seen from 40° at about 20 px a tag, and the tag's
     /// true corners.
     fn scene(cover: bool) -> (Mat, [PixelPoint; 4]) {
+        scene_of(Inches(1.0), cover)
+    }
+
+    /// The same with a tag of `size` (0.6" is about 12 px) and a stand to match.
+    fn scene_of(size: Inches, cover: bool) -> (Mat, [PixelPoint; 4]) {
         let table = TableSize {
             width: 30.0,
             depth: 20.0,
@@ -435,11 +451,16 @@ mod tests {
         let placement = TagPlacement {
             center,
             facing: Degrees(23.0),
-            size: Inches(1.0),
+            size,
             height: Inches(0.16),
         };
         world.blocks.push(Block {
-            footprint: OrientedRect::from_center(center, Degrees(23.0), Inches(2.0), Inches(1.5)),
+            footprint: OrientedRect::from_center(
+                center,
+                Degrees(23.0),
+                Inches(2.0 * size.0),
+                Inches(1.5 * size.0),
+            ),
             height: Inches(0.16),
             colour: Rgb(168, 42, 38),
             tags: vec![PrintedTag { id: 5, placement }],
@@ -522,6 +543,47 @@ mod tests {
             assert!(
                 follow(&view, &other, &truth, Pixels(3.0), SETTINGS).is_none(),
                 "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_tag_too_small_to_read_cell_by_cell_is_followed_by_its_likeness() {
+        let (image, truth) = scene_of(Inches(0.6), false);
+        let gray = gray(&image);
+        let view = GrayView::new(&gray).expect("continuous");
+        let side = side(&truth).0;
+        assert!((10.0..14.0).contains(&side), "a tag of {side:.1} px");
+        let pattern = TagTexture::new("tag36h11", 5).expect("pattern");
+        let start = misplaced(&truth, 1.0, -0.7, 2.0);
+        let found = follow(&view, &pattern, &start, Pixels(1.5), SETTINGS).expect("followed");
+        let error = worst(&found.corners, &truth);
+        assert!(error < 0.6, "{error:.3} px");
+        for id in [0, 6, 100, 300] {
+            let other = TagTexture::new("tag36h11", id).expect("pattern");
+            assert!(
+                follow(&view, &other, &truth, Pixels(1.5), SETTINGS).is_none(),
+                "tag {id} confirmed where tag 5 lies"
+            );
+        }
+    }
+
+    #[test]
+    fn a_small_tag_taken_off_the_table_is_not_followed_into_the_cloth() {
+        let (image, truth) = scene_of(Inches(0.6), false);
+        let (empty, _) = scene_of(Inches(0.6), true);
+        let pattern = TagTexture::new("tag36h11", 5).expect("pattern");
+        let gray_empty = gray(&empty);
+        let view = GrayView::new(&gray_empty).expect("continuous");
+        assert!(follow(&view, &pattern, &truth, Pixels(1.5), SETTINGS).is_none());
+        // Elsewhere on the busy cloth, at a tag's size and shape: nothing.
+        let gray = gray(&image);
+        let view = GrayView::new(&gray).expect("continuous");
+        for (dx, dy) in [(-60.0, 0.0), (60.0, 20.0), (0.0, -50.0), (-40.0, 45.0)] {
+            let start = misplaced(&truth, dx, dy, 0.0);
+            assert!(
+                follow(&view, &pattern, &start, Pixels(1.5), SETTINGS).is_none(),
+                "confirmed on the cloth at ({dx}, {dy})"
             );
         }
     }

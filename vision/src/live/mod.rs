@@ -16,6 +16,7 @@
 //! pipeline.
 
 mod follow;
+mod likeness;
 mod mosaic;
 pub mod moved;
 pub mod queue;
@@ -231,15 +232,8 @@ impl LiveDetector {
         gray: &Mat,
         expected: &'e [Expected],
     ) -> Result<(Vec<Detection>, Vec<&'e Expected>), VisionError> {
-        let owned;
-        let view = match GrayView::new(gray) {
-            Some(view) => view,
-            None => {
-                owned = gray.try_clone()?;
-                GrayView::new(&owned)
-                    .ok_or_else(|| VisionError::Image("the image is empty".into()))?
-            }
-        };
+        let gray = one_block(gray)?;
+        let view = gray_view(&gray)?;
         let settings = FollowSettings {
             max_wrong_cells: u32::from(self.full.settings().max_bit_errors),
         };
@@ -437,6 +431,44 @@ fn band_pass(
 /// How long the live detector's frames took, for reports.
 pub fn frame_time(detections: &Detections) -> Duration {
     detections.prepare_time + detections.detect_time
+}
+
+/// A grey frame whose pixels are one block, as [`GrayView`] reads them (a copy when not).
+fn one_block(gray: &Mat) -> Result<std::borrow::Cow<'_, Mat>, VisionError> {
+    Ok(if gray.is_continuous() {
+        std::borrow::Cow::Borrowed(gray)
+    } else {
+        std::borrow::Cow::Owned(gray.try_clone()?)
+    })
+}
+
+fn gray_view(gray: &Mat) -> Result<GrayView<'_>, VisionError> {
+    GrayView::new(gray).ok_or_else(|| VisionError::Image("the image is empty".into()))
+}
+
+/// Find tag `id` of `family` again near its `predicted` corners in a frame, as the live
+/// detector does from one frame to the next (see [`follow`]): where it is, or `None` when it
+/// is not there (covered, gone, or not this tag).
+pub fn follow_tag(
+    frame: &Mat,
+    family: &str,
+    id: u32,
+    predicted: &[PixelPoint; 4],
+) -> Result<Option<TagSighting>, VisionError> {
+    let gray = as_gray(frame)?;
+    let gray = one_block(&gray)?;
+    let view = gray_view(&gray)?;
+    let pattern = TagTexture::new(family, id)?;
+    let search = roi::follow_search(roi::side(predicted), Pixels(0.0));
+    let settings = FollowSettings {
+        max_wrong_cells: u32::from(DetectorSettings::default().max_bit_errors),
+    };
+    Ok(
+        follow(&view, &pattern, predicted, search, settings).map(|f| TagSighting {
+            id,
+            corners: f.corners,
+        }),
+    )
 }
 
 #[cfg(test)]
