@@ -5,8 +5,9 @@
 //! edge is found by sliding the predicted line along its normal to where the whole line crosses
 //! from the black border to the white paper most strongly, then fitting a line through the
 //! strongest crossing along each of its normals (sub-pixel, outliers dropped); the corners are
-//! where the lines meet. The tag is then checked cell by cell against its known pattern, so a
-//! wrong edge (a row of data cells, a figure's painted belt) is refused, never reported.
+//! where the lines meet. The tag is then checked cell by cell against its known pattern (a tag
+//! too small for that, by its likeness to the pattern: [`super::likeness`]), so a wrong edge (a
+//! row of data cells, a figure's painted belt) is refused, never reported.
 //!
 //! Decisions:
 //! - The whole line is placed first, then each point: a single normal can cross a data cell's

@@ -1,7 +1,7 @@
 //! How much the pixels inside a quad look like a tag's printed pattern: the check that confirms
 //! a followed tag when it is too small for its cells to be read one by one.
 //!
-//! Below about 15 px a cell of tag36h11 is under two pixels across, and a webcam's blur mixes
+//! Below about 16 px a cell of tag36h11 is under two pixels across, and a webcam's blur mixes
 //! each cell with its neighbours: judging cells one by one against a threshold reads several
 //! wrong even at the tag's true corners (2–11 of 64 at 12 px on `bench accuracy`'s tables).
 //! Comparing the whole picture of the tag with the pattern as the camera would see it still
