@@ -68,7 +68,7 @@ impl TagLens {
     /// Whether this lens is at least as well founded as another: pinned down before not, then
     /// the more of the lens measured, then the more of the picture covered.
     fn at_least(&self, other: &TagLens) -> bool {
-        let pinned_down = |lens: &TagLens| lens.pinned <= FitSettings::default().pinned;
+        let pinned_down = |lens: &TagLens| FitSettings::default().pins(lens.pinned);
         (pinned_down(self), self.model, self.coverage)
             >= (pinned_down(other), other.model, other.coverage - 0.02)
     }
@@ -85,16 +85,11 @@ pub fn calibrate_from_tags(
     image_size: ImageSize,
     previous: Option<&TableCalibration>,
 ) -> Result<TableCalibration, CalibrationError> {
-    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
-    // The table picture: the one showing the most anchors (the last on a tie).
-    let main = (0..pictures.len())
-        .rev()
-        .max_by_key(|&i| anchors_in(&pictures[i]))
-        .ok_or(CalibrationError::TooFewAnchors {
-            seen: Vec::new(),
-            missing: layout.anchors.iter().map(|a| a.id).collect(),
-            layout: layout.anchors.len(),
-        })?;
+    let main = table_picture(layout, pictures).ok_or(CalibrationError::TooFewAnchors {
+        seen: Vec::new(),
+        missing: layout.anchors.iter().map(|a| a.id).collect(),
+        layout: layout.anchors.len(),
+    })?;
     let given = previous.map(|p| p.camera.intrinsics.scaled_to(image_size));
     // Without a measured lens the anchors at the picture's corners are bent by pixels, maybe
     // tens: trust them loosely until the lens is fitted, then hold them to the fine tolerance.
@@ -126,6 +121,15 @@ pub fn calibrate_from_tags(
         }
         return keep_or_replace(layout, pictures, main, image_size, previous, fit, result);
     }
+}
+
+/// Which of the pictures the table is found in: the one showing the most anchors (the last on
+/// a tie); `None` when there are none.
+pub fn table_picture(layout: &AnchorLayout, pictures: &[Vec<TagSighting>]) -> Option<usize> {
+    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
+    (0..pictures.len())
+        .rev()
+        .max_by_key(|&i| anchors_in(&pictures[i]))
 }
 
 /// The bundle adjustment from a starting camera, and the table calibrated through its lens.

@@ -34,7 +34,7 @@ pub use camera::{Camera, CameraPose, Distortion, Intrinsics, TablePoint3};
 pub use cv::CvError;
 pub use drift::{AnchorCheck, check_anchors};
 pub use files::FileError;
-pub use from_tags::{StandTagSpec, TagLens, calibrate_from_tags};
+pub use from_tags::{StandTagSpec, TagLens, calibrate_from_tags, table_picture};
 pub use pixels::{ImageSize, PixelPoint, Pixels};
 pub use solve::{CalibrationError, LensSource, Quality, Settings, TableCalibration, calibrate};
 pub use tag::{TagPlacement, TagSighting};

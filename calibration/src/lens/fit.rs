@@ -54,6 +54,13 @@ pub struct FitSettings {
     pub size_tolerance: f64,
 }
 
+impl FitSettings {
+    /// Whether a fit leaving tags this uncertain has pinned them down (see [`Self::pinned`]).
+    pub fn pins(&self, uncertainty: Inches) -> bool {
+        uncertainty <= self.pinned
+    }
+}
+
 impl Default for FitSettings {
     fn default() -> FitSettings {
         FitSettings {
@@ -256,9 +263,7 @@ fn climb<'a>(
             ..start
         }
     };
-    // Every rung is fitted, each from the one below; the one chosen explains the corners best
-    // for its number of parameters (the Bayesian information criterion on the robust cost),
-    // among those that leave the table pinned down.
+    // Every rung is fitted, each from the one below; which is taken is decided after.
     let mut bundle = Bundle::new(views, ladder[0], fresh, poses.to_vec(), stands);
     let mut tried: Vec<Rung> = Vec::new();
     for &model in &ladder {
@@ -279,7 +284,6 @@ fn climb<'a>(
             break;
         }
     }
-    let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
     // A rung above the one taken is taken in its turn when it explains the corners better for
     // its number of parameters and it moves where tags are put by more than it leaves them
     // uncertain: then the lower rung is wrong by more than the higher one is unsure. A real
@@ -299,7 +303,7 @@ fn climb<'a>(
     // The first rung above the chosen one that the tags could not pin down, for the warning.
     let refused = tried[chosen + 1..]
         .iter()
-        .find(|t| !pinned_down(t.pinned))
+        .find(|t| !settings.pins(Inches(t.pinned)))
         .map(|t| (t.model, t.pinned));
     let rung = tried.swap_remove(chosen);
     Ok(Climb {
@@ -516,10 +520,10 @@ fn uncertainty(bundle: &Bundle) -> (f64, bool) {
 /// from one place lets the focal length, the principal point and the camera's distance trade off
 /// (a focal length twice the truth, with the camera twice as far, fits one picture's tags as
 /// well). Such a lens serves this picture, but one kept to re-find the table after the camera
-/// moves must be right. One standard deviation of the
-/// focal length within 3 %; of the principal point within 3 % of the picture's width (a
-/// principal point a little off is nearly a turn of the camera, which the next picture's
-/// anchors find again; held at the centre instead, it would bend every fit by its offset).
+/// moves must be right. One standard deviation of the focal length within 3 %; of the
+/// principal point within 3 % of the picture's width (a principal point a little off is nearly
+/// a turn of the camera, which the next picture's anchors find again; held at the centre
+/// instead, it would bend every fit by its offset).
 fn lens_pinned(bundle: &Bundle, covariance: &DMatrix<f64>) -> bool {
     bundle.free().iter().enumerate().all(|(i, param)| {
         let sigma = covariance[(i, i)].max(0.0).sqrt();
@@ -786,7 +790,6 @@ fn warnings(
     settings: &FitSettings,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    let pinned_down = |pinned: f64| pinned <= settings.pinned.0;
     if let Some((refused, pinned)) = climb.refused {
         let held = climb.model.held();
         let would = if pinned.is_finite() {
@@ -802,7 +805,7 @@ fn warnings(
             settings.pinned.0
         ));
     }
-    if !pinned_down(climb.pinned) {
+    if !settings.pins(Inches(climb.pinned)) {
         warnings.push(format!(
             "lens: {} fitted, but the tags in view leave where stands are put {:.3}\" uncertain — spread stands over the whole picture, or let it learn in play",
             climb.model.describe(),

@@ -6,14 +6,13 @@
 //! distortion where four corner anchors alone cannot. See [`fit`] for the decisions.
 
 mod bundle;
-
-pub(crate) use bundle::as_detected;
 pub mod coverage;
 pub mod fit;
 pub mod learner;
 pub mod model;
 pub mod view;
 
+pub(crate) use bundle::as_detected;
 pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
 pub use learner::{LearnedTags, LensLearner, MAX_KEPT};

@@ -50,8 +50,6 @@ pub enum LensStatus {
         rms: Pixels,
         /// How much of it was measured.
         model: LensModel,
-        /// The share covered when it was fitted.
-        covered: f64,
     },
 }
 
@@ -64,7 +62,7 @@ impl std::fmt::Display for LensStatus {
                 "lens: learning — {:.0} % of the picture covered",
                 100.0 * covered
             ),
-            LensStatus::Fitted { rms, model, .. } => {
+            LensStatus::Fitted { rms, model } => {
                 write!(f, "lens: fitted, {:.2} px ({})", rms.0, model.describe())
             }
         }
@@ -245,7 +243,6 @@ impl LensLearning {
         self.status = LensStatus::Fitted {
             rms: lens.rms,
             model: lens.model,
-            covered: lens.coverage,
         };
         // A lens these tags fit but do not pin down serves the camera where it is; the one kept
         // to re-find the table after a knock (and saved) must be pinned down.

@@ -30,7 +30,7 @@ use vision::synthetic::{
 use vision::{DetectorSettings, TagDetector};
 
 use super::bench::progress;
-use super::bench_vision::{Staged, TABLE, build, stage};
+use super::bench_vision::{Staged, TABLE, build, stage, xorshift};
 
 const HD: ImageSize = ImageSize {
     width: 1920,
@@ -140,7 +140,7 @@ pub fn accuracy(
             let truth = Truth::of(&staged, &camera);
             let recall = recalls.entry(class).or_default();
             truth.recall(&sightings, recall);
-            truth.follow(&image, &camera, &settings.family, recall)?;
+            truth.follow(&image, &settings.family, recall)?;
             for way in Way::ALL {
                 let started = Instant::now();
                 let calibration = bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
@@ -166,13 +166,8 @@ pub fn accuracy(
 
 /// Stand heights 3–5 mm (tag included), the same for a table's every picture.
 fn heights(seed: u64) -> impl FnMut() -> f64 {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (3.0 + 2.0 * (state % 1000) as f64 / 1000.0) / 25.4
-    }
+    let mut random = xorshift(seed);
+    move || (3.0 + 2.0 * (random() % 1000) as f64 / 1000.0) / 25.4
 }
 
 /// A club table: a flocked mat, figures on the stands.
@@ -196,7 +191,7 @@ impl Bench {
         staged: &Staged,
         camera: &Camera,
         seed: u64,
-        sightings: &[calibration::TagSighting],
+        sightings: &[TagSighting],
     ) -> anyhow::Result<Result<TableCalibration, calibration::CalibrationError>> {
         let anchors = &staged.anchors;
         let with_lens = |lens: Intrinsics| {
@@ -238,7 +233,7 @@ impl Bench {
         staged: &Staged,
         camera: &Camera,
         seed: u64,
-        first: &[calibration::TagSighting],
+        first: &[TagSighting],
     ) -> anyhow::Result<calibration::lens::LearnedTags> {
         let mut learner = LensLearner::new(HD, staged.roster.stand_tags());
         learner.observe(first, &staged.anchors);
@@ -315,10 +310,24 @@ fn board_camera(board: &TableSize, lens: Intrinsics, view: usize) -> Camera {
 
 /// The truth of one table picture.
 struct Truth {
-    /// Each stand tag's placement and its side in pixels.
-    tags: HashMap<u32, (calibration::TagPlacement, f64)>,
+    /// Each stand tag's placement and where its corners are in the picture.
+    tags: HashMap<u32, TrueTag>,
     /// The anchors' ids.
     anchors: Vec<u32>,
+}
+
+/// A stand tag as it truly is.
+struct TrueTag {
+    placement: calibration::TagPlacement,
+    /// Its printed corners in the picture, in the detector's order (`None`: behind the camera).
+    seen: Option<TagSighting>,
+}
+
+impl TrueTag {
+    /// Its side in pixels.
+    fn side(&self) -> f64 {
+        self.seen.as_ref().map_or(0.0, TagSighting::side)
+    }
 }
 
 impl Truth {
@@ -329,27 +338,29 @@ impl Truth {
             .tags()
             .filter(|t| !anchors.contains(&t.id))
             .map(|t| {
-                let c = t.placement.corners();
-                let side = (0..4)
-                    .filter_map(|k| {
-                        Some(
-                            camera
-                                .project(&c[k])?
-                                .distance(&camera.project(&c[(k + 1) % 4])?)
-                                .0,
-                        )
-                    })
-                    .sum::<f64>()
-                    / 4.0;
-                (t.id, (t.placement, side))
+                let projected: Vec<_> = t
+                    .placement
+                    .corners()
+                    .iter()
+                    .filter_map(|c| camera.project(c))
+                    .collect();
+                let seen = projected
+                    .try_into()
+                    .ok()
+                    .map(|corners| TagSighting { id: t.id, corners });
+                let tag = TrueTag {
+                    placement: t.placement,
+                    seen,
+                };
+                (t.id, tag)
             })
             .collect();
         Truth { tags, anchors }
     }
 
-    fn recall(&self, sightings: &[calibration::TagSighting], recall: &mut Recall) {
-        for (id, (_, side)) in &self.tags {
-            let class = size_class(*side);
+    fn recall(&self, sightings: &[TagSighting], recall: &mut Recall) {
+        for (id, tag) in &self.tags {
+            let class = size_class(tag.side());
             recall.total[class] += 1;
             if sightings.iter().any(|s| s.id == *id) {
                 recall.seen[class] += 1;
@@ -364,25 +375,19 @@ impl Truth {
     /// Follow every stand tag from a prediction a frame late (its corners 1.2 px off and turned
     /// 2°), as the live detector does; and try another tag's pattern at its true corners, which
     /// must never be confirmed.
-    fn follow(
-        &self,
-        image: &vision::Mat,
-        camera: &Camera,
-        family: &str,
-        recall: &mut Recall,
-    ) -> anyhow::Result<()> {
-        for (id, (placement, side)) in &self.tags {
-            let Some(corners) = projected_corners(camera, placement) else {
+    fn follow(&self, image: &vision::Mat, family: &str, recall: &mut Recall) -> anyhow::Result<()> {
+        for (id, tag) in &self.tags {
+            let Some(seen) = &tag.seen else {
                 continue;
             };
-            let late = late_prediction(&corners);
+            let late = late_prediction(&seen.corners);
             if vision::follow_tag(image, family, *id, &late)?.is_some() {
-                recall.followed[size_class(*side)] += 1;
+                recall.followed[size_class(tag.side())] += 1;
             }
             let impostor =
                 (id + 1..).find(|i| !self.tags.contains_key(i) && !self.anchors.contains(i));
             if let Some(other) = impostor
-                && vision::follow_tag(image, family, other, &corners)?.is_some()
+                && vision::follow_tag(image, family, other, &seen.corners)?.is_some()
             {
                 recall.false_follows += 1;
             }
@@ -395,18 +400,19 @@ impl Truth {
         &self,
         calibration: &TableCalibration,
         staged: &Staged,
-        sightings: &[calibration::TagSighting],
+        sightings: &[TagSighting],
         score: &mut Score,
     ) {
         let located =
             vision::locate_tags(calibration, Some(&staged.roster), sightings, Inches(0.16));
         for tag in &located.tags {
-            let Some((truth, side)) = self.tags.get(&tag.pose.id) else {
+            let Some(true_tag) = self.tags.get(&tag.pose.id) else {
                 continue;
             };
-            if *side < 16.0 {
+            if true_tag.side() < 16.0 {
                 continue;
             }
+            let truth = &true_tag.placement;
             score.position.push((tag.pose.center - truth.center).norm());
             let turn = (tag.pose.facing - truth.facing).0.rem_euclid(360.0);
             score.facing.push(turn.min(360.0 - turn));
@@ -545,16 +551,6 @@ fn size_class(side: f64) -> usize {
         .iter()
         .position(|(lo, hi)| side >= *lo && side < *hi)
         .unwrap_or(0)
-}
-
-/// A tag's printed corners in the picture, in the detector's order.
-fn projected_corners(
-    camera: &Camera,
-    placement: &calibration::TagPlacement,
-) -> Option<[calibration::PixelPoint; 4]> {
-    let corners = placement.corners();
-    let projected: Vec<_> = corners.iter().filter_map(|c| camera.project(c)).collect();
-    projected.try_into().ok()
 }
 
 /// Where a tracker a frame late would expect a tag: moved by (1.0, −0.7) px and turned 2°.

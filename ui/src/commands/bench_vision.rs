@@ -36,13 +36,8 @@ pub(super) fn stage(
     spread: f64,
     heights: &mut dyn FnMut() -> f64,
 ) -> anyhow::Result<Staged> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % 10_000) as f64 / 10_000.0
-    };
+    let mut random = xorshift(seed);
+    let mut next = move || (random() % 10_000) as f64 / 10_000.0;
     let mut units = Vec::new();
     for row in 0..5 {
         for col in 0..9 {
@@ -96,6 +91,17 @@ pub(super) fn stage(
         anchors,
         world,
     })
+}
+
+/// A small deterministic generator of the benchmarks' layouts (xorshift), seeded.
+pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
 }
 
 pub(super) fn build() -> &'static str {

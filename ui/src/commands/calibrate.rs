@@ -2,10 +2,9 @@
 //! the camera against the table and the lens, from every tag of known size in the pictures —
 //! the anchors, the roster's stand tags, and the board in any picture that shows it.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-use std::collections::HashMap;
 
 use anyhow::{Context, bail};
 use calibration::lens::Coverage;
@@ -155,16 +154,13 @@ fn board_guidance(
 /// The share of the picture the board should have covered.
 const BOARD_ENOUGH: f64 = 0.7;
 
-/// The name of the picture the table is found in: the one with the most anchors.
+/// The name of the picture the table is found in (see [`calibration::table_picture`]).
 fn table_picture(
     layout: &AnchorLayout,
     images: &[PathBuf],
     pictures: &[Vec<TagSighting>],
 ) -> String {
-    let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
-    (0..pictures.len())
-        .rev()
-        .max_by_key(|&i| anchors_in(&pictures[i]))
+    calibration::table_picture(layout, pictures)
         .map(|i| images[i].display().to_string())
         .unwrap_or_default()
 }
