@@ -422,6 +422,9 @@ pub enum Bench {
         /// detection is much cheaper than at a club.
         #[arg(long)]
         plain: bool,
+        /// The camera's picture: 1080p (1920×1080) or 4k (3840×2160).
+        #[arg(long, default_value = "1080p", value_parser = parse_resolution)]
+        resolution: calibration::ImageSize,
     },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
@@ -572,12 +575,14 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             tags,
             seed,
             plain,
+            resolution,
         })) => commands::bench_live::run(
             commands::bench_live::LiveBench {
                 frames: *frames,
                 tags: *tags,
                 seed: *seed,
                 busy: !*plain,
+                size: *resolution,
             },
             out,
         ),
@@ -716,4 +721,15 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A camera picture size by its everyday name.
+fn parse_resolution(name: &str) -> Result<calibration::ImageSize, String> {
+    let (width, height) = match name.to_ascii_lowercase().as_str() {
+        "720p" => (1280, 720),
+        "1080p" => (1920, 1080),
+        "4k" | "2160p" => (3840, 2160),
+        other => return Err(format!("{other:?}: use 720p, 1080p or 4k")),
+    };
+    Ok(calibration::ImageSize { width, height })
 }

@@ -37,6 +37,7 @@ pub use error::VisionError;
 pub use image_io::{
     decode_image, encode_jpeg, from_rgba, image_size, read_gray, read_image, to_rgba, write_image,
 };
+pub use live::small::SmallTagSearch;
 pub use live::{LiveDetector, LiveSettings, follow_tag};
 pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,

@@ -32,8 +32,8 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster, TagPose,
-    Tracker, TrackerSettings, build_scene, locate_tags,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster,
+    SmallTagSearch, TagPose, Tracker, TrackerSettings, build_scene, locate_tags,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};
@@ -313,6 +313,8 @@ pub struct Processor {
     calibration_note: Option<String>,
     /// The lens learnt while people play.
     lens: LensLearning,
+    /// The camera and rules count the detector's small-tag search was made for.
+    small_search_for: Option<(calibration::Camera, u64)>,
 }
 
 impl Processor {
@@ -341,6 +343,7 @@ impl Processor {
             rules_changed: 0,
             moved_frames: 0,
             calibration_note: None,
+            small_search_for: None,
         }
     }
 
@@ -403,6 +406,12 @@ impl Processor {
                 return (state, self.rules_changed);
             }
         };
+        Self::prepare_small_search(
+            detector,
+            &self.inputs,
+            self.rules_changed,
+            &mut self.small_search_for,
+        );
         let detections = match detector.detect(&frame.image) {
             Ok(d) => d,
             Err(e) => {
@@ -421,6 +430,33 @@ impl Processor {
         state.status.frame_work = started.elapsed();
         state.status.pipeline_fps = self.rate.tick();
         (state, self.rules_changed)
+    }
+
+    /// Keep the detector's search for small tags on the table as it is calibrated and rostered
+    /// now (made again only when the camera or the roster changed).
+    fn prepare_small_search(
+        detector: &mut LiveDetector,
+        inputs: &Inputs,
+        rules_changed: u64,
+        made_for: &mut Option<(calibration::Camera, u64)>,
+    ) {
+        let now = inputs
+            .calibration
+            .as_ref()
+            .map(|c| (c.camera, rules_changed));
+        if now == *made_for {
+            return;
+        }
+        *made_for = now;
+        let search = match (&inputs.calibration, &inputs.roster) {
+            (Some(calibration), Some(roster)) => {
+                SmallTagSearch::new(calibration, &roster.stand_tags())
+                    .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
+                    .ok()
+            }
+            _ => None,
+        };
+        detector.search_small(search);
     }
 
     /// Keep the calibration fit for this frame: make one from the anchors when there is none,

@@ -107,6 +107,15 @@ struct Recall {
     false_tags: usize,
     /// Another tag's pattern confirmed where a tag lies.
     false_follows: usize,
+    /// Found by the detector or by the small-tag search with the one-picture calibration.
+    searched: [usize; CLASSES],
+    /// Tags the search reported where no such tag lies.
+    false_searched: usize,
+    /// Position errors of tags of 11–16 px, found either way, located with the one-picture
+    /// calibration, inches.
+    small_positions: Vec<f64>,
+    /// Seconds the small-tag search took on each picture.
+    search_seconds: Vec<f64>,
 }
 
 /// Measure, per lens kind and way of calibrating, how far stands are placed from the truth.
@@ -148,6 +157,10 @@ pub fn accuracy(
                 let score = scores.entry((class, way)).or_default();
                 match calibration {
                     Ok(calibration) => {
+                        if way == Way::OnePicture {
+                            let recall = recalls.entry(class).or_default();
+                            truth.search(&image, &calibration, &staged, &sightings, recall)?;
+                        }
                         score.seconds.push(seconds);
                         let before = score.position.len();
                         truth.score(&calibration, &staged, &sightings, score);
@@ -395,6 +408,52 @@ impl Truth {
         Ok(())
     }
 
+    /// Look for the roster's unseen tags with a calibration, as `vedette locate` does, and
+    /// count what is found, what is false, and how well the small tags are placed.
+    fn search(
+        &self,
+        image: &vision::Mat,
+        calibration: &TableCalibration,
+        staged: &Staged,
+        sightings: &[TagSighting],
+        recall: &mut Recall,
+    ) -> anyhow::Result<()> {
+        let mut wanted = staged.roster.stand_tags();
+        wanted.retain(|id, _| sightings.iter().all(|s| s.id != *id));
+        let started = Instant::now();
+        let searched =
+            vision::SmallTagSearch::new(calibration, &wanted)?.find_in(image, sightings)?;
+        recall.search_seconds.push(started.elapsed().as_secs_f64());
+        let mut all = sightings.to_vec();
+        for found in &searched {
+            let truly = self.tags.get(&found.id).and_then(|t| t.seen.as_ref());
+            match truly {
+                Some(true_tag)
+                    if true_tag.center().distance(&found.center()).0 < 0.5 * true_tag.side() =>
+                {
+                    all.push(*found)
+                }
+                _ => recall.false_searched += 1,
+            }
+        }
+        for (id, tag) in &self.tags {
+            if all.iter().any(|s| s.id == *id) {
+                recall.searched[size_class(tag.side())] += 1;
+            }
+        }
+        let located = vision::locate_tags(calibration, Some(&staged.roster), &all, Inches(0.16));
+        for tag in &located.tags {
+            let Some(true_tag) = self.tags.get(&tag.pose.id) else {
+                continue;
+            };
+            if (11.0..16.0).contains(&true_tag.side()) {
+                let error = (tag.pose.center - true_tag.placement.center).norm();
+                recall.small_positions.push(error);
+            }
+        }
+        Ok(())
+    }
+
     /// Locate the picture's tags with a calibration and score the tags of 16 px and more.
     fn score(
         &self,
@@ -540,6 +599,17 @@ fn report(
             "",
             line(&recall.followed),
             recall.false_follows
+        )?;
+        let small = sorted(&recall.small_positions);
+        writeln!(
+            out,
+            "  {:<20} searched {}; false tags {}; 11–16 px placed p95 {:.3}\" ({} tags); search {:.0} ms median",
+            "",
+            line(&recall.searched),
+            recall.false_searched,
+            at(&small, 0.95),
+            small.len(),
+            1000.0 * median(&recall.search_seconds)
         )?;
     }
     Ok(())

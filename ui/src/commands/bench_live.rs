@@ -6,11 +6,13 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use calibration::{ImageSize, PixelPoint};
+use calibration::{ImageSize, PixelPoint, Settings, calibrate};
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
 use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, Scenery, framing_camera};
-use vision::{Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, TagDetector};
+use vision::{
+    Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
+};
 
 use super::bench::{percentile, progress};
 
@@ -25,12 +27,9 @@ pub struct LiveBench {
     pub seed: u64,
     /// A busy table like a real one (a flocked mat, painted figures), or a plain one.
     pub busy: bool,
+    /// The camera's picture.
+    pub size: ImageSize,
 }
-
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
 
 /// A tag found further than this from its true place counts as wrong, not found.
 const MATCH_PIXELS: f64 = 3.0;
@@ -118,7 +117,12 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         ..GameSettings::default()
     });
-    let camera = framing_camera(game.settings().table, SIZE, Degrees(40.0), Degrees(70.0));
+    let camera = framing_camera(
+        game.settings().table,
+        bench.size,
+        Degrees(40.0),
+        Degrees(70.0),
+    );
     let shots = render(&game, &camera, bench.frames.max(2))?;
     let settings = DetectorSettings::default();
     let mut full = TagDetector::new(settings.clone())?;
@@ -135,6 +139,11 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         detector: settings.clone(),
         ..LiveSettings::default()
     })?;
+    // As the app does: calibrated from the anchors of the first frame, the roster's tags
+    // looked for where they are too small for the detector.
+    let first = full.detect(&shots[0].image)?.sightings();
+    let calibration = calibrate(game.anchors(), &first, bench.size, &Settings::default())?;
+    live.search_small(Some(SmallTagSearch::new(&calibration, &game.stand_tags())?));
     let mut b = Score::default();
     let mut passes = [0usize; 2];
     let (mut followed, mut known) = (0usize, 0usize);
@@ -218,7 +227,8 @@ fn report(
     let g = game.settings();
     writeln!(
         out,
-        "vedette bench live — a synthetic game at {SIZE}, both ways on the same {} frames ({build})",
+        "vedette bench live — a synthetic game at {}, both ways on the same {} frames ({build})",
+        bench.size,
         a.times.len()
     )?;
     writeln!(

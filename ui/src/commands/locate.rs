@@ -11,8 +11,8 @@ use rules::rulings::rulings_with;
 use rules::scene::TableDoc;
 use rules::units::Inches;
 use vision::{
-    DetectorSettings, FrameTags, Mat, Roster, TagDetector, TagPose, annotate::annotate,
-    build_scene, locate_tags, read_image, write_image,
+    DetectorSettings, FrameTags, Mat, Roster, SmallTagSearch, TagDetector, TagPose,
+    annotate::annotate, build_scene, locate_tags, read_image, write_image,
 };
 
 /// What `locate` and `analyze` read.
@@ -57,7 +57,14 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
         family: calibration.family.clone(),
         ..detector
     })?;
-    let sightings = detector.detect(&image)?.sightings();
+    let mut sightings = detector.detect(&image)?.sightings();
+    if let Some(roster) = &roster {
+        // The roster's tags too small for the detector, where the camera says they would be.
+        let search = SmallTagSearch::new(&calibration, &roster.stand_tags())?;
+        let small = search.find_in(&image, &sightings)?;
+        tracing::info!(found = small.len(), "small tags found by their likeness");
+        sightings.extend(small);
+    }
     let check = check_anchors(&calibration, &sightings);
     let tags = locate_tags(&calibration, roster.as_ref(), &sightings, args.tag_height);
     let scene = match &roster {

@@ -102,19 +102,7 @@ pub(crate) fn follow(
     search: Pixels,
     settings: FollowSettings,
 ) -> Option<Followed> {
-    let center = PixelPoint::mean(corners);
-    let mut lines = [Line::default(); 4];
-    for (k, line) in lines.iter_mut().enumerate() {
-        *line = fit_edge(gray, corners[k], corners[(k + 1) % 4], center, search)?;
-    }
-    // Corner k starts edge k and ends edge k − 1.
-    let mut found = [PixelPoint::default(); 4];
-    for (k, corner) in found.iter_mut().enumerate() {
-        *corner = lines[(k + 3) % 4].meet(&lines[k])?;
-    }
-    if !same_shape(corners, &found) {
-        return None;
-    }
+    let found = fit_square(gray, corners, search)?;
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
     let read = wrong_cells <= settings.max_wrong_cells;
     // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
@@ -127,10 +115,31 @@ pub(crate) fn follow(
     })
 }
 
+/// The border's outer corners near the `predicted` ones, searching up to `search` pixels either
+/// side of each predicted edge; `None` unless all four edges are found and make the predicted
+/// shape, give or take a fifth. Whose pattern lies inside is for the caller to judge.
+pub(crate) fn fit_square(
+    gray: &GrayView,
+    predicted: &[PixelPoint; 4],
+    search: Pixels,
+) -> Option<[PixelPoint; 4]> {
+    let center = PixelPoint::mean(predicted);
+    let mut lines = [Line::default(); 4];
+    for (k, line) in lines.iter_mut().enumerate() {
+        *line = fit_edge(gray, predicted[k], predicted[(k + 1) % 4], center, search)?;
+    }
+    // Corner k starts edge k and ends edge k − 1.
+    let mut found = [PixelPoint::default(); 4];
+    for (k, corner) in found.iter_mut().enumerate() {
+        *corner = lines[(k + 3) % 4].meet(&lines[k])?;
+    }
+    same_shape(predicted, &found).then_some(found)
+}
+
 /// Below this side, in pixels, a tag whose cells do not all read right may still be confirmed
 /// by its likeness to the pattern ([`likeness`]); above it cells are two pixels or more and
 /// read reliably, and wrong ones mean something is over the tag.
-const SMALL: f64 = 16.0;
+pub(crate) const SMALL: f64 = 16.0;
 
 /// A straight line `normal · p = offset`, `normal` of unit length.
 #[derive(Clone, Copy, Debug, Default)]

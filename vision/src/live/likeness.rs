@@ -49,6 +49,29 @@ pub(crate) fn confirms(
     Some(this)
 }
 
+/// Which of `patterns` the pixels inside `corners` show, and turned how: the id and the quarter
+/// turns `q` such that corner `k` of the tag is `corners[(k + q) % 4]`. It must pass the same
+/// floor as [`confirms`] and lead every other pattern and turn tried by the same margin.
+pub(crate) fn identify(
+    gray: &GrayView,
+    patterns: &[(u32, &TagTexture)],
+    corners: &[PixelPoint; 4],
+) -> Option<(u32, usize)> {
+    let mut ranked: Vec<(f64, u32, usize)> = Vec::with_capacity(4 * patterns.len());
+    for (id, pattern) in patterns {
+        for quarter in 0..4 {
+            let turned: [PixelPoint; 4] = std::array::from_fn(|k| corners[(k + quarter) % 4]);
+            if let Some(value) = likeness(gray, pattern, &turned) {
+                ranked.push((value, *id, quarter));
+            }
+        }
+    }
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (best, id, quarter) = *ranked.first()?;
+    let runner_up = ranked.get(1).map_or(f64::NEG_INFINITY, |r| r.0);
+    (best >= MIN_LIKENESS && best - runner_up >= MIN_LEAD).then_some((id, quarter))
+}
+
 /// The normalised correlation of the pixels over the inked square and half the paper ring
 /// (beyond that, the paper may be short and clutter begins) with the pattern seen through the
 /// quad; `None` outside the frame or on a flat patch.

@@ -22,6 +22,7 @@ pub mod moved;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
+pub mod small;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -33,6 +34,7 @@ use self::follow::{FollowSettings, GrayView, follow};
 use self::mosaic::Mosaic;
 use self::roi::Region;
 use self::schedule::{Plan, Schedule, ScheduleSettings};
+use self::small::{SmallTagSearch, Strip};
 use crate::detect::{
     Detection, Detections, DetectorSettings, TagDetector, as_gray, sort_tags, to_apriltag_image,
 };
@@ -113,6 +115,8 @@ pub struct LiveDetector {
     patterns: HashMap<u32, TagTexture>,
     frame: u64,
     report: Option<PassReport>,
+    /// The roster's tags looked for where they would be too small for the detector.
+    small: Option<SmallTagSearch>,
 }
 
 impl LiveDetector {
@@ -136,6 +140,7 @@ impl LiveDetector {
             patterns: HashMap::new(),
             frame: 0,
             report: None,
+            small: None,
         })
     }
 
@@ -158,6 +163,13 @@ impl LiveDetector {
     pub fn clear(&mut self) {
         self.known.clear();
         self.schedule.restart();
+    }
+
+    /// Look for the roster's tags that no pass finds where they would be too small for the
+    /// detector, one strip of the table a tracking frame (`None`: stop). Give a new search
+    /// whenever the calibration or the roster changes.
+    pub fn search_small(&mut self, search: Option<SmallTagSearch>) {
+        self.small = search;
     }
 
     /// Find the tags of the next frame, a BGR or grey image.
@@ -222,7 +234,32 @@ impl LiveDetector {
                 }
             }
         }
+        tags.extend(self.small_pass(gray, &tags)?);
         Ok((tags, report))
+    }
+
+    /// One strip of the small-tag search, for the roster's tags not found by the other passes.
+    fn small_pass(&self, gray: &Mat, tags: &[Detection]) -> Result<Vec<Detection>, VisionError> {
+        let Some(search) = &self.small else {
+            return Ok(Vec::new());
+        };
+        let gray = one_block(gray)?;
+        let view = gray_view(&gray)?;
+        let seen: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
+        let strip = Strip {
+            index: self.frame as usize % SMALL_STRIPS,
+            count: SMALL_STRIPS,
+        };
+        Ok(search
+            .find(&gray, &view, &seen, strip)?
+            .into_iter()
+            .map(|sighting| Detection {
+                sighting,
+                // Confirmed by its likeness, not decoded: no bits were read.
+                hamming: 0,
+                decision_margin: 0.0,
+            })
+            .collect())
     }
 
     /// Follow each tag seen in the last frame from its predicted corners: the tags followed,
@@ -240,7 +277,7 @@ impl LiveDetector {
         let mut tags = Vec::with_capacity(expected.len());
         let mut lost = Vec::new();
         for e in expected {
-            let followed = if e.recent {
+            let followed = if e.follow {
                 self.pattern(e.id)
                     .and_then(|pattern| follow(&view, pattern, &e.corners, e.search, settings))
             } else {
@@ -316,6 +353,9 @@ impl LiveDetector {
                     search: roi::follow_search(k.side(), speed),
                     region,
                     recent: missed == 0,
+                    // A tag too small for the detector is followed until it is forgotten: its
+                    // region search could not find it.
+                    follow: missed == 0 || k.side().0 < follow::SMALL,
                 })
             })
             .collect()
@@ -348,6 +388,9 @@ impl LiveDetector {
     }
 }
 
+/// Strips of the table the small-tag search takes turns over, one a tracking frame.
+const SMALL_STRIPS: usize = 12;
+
 /// A known tag in the coming frame.
 #[derive(Clone, Copy, Debug)]
 struct Expected {
@@ -358,8 +401,10 @@ struct Expected {
     search: Pixels,
     /// Where the detector looks if following fails.
     region: Region,
-    /// Whether it was seen in the last frame (only those are followed, and count as missing).
+    /// Whether it was seen in the last frame (only those count as missing).
     recent: bool,
+    /// Whether to follow it from its predicted corners before searching its region.
+    follow: bool,
 }
 
 impl PassReport {

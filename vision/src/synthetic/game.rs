@@ -5,7 +5,9 @@
 //! Moving stands drive round small circles inside their own grid cell, so no two stands ever
 //! overlap and every tag's truth is simply its placement.
 
-use calibration::{AnchorLayout, Camera, PixelPoint, TablePoint3, TableSize, TagPlacement};
+use calibration::{
+    AnchorLayout, Camera, PixelPoint, StandTagSpec, TablePoint3, TableSize, TagPlacement,
+};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
@@ -132,6 +134,15 @@ impl MovingGame {
     /// The anchors at the table's corners.
     pub fn anchors(&self) -> &AnchorLayout {
         &self.anchors
+    }
+
+    /// Each stand's tag as a roster lists it: its size and its height above the cloth.
+    pub fn stand_tags(&self) -> std::collections::HashMap<u32, StandTagSpec> {
+        let spec = StandTagSpec {
+            size: self.settings.tag_size,
+            height: STAND_HEIGHT,
+        };
+        self.paths.iter().map(|p| (p.id, spec)).collect()
     }
 
     /// The settings.

@@ -1,0 +1,592 @@
+//! Finding tags too small for the AprilTag detector, where the calibrated camera says they can
+//! be.
+//!
+//! The detector's quad finder needs a tag's one-cell paper border to part its black border from
+//! whatever lies round it; on the far side of an oblique table a cell is a pixel and a half and
+//! the blur closes that gap, so most tags under 16 px are never found. Yet the calibration knows
+//! how big a stand's tag is at every place on the table. The far band is drawn again seen from
+//! straight above (the table picture rectified at the tags' height), where every tag is a square
+//! of one known size at some turn. There, a point is a candidate when along every ray from it a
+//! dark border is followed by light paper, as round a tag whatever its turn and data cells
+//! ([`ring_contrast`]). Each candidate's turn is read from its grid of edges, its centre squared
+//! up on its border, and the square handed to the follower's edge fit on the camera's own
+//! pixels; what that finds is judged by its likeness to the patterns of the roster's tags not yet
+//! seen ([`likeness::identify`]): it must be clearly one tag at one turn, or it is dropped.
+//!
+//! Decisions:
+//! - Only unseen roster tags are tried: a stranger's id is never invented, and each pattern tried
+//!   is one more chance for clutter to resemble something, so the list is kept to what is missing.
+//! - Rectifying once per tag size makes the candidate test the same everywhere (one size, no
+//!   perspective); the fine fit and the check are made on the original pixels, so the
+//!   resampling never decides where a tag is.
+//! - The dark middle of a tag is no test: some tags' data cells are mostly paper, and a dark base
+//!   beside a tag is darker than its middle. The ring is what every tag has.
+//! - An id judged to be in two places is reported in neither.
+//! - The live detector searches one strip of the table a frame ([`SmallTagSearch::find`]), so
+//!   that no frame pays for the whole band.
+
+use std::collections::HashMap;
+
+use calibration::{
+    Camera, PixelPoint, Pixels, StandTagSpec, TableCalibration, TableSize, TagPlacement,
+    TagSighting,
+};
+use opencv::core::{self as cv, Mat, MatTraitConst, MatTraitConstManual, MatTraitManual, Scalar};
+use opencv::imgproc;
+use rules::geometry::TablePoint;
+use rules::units::{Degrees, Inches};
+
+use super::follow::{GrayView, fit_square};
+use super::likeness;
+use super::roi::{follow_search, side};
+use super::{gray_view, one_block};
+use crate::detect::as_gray;
+use crate::error::VisionError;
+use crate::pattern::TagTexture;
+
+/// A tag's side in the rectified picture, in its pixels.
+const RECTIFIED_SIDE: f64 = 12.0;
+/// Tags smaller than this in the camera's picture are not looked for: too few pixels to tell
+/// one pattern from another.
+const MIN_SIDE: f64 = 9.0;
+/// Tags larger than this are left to the detector, which finds nearly all of them.
+const MAX_SIDE: f64 = 20.0;
+/// The least difference between a candidate's border and the paper round it, grey levels.
+const MIN_CONTRAST: f64 = 30.0;
+/// Candidates tried at most per tag size and strip, clearest first: a bound on the time a busy
+/// table takes.
+const MAX_CANDIDATES: usize = 2000;
+
+/// A part of the table to search: strip `index` of `count` across its depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Strip {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Strip {
+    /// The whole table at once.
+    pub const WHOLE: Strip = Strip { index: 0, count: 1 };
+
+    /// Its rows of a picture `rows` high, overlapping the next strips by a tag and a half so
+    /// that a tag on a border is whole in one of them.
+    fn rows(self, rows: usize) -> std::ops::Range<usize> {
+        let overlap = (1.5 * RECTIFIED_SIDE) as usize;
+        let count = self.count.max(1);
+        let step = rows.div_ceil(count);
+        let top = (self.index % count * step).saturating_sub(overlap);
+        let bottom = ((self.index % count + 1) * step + overlap).min(rows);
+        top..bottom
+    }
+}
+
+/// A search for the roster's small tags through one calibrated camera, prepared once (the
+/// table's rectification) and run on frame after frame.
+pub struct SmallTagSearch {
+    camera: Camera,
+    groups: Vec<Group>,
+}
+
+/// Wanted tags of one printed size, looked for together.
+struct Group {
+    size: Inches,
+    /// Their mean height above the cloth: the plane the table is rectified at.
+    height: Inches,
+    patterns: Vec<(u32, TagTexture)>,
+    /// For each pixel of the rectified table, its place in the camera's picture; −1 where the
+    /// group's tags would not be between [`MIN_SIDE`] and [`MAX_SIDE`] pixels.
+    map: Mat,
+    /// Rectified pixels a table inch.
+    per_inch: f64,
+}
+
+impl SmallTagSearch {
+    /// A search for the `wanted` tags (the roster's stand tags) on the table `calibration`
+    /// describes; fails on an id outside the calibration's tag family.
+    pub fn new(
+        calibration: &TableCalibration,
+        wanted: &HashMap<u32, StandTagSpec>,
+    ) -> Result<SmallTagSearch, VisionError> {
+        let camera = calibration.camera;
+        let mut by_size: HashMap<i64, Vec<(u32, StandTagSpec)>> = HashMap::new();
+        for (&id, spec) in wanted {
+            let key = (spec.size.0 * 100.0).round() as i64;
+            by_size.entry(key).or_default().push((id, *spec));
+        }
+        let mut groups = Vec::new();
+        for mut tags in by_size.into_values() {
+            tags.sort_by_key(|t| t.0);
+            let n = tags.len() as f64;
+            let size = Inches(tags.iter().map(|t| t.1.size.0).sum::<f64>() / n);
+            let height = Inches(tags.iter().map(|t| t.1.height.0).sum::<f64>() / n);
+            let patterns = tags
+                .iter()
+                .map(|&(id, _)| Ok((id, TagTexture::new(&calibration.family, id)?)))
+                .collect::<Result<_, VisionError>>()?;
+            let per_inch = RECTIFIED_SIDE / size.0;
+            let map = rectification(&camera, calibration.table, size, height, per_inch)?;
+            groups.push(Group {
+                size,
+                height,
+                patterns,
+                map,
+                per_inch,
+            });
+        }
+        groups.sort_by(|a, b| a.size.0.total_cmp(&b.size.0));
+        Ok(SmallTagSearch { camera, groups })
+    }
+
+    /// The wanted tags found in a frame (BGR or grey), except those `seen` already: the whole
+    /// table at once, as for a single picture.
+    pub fn find_in(
+        &self,
+        frame: &Mat,
+        seen: &[TagSighting],
+    ) -> Result<Vec<TagSighting>, VisionError> {
+        let gray = as_gray(frame)?;
+        let gray = one_block(&gray)?;
+        self.find(&gray, &gray_view(&gray)?, seen, Strip::WHOLE)
+    }
+
+    /// The wanted tags found in one grey frame's `strip` of the table, except those `seen`
+    /// already (by id, and anything where a seen tag lies).
+    pub(crate) fn find(
+        &self,
+        gray: &Mat,
+        view: &GrayView,
+        seen: &[TagSighting],
+        strip: Strip,
+    ) -> Result<Vec<TagSighting>, VisionError> {
+        let mut found: HashMap<u32, Vec<TagSighting>> = HashMap::new();
+        let mut taken: Vec<PixelPoint> = seen.iter().map(TagSighting::center).collect();
+        for group in &self.groups {
+            let patterns: Vec<(u32, &TagTexture)> = group
+                .patterns
+                .iter()
+                .filter(|(id, _)| seen.iter().all(|s| s.id != *id))
+                .map(|(id, pattern)| (*id, pattern))
+                .collect();
+            if patterns.is_empty() {
+                continue;
+            }
+            let rectified = Rectified::new(gray, group, strip)?;
+            for candidate in rectified.candidates()? {
+                let Some(corners) = self.predicted(group, &rectified, candidate) else {
+                    continue;
+                };
+                let size = side(&corners);
+                let centre = PixelPoint::mean(&corners);
+                if taken.iter().any(|t| t.distance(&centre).0 < size.0) {
+                    continue;
+                }
+                let search = follow_search(size, Pixels(0.0));
+                let Some(fitted) = fit_square(view, &corners, search) else {
+                    continue;
+                };
+                if let Some((id, quarter)) = likeness::identify(view, &patterns, &fitted) {
+                    let corners = std::array::from_fn(|k| fitted[(k + quarter) % 4]);
+                    found
+                        .entry(id)
+                        .or_default()
+                        .push(TagSighting { id, corners });
+                    taken.push(centre);
+                }
+            }
+        }
+        Ok(found
+            .into_values()
+            .filter_map(|places| (places.len() == 1).then(|| places[0]))
+            .collect())
+    }
+
+    /// The corners a tag of the group would have in the camera's picture, centred on the
+    /// candidate and turned with its grid, in the detector's order for one of four turns.
+    fn predicted(
+        &self,
+        group: &Group,
+        rectified: &Rectified,
+        candidate: Candidate,
+    ) -> Option<[PixelPoint; 4]> {
+        let y = candidate.y + rectified.top as f64;
+        let placement = TagPlacement {
+            center: TablePoint::new(
+                (candidate.x + 0.5) / group.per_inch,
+                (y + 0.5) / group.per_inch,
+            ),
+            facing: Degrees(candidate.turn.to_degrees()),
+            size: group.size,
+            height: group.height,
+        };
+        let projected: Vec<PixelPoint> = placement
+            .corners()
+            .iter()
+            .filter_map(|c| self.camera.project(c))
+            .collect();
+        projected.try_into().ok()
+    }
+}
+
+/// Where each pixel of the table seen from above at `height`, `per_inch` pixels an inch, is in
+/// the camera's picture, where tags of `size` would be between [`MIN_SIDE`] and [`MAX_SIDE`]
+/// pixels (−1 elsewhere).
+fn rectification(
+    camera: &Camera,
+    table: TableSize,
+    size: Inches,
+    height: Inches,
+    per_inch: f64,
+) -> Result<Mat, VisionError> {
+    let cols = (table.width * per_inch).ceil() as usize;
+    let rows = (table.depth * per_inch).ceil() as usize;
+    let band = SearchedBand::new(camera, table, size, height);
+    let to_table =
+        |col: f64, row: f64| TablePoint::new((col + 0.5) / per_inch, (row + 0.5) / per_inch);
+    // The camera is projected on a coarse grid and interpolated between: its lens bends
+    // smoothly, and projecting every pixel would cost more than the search.
+    let nodes = Nodes::new(cols, rows, |col, row| {
+        camera
+            .project_at(&to_table(col, row), height)
+            .map(|p| [p.x as f32, p.y as f32])
+    });
+    let mut map =
+        Mat::new_rows_cols_with_default(rows as i32, cols as i32, cv::CV_32FC2, Scalar::all(-1.0))?;
+    for row in 0..rows {
+        let line = map.at_row_mut::<cv::Vec2f>(row as i32)?;
+        for (col, cell) in line.iter_mut().enumerate() {
+            if band.contains(&to_table(col as f64, row as f64))
+                && let Some(p) = nodes.at(col, row)
+            {
+                *cell = cv::Vec2f::from(p);
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// One strip of the table seen from straight above, [`RECTIFIED_SIDE`] pixels a tag side
+/// (black outside the searched band).
+struct Rectified {
+    image: Mat,
+    /// Which rows of the whole rectified table it holds.
+    top: usize,
+    /// Whether each pixel is in the band.
+    searched: Vec<bool>,
+}
+
+/// A candidate's centre in the rectified strip and its grid's turn (radians, modulo a
+/// quarter).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    x: f64,
+    y: f64,
+    turn: f64,
+}
+
+impl Rectified {
+    fn new(gray: &Mat, group: &Group, strip: Strip) -> Result<Rectified, VisionError> {
+        let rows = strip.rows(group.map.rows() as usize);
+        let map = group
+            .map
+            .row_range(&cv::Range::new(rows.start as i32, rows.end as i32)?)?;
+        let mut image = Mat::default();
+        imgproc::remap(
+            gray,
+            &mut image,
+            &map,
+            &cv::no_array(),
+            imgproc::INTER_LINEAR,
+            cv::BORDER_CONSTANT,
+            Scalar::all(0.0),
+        )?;
+        let mut searched = Vec::with_capacity(map.total());
+        for row in 0..map.rows() {
+            searched.extend(map.at_row::<cv::Vec2f>(row)?.iter().map(|p| p[0] >= 0.0));
+        }
+        Ok(Rectified {
+            image,
+            top: rows.start,
+            searched,
+        })
+    }
+
+    /// Points ringed like a tag, the clearest first, each with its grid's turn and squared up
+    /// on its border.
+    fn candidates(&self) -> Result<Vec<Candidate>, VisionError> {
+        let view = GrayView::new(&self.image)
+            .ok_or_else(|| VisionError::Image("the rectified table is empty".into()))?;
+        let (cols, rows) = (self.image.cols() as usize, self.image.rows() as usize);
+        let gate = QuickRing::new(cols);
+        let pixels = self.image.data_bytes()?;
+        let reach = gate.reach;
+        let mut ringed = Vec::new();
+        // Every other pixel: a tag's ring is judged from anywhere within a pixel of its centre.
+        for row in (reach..rows.saturating_sub(reach)).step_by(2) {
+            for col in (reach..cols.saturating_sub(reach)).step_by(2) {
+                let index = row * cols + col;
+                if !self.searched[index] || gate.contrast(pixels, index) < MIN_CONTRAST {
+                    continue;
+                }
+                let (x, y) = (col as f64, row as f64);
+                if let Some(contrast) = ring_contrast(&view, x, y).filter(|c| *c >= MIN_CONTRAST) {
+                    ringed.push((contrast, x, y));
+                }
+            }
+        }
+        // The clearest first; one candidate within a third of a tag of another.
+        ringed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let apart = RECTIFIED_SIDE / 3.0;
+        let mut kept: Vec<(f64, f64)> = Vec::new();
+        for (_, x, y) in ringed {
+            if kept.len() == MAX_CANDIDATES {
+                break;
+            }
+            if kept.iter().all(|(kx, ky)| (kx - x).hypot(ky - y) >= apart) {
+                kept.push((x, y));
+            }
+        }
+        Ok(kept
+            .into_iter()
+            .filter_map(|(x, y)| {
+                let turn = grid_turn(&view, x, y)?;
+                let (x, y) = square_up(&view, x, y, turn);
+                Some(Candidate { x, y, turn })
+            })
+            .collect())
+    }
+}
+
+/// Every [`Nodes::STEP`]th pixel's source in the camera's picture, read between them bilinearly.
+struct Nodes {
+    values: Vec<Option<[f32; 2]>>,
+    columns: usize,
+}
+
+impl Nodes {
+    const STEP: usize = 4;
+
+    fn new(cols: usize, rows: usize, source: impl Fn(f64, f64) -> Option<[f32; 2]>) -> Nodes {
+        let columns = cols / Self::STEP + 2;
+        let values = (0..(rows / Self::STEP + 2) * columns)
+            .map(|k| {
+                let (col, row) = ((k % columns) * Self::STEP, (k / columns) * Self::STEP);
+                source(col as f64, row as f64)
+            })
+            .collect();
+        Nodes { values, columns }
+    }
+
+    fn at(&self, col: usize, row: usize) -> Option<[f32; 2]> {
+        let (i, j) = (col / Self::STEP, row / Self::STEP);
+        let step = Self::STEP as f32;
+        let (fx, fy) = (
+            (col % Self::STEP) as f32 / step,
+            (row % Self::STEP) as f32 / step,
+        );
+        let node = |di: usize, dj: usize| {
+            self.values
+                .get((j + dj) * self.columns + i + di)
+                .copied()
+                .flatten()
+        };
+        let (a, b, c, d) = (node(0, 0)?, node(1, 0)?, node(0, 1)?, node(1, 1)?);
+        let blend = |k: usize| {
+            (a[k] * (1.0 - fx) + b[k] * fx) * (1.0 - fy) + (c[k] * (1.0 - fx) + d[k] * fx) * fy
+        };
+        Some([blend(0), blend(1)])
+    }
+}
+
+/// Where on the table tags of one size would be between [`MIN_SIDE`] and [`MAX_SIDE`] pixels,
+/// judged an inch square at a time.
+struct SearchedBand {
+    inside: Vec<bool>,
+    columns: usize,
+}
+
+impl SearchedBand {
+    fn new(camera: &Camera, table: TableSize, size: Inches, height: Inches) -> SearchedBand {
+        let columns = table.width.ceil() as usize;
+        let rows = table.depth.ceil() as usize;
+        let inside = (0..rows * columns)
+            .map(|k| {
+                let point = TablePoint::new((k % columns) as f64 + 0.5, (k / columns) as f64 + 0.5);
+                camera
+                    .inches_per_pixel(&point, height)
+                    .is_some_and(|per_pixel| (MIN_SIDE..=MAX_SIDE).contains(&(size.0 / per_pixel)))
+            })
+            .collect();
+        SearchedBand { inside, columns }
+    }
+
+    fn contains(&self, point: &TablePoint) -> bool {
+        let (col, row) = (point.x.floor(), point.y.floor());
+        col >= 0.0
+            && row >= 0.0
+            && (col as usize) < self.columns
+            && self
+                .inside
+                .get(row as usize * self.columns + col as usize)
+                .copied()
+                .unwrap_or(false)
+    }
+}
+
+/// A first, cheap look at [`ring_contrast`], made at every other pixel of the band: eight rays,
+/// whole pixels, the paper read anywhere along the ray (so it is never stricter than the full
+/// measure on the same ray, give or take the rounding).
+struct QuickRing {
+    /// Each ray's offsets into the picture: where the border can be, where the paper can be.
+    rays: Vec<(Vec<isize>, Vec<isize>)>,
+    /// How far the rays reach, pixels.
+    reach: usize,
+}
+
+impl QuickRing {
+    const RAYS: usize = 8;
+
+    fn new(stride: usize) -> QuickRing {
+        let offsets = |dx: f64, dy: f64, from: f64, to: f64| -> Vec<isize> {
+            let steps = ((to - from) * RECTIFIED_SIDE).ceil() as usize;
+            (0..=steps)
+                .map(|s| (from + (to - from) * s as f64 / steps as f64) * RECTIFIED_SIDE)
+                .map(|r| (dy * r).round() as isize * stride as isize + (dx * r).round() as isize)
+                .collect()
+        };
+        let rays = (0..Self::RAYS)
+            .map(|k| {
+                let angle = std::f64::consts::TAU * k as f64 / Self::RAYS as f64;
+                let (dx, dy) = (angle.cos(), angle.sin());
+                (
+                    offsets(dx, dy, RING_BORDER.0, RING_BORDER.1),
+                    offsets(dx, dy, RING_BORDER.0, RING_PAPER),
+                )
+            })
+            .collect();
+        QuickRing {
+            rays,
+            reach: (RING_PAPER * RECTIFIED_SIDE).ceil() as usize + 1,
+        }
+    }
+
+    /// The median over the rays of lightest less darkest, round the pixel at `index`, which
+    /// must be [`QuickRing::reach`] pixels clear of the picture's edges.
+    fn contrast(&self, pixels: &[u8], index: usize) -> f64 {
+        let at = |offset: isize| pixels[index.wrapping_add_signed(offset)];
+        let mut contrasts = [0u8; Self::RAYS];
+        for (contrast, (border, paper)) in contrasts.iter_mut().zip(&self.rays) {
+            let dark = border.iter().map(|&o| at(o)).min().unwrap_or(0);
+            let light = paper.iter().map(|&o| at(o)).max().unwrap_or(0);
+            *contrast = light.saturating_sub(dark);
+        }
+        contrasts.sort_unstable();
+        f64::from(contrasts[Self::RAYS / 2])
+    }
+}
+
+/// Along a ray from a tag's centre, its black border lies between 3/8 and 1/2 of the side when
+/// the ray meets the border square-on, and up to √2 times that on a diagonal (fractions of the
+/// side)...
+const RING_BORDER: (f64, f64) = (0.35, 0.72);
+/// ...and its paper a cell further out.
+const RING_PAPER: f64 = 0.9;
+
+/// How clearly a tag's black border and paper ring surround (`x`, `y`), whatever the tag's turn
+/// and whatever its data cells: along each of sixteen rays, the darkest level where the border
+/// can be and the lightest beyond it where the paper can be; the median of their differences.
+fn ring_contrast(view: &GrayView, x: f64, y: f64) -> Option<f64> {
+    const RAYS: usize = 16;
+    let samples = |from: f64, to: f64| {
+        let steps = ((to - from) * RECTIFIED_SIDE).ceil().max(1.0);
+        (0..=steps as usize).map(move |s| (from + (to - from) * s as f64 / steps) * RECTIFIED_SIDE)
+    };
+    let mut contrasts = [0.0; RAYS];
+    for (k, contrast) in contrasts.iter_mut().enumerate() {
+        let angle = std::f64::consts::TAU * k as f64 / RAYS as f64;
+        let (dx, dy) = (angle.cos(), angle.sin());
+        let at = |r: f64| view.at(x + r * dx, y + r * dy);
+        let mut darkest = (f64::INFINITY, 0.0);
+        for r in samples(RING_BORDER.0, RING_BORDER.1) {
+            let level = at(r)?;
+            if level < darkest.0 {
+                darkest = (level, r);
+            }
+        }
+        let mut lightest = 0.0_f64;
+        for r in samples(darkest.1 / RECTIFIED_SIDE, RING_PAPER) {
+            lightest = lightest.max(at(r)?);
+        }
+        *contrast = lightest - darkest.0;
+    }
+    contrasts.sort_by(f64::total_cmp);
+    Some(contrasts[RAYS / 2])
+}
+
+/// The turn of the square grid of edges round (`x`, `y`) (the border's and the cells'), modulo a
+/// quarter: the mean of four times each gradient's direction, weighted by its strength.
+fn grid_turn(view: &GrayView, x: f64, y: f64) -> Option<f64> {
+    let reach = 0.8 * RECTIFIED_SIDE;
+    let (mut c, mut s) = (0.0, 0.0);
+    let steps = reach.ceil() as i32;
+    for j in -steps..=steps {
+        for i in -steps..=steps {
+            let (dx, dy) = (f64::from(i), f64::from(j));
+            if dx * dx + dy * dy > reach * reach {
+                continue;
+            }
+            let (px, py) = (x + dx, y + dy);
+            let gx = (view.at(px + 1.0, py)? - view.at(px - 1.0, py)?) / 2.0;
+            let gy = (view.at(px, py + 1.0)? - view.at(px, py - 1.0)?) / 2.0;
+            let strength = gx * gx + gy * gy;
+            let four = 4.0 * gy.atan2(gx);
+            (c, s) = (c + strength * four.cos(), s + strength * four.sin());
+        }
+    }
+    (c * c + s * s > 0.0).then(|| s.atan2(c) / 4.0)
+}
+
+/// The centre near (`x`, `y`) where a square of a tag's side, turned by `turn`, has its edges
+/// on the strongest dark-to-light crossings: the darkest patch's middle is pulled about by the
+/// data cells, the border's edges are not.
+fn square_up(view: &GrayView, x: f64, y: f64, turn: f64) -> (f64, f64) {
+    let (cos, sin) = (turn.cos(), turn.sin());
+    let half = RECTIFIED_SIDE / 2.0;
+    // A tag36h11 cell: the reads need only be about a cell either side of the edge.
+    let cell = RECTIFIED_SIDE / 8.0;
+    let score = |cx: f64, cy: f64| -> f64 {
+        let mut total = 0.0;
+        for (nx, ny) in [(cos, sin), (-sin, cos), (-cos, -sin), (sin, -cos)] {
+            // Along the edge with outward normal (nx, ny).
+            for t in -4..=4 {
+                let along = f64::from(t) / 4.0 * 0.8 * half;
+                let (ex, ey) = (cx + nx * half - ny * along, cy + ny * half + nx * along);
+                let out = view.at(ex + nx * 0.6 * cell, ey + ny * 0.6 * cell);
+                let inside = view.at(ex - nx * 0.6 * cell, ey - ny * 0.6 * cell);
+                if let (Some(o), Some(i)) = (out, inside) {
+                    total += o - i;
+                }
+            }
+        }
+        total
+    };
+    // A whole-pixel search over a quarter of the side, then half a pixel round the best.
+    let mut best = (score(x, y), x, y);
+    let reach = (RECTIFIED_SIDE / 4.0).round() as i32;
+    for (step, reach, (x0, y0)) in [(1.0, reach, (x, y)), (0.5, 1, (0.0, 0.0))] {
+        let (x0, y0) = if step < 1.0 {
+            (best.1, best.2)
+        } else {
+            (x0, y0)
+        };
+        for j in -reach..=reach {
+            for i in -reach..=reach {
+                let (cx, cy) = (x0 + step * f64::from(i), y0 + step * f64::from(j));
+                let s = score(cx, cy);
+                if s > best.0 {
+                    best = (s, cx, cy);
+                }
+            }
+        }
+    }
+    (best.1, best.2)
+}
