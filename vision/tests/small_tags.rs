@@ -35,14 +35,29 @@ fn camera(game: &MovingGame) -> Camera {
     framing_camera_for(game.settings().table, lens, Degrees(50.0))
 }
 
-fn render(world: &SyntheticTable, camera: &Camera, seed: u64) -> Mat {
+fn render(renderer: &mut Renderer, world: &SyntheticTable, camera: &Camera, seed: u64) -> Mat {
     let effects = Effects {
         seed,
         ..Effects::WEBCAM
     };
-    Renderer::new()
-        .render(world, camera, &effects)
-        .expect("renders")
+    renderer.render(world, camera, &effects).expect("renders")
+}
+
+/// What the detector finds in a picture, then what the search adds, as `vedette locate` does.
+fn detect_then_search(
+    game: &MovingGame,
+    camera: &Camera,
+    image: &Mat,
+) -> (Vec<TagSighting>, Vec<TagSighting>) {
+    let sightings = TagDetector::new(DetectorSettings::default())
+        .expect("detector")
+        .detect(image)
+        .expect("detects")
+        .sightings();
+    let calibration = calibration(game, camera, &sightings);
+    let search = SmallTagSearch::new(&calibration, &game.stand_tags()).expect("search");
+    let found = search.find_in(image, &sightings).expect("searches");
+    (sightings, found)
 }
 
 /// Calibrated from the anchors in view, through the lens the picture was taken with (the lens
@@ -56,10 +71,7 @@ fn calibration(game: &MovingGame, camera: &Camera, sightings: &[TagSighting]) ->
 }
 
 fn side(corners: &[PixelPoint; 4]) -> f64 {
-    (0..4)
-        .map(|k| corners[k].distance(&corners[(k + 1) % 4]).0)
-        .sum::<f64>()
-        / 4.0
+    vision::live::roi::side(corners).0
 }
 
 fn mean_corner_error(a: &[PixelPoint; 4], b: &[PixelPoint; 4]) -> f64 {
@@ -70,12 +82,8 @@ fn mean_corner_error(a: &[PixelPoint; 4], b: &[PixelPoint; 4]) -> f64 {
 fn far_tags_the_detector_misses_are_found_with_their_ids_and_corners() {
     let game = game();
     let camera = camera(&game);
-    let image = render(&game.table_at(0), &camera, 1);
-    let sightings = TagDetector::new(DetectorSettings::default())
-        .expect("detector")
-        .detect(&image)
-        .expect("detects")
-        .sightings();
+    let image = render(&mut Renderer::new(), &game.table_at(0), &camera, 1);
+    let (sightings, found) = detect_then_search(&game, &camera, &image);
     let truth: HashMap<u32, [PixelPoint; 4]> = game.visible_tags(0, &camera).into_iter().collect();
     let missed: Vec<u32> = game
         .stand_tags()
@@ -88,10 +96,6 @@ fn far_tags_the_detector_misses_are_found_with_their_ids_and_corners() {
         missed.len() >= 5,
         "the table must be hard for the detector: it missed only {missed:?}"
     );
-
-    let calibration = calibration(&game, &camera, &sightings);
-    let search = SmallTagSearch::new(&calibration, &game.stand_tags()).expect("search");
-    let found = search.find_in(&image, &sightings).expect("searches");
 
     for tag in &found {
         let true_corners = truth.get(&tag.id).expect("only the roster's tags in view");
@@ -128,15 +132,8 @@ fn stranger_tags_figures_and_a_patterned_cloth_never_become_the_rosters_tags() {
             }
         }
     }
-    let image = render(&world, &camera, 2);
-    let sightings = TagDetector::new(DetectorSettings::default())
-        .expect("detector")
-        .detect(&image)
-        .expect("detects")
-        .sightings();
-    let calibration = calibration(&game, &camera, &sightings);
-    let search = SmallTagSearch::new(&calibration, &game.stand_tags()).expect("search");
-    let found = search.find_in(&image, &sightings).expect("searches");
+    let image = render(&mut Renderer::new(), &world, &camera, 2);
+    let (_, found) = detect_then_search(&game, &camera, &image);
     assert!(found.is_empty(), "invented {found:?}");
 }
 
@@ -147,13 +144,7 @@ fn the_live_detector_finds_the_far_stands_and_keeps_them() {
     let stands = game.stand_tags();
     let mut renderer = Renderer::new();
     let mut frames = (0..14u64).map(|frame| {
-        let effects = Effects {
-            seed: frame + 1,
-            ..Effects::WEBCAM
-        };
-        let image = renderer
-            .render(&game.table_at(frame), &camera, &effects)
-            .expect("renders");
+        let image = render(&mut renderer, &game.table_at(frame), &camera, frame + 1);
         (frame, image)
     });
     let (_, first) = frames.next().expect("a first frame");

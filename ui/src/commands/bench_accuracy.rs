@@ -408,8 +408,9 @@ impl Truth {
         Ok(())
     }
 
-    /// Look for the roster's unseen tags with a calibration, as `vedette locate` does, and
-    /// count what is found, what is false, and how well the small tags are placed.
+    /// Look for the roster's tags the detector did not find, with a calibration (the search
+    /// rectified at those tags' mean height), and count what is found, what is false, and how
+    /// well the small tags are placed.
     fn search(
         &self,
         image: &vision::Mat,

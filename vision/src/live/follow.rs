@@ -106,8 +106,7 @@ pub(crate) fn follow(
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
     let read = wrong_cells <= settings.max_wrong_cells;
     // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
-    let confirmed =
-        || side(&found).0 < SMALL && likeness::confirms(gray, pattern, &found).is_some();
+    let confirmed = || side(&found).0 < SMALL && likeness::confirms(gray, pattern, &found);
     (read || confirmed()).then_some(Followed {
         corners: found,
         wrong_cells,

@@ -26,32 +26,19 @@ use crate::pattern::TagTexture;
 
 /// The least correlation with the pattern that confirms a tag.
 const MIN_LIKENESS: f64 = 0.8;
-/// How much better the pattern must fit than the best of it turned.
+/// How much better the pattern must fit than the best of it turned (and of any other pattern
+/// tried).
 const MIN_LEAD: f64 = 0.1;
 
-/// Whether the pixels inside `corners` (the detector's order) are tag `pattern`: its likeness
-/// when they are, `None` when they are not (or leave the frame).
-pub(crate) fn confirms(
-    gray: &GrayView,
-    pattern: &TagTexture,
-    corners: &[PixelPoint; 4],
-) -> Option<f64> {
-    let this = likeness(gray, pattern, corners)?;
-    if this < MIN_LIKENESS {
-        return None;
-    }
-    for quarter in 1..4 {
-        let turned: [PixelPoint; 4] = std::array::from_fn(|k| corners[(k + quarter) % 4]);
-        if likeness(gray, pattern, &turned).is_some_and(|t| this - t < MIN_LEAD) {
-            return None;
-        }
-    }
-    Some(this)
+/// Whether the pixels inside `corners` (the detector's order) are tag `pattern` as they stand:
+/// the pattern clearly wins against itself turned ([`identify`] with this one pattern).
+pub(crate) fn confirms(gray: &GrayView, pattern: &TagTexture, corners: &[PixelPoint; 4]) -> bool {
+    identify(gray, &[(0, pattern)], corners) == Some((0, 0))
 }
 
 /// Which of `patterns` the pixels inside `corners` show, and turned how: the id and the quarter
-/// turns `q` such that corner `k` of the tag is `corners[(k + q) % 4]`. It must pass the same
-/// floor as [`confirms`] and lead every other pattern and turn tried by the same margin.
+/// turns `q` such that corner `k` of the tag is `corners[(k + q) % 4]`. The best must correlate
+/// at least [`MIN_LIKENESS`] and lead every other pattern and turn tried by [`MIN_LEAD`].
 pub(crate) fn identify(
     gray: &GrayView,
     patterns: &[(u32, &TagTexture)],

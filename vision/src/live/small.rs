@@ -266,12 +266,12 @@ fn rectification(
 
 /// One strip of the table seen from straight above, [`RECTIFIED_SIDE`] pixels a tag side
 /// (black outside the searched band).
-struct Rectified {
+struct Rectified<'g> {
     image: Mat,
     /// Which rows of the whole rectified table it holds.
     top: usize,
-    /// Whether each pixel is in the band.
-    searched: Vec<bool>,
+    /// The group's map of the whole table (−1 outside the searched band).
+    map: &'g Mat,
 }
 
 /// A candidate's centre in the rectified strip and its grid's turn (radians, modulo a
@@ -283,8 +283,8 @@ struct Candidate {
     turn: f64,
 }
 
-impl Rectified {
-    fn new(gray: &Mat, group: &Group, strip: Strip) -> Result<Rectified, VisionError> {
+impl<'g> Rectified<'g> {
+    fn new(gray: &Mat, group: &'g Group, strip: Strip) -> Result<Rectified<'g>, VisionError> {
         let rows = strip.rows(group.map.rows() as usize);
         let map = group
             .map
@@ -299,14 +299,10 @@ impl Rectified {
             cv::BORDER_CONSTANT,
             Scalar::all(0.0),
         )?;
-        let mut searched = Vec::with_capacity(map.total());
-        for row in 0..map.rows() {
-            searched.extend(map.at_row::<cv::Vec2f>(row)?.iter().map(|p| p[0] >= 0.0));
-        }
         Ok(Rectified {
             image,
             top: rows.start,
-            searched,
+            map: &group.map,
         })
     }
 
@@ -322,9 +318,11 @@ impl Rectified {
         let mut ringed = Vec::new();
         // Every other pixel: a tag's ring is judged from anywhere within a pixel of its centre.
         for row in (reach..rows.saturating_sub(reach)).step_by(2) {
+            let sources = self.map.at_row::<cv::Vec2f>((self.top + row) as i32)?;
             for col in (reach..cols.saturating_sub(reach)).step_by(2) {
                 let index = row * cols + col;
-                if !self.searched[index] || gate.contrast(pixels, index) < MIN_CONTRAST {
+                let searched = sources[col][0] >= 0.0;
+                if !searched || gate.contrast(pixels, index) < MIN_CONTRAST {
                     continue;
                 }
                 let (x, y) = (col as f64, row as f64);
@@ -569,24 +567,16 @@ fn square_up(view: &GrayView, x: f64, y: f64, turn: f64) -> (f64, f64) {
         }
         total
     };
-    // A whole-pixel search over a quarter of the side, then half a pixel round the best.
-    let mut best = (score(x, y), x, y);
-    let reach = (RECTIFIED_SIDE / 4.0).round() as i32;
-    for (step, reach, (x0, y0)) in [(1.0, reach, (x, y)), (0.5, 1, (0.0, 0.0))] {
-        let (x0, y0) = if step < 1.0 {
-            (best.1, best.2)
-        } else {
-            (x0, y0)
-        };
-        for j in -reach..=reach {
-            for i in -reach..=reach {
-                let (cx, cy) = (x0 + step * f64::from(i), y0 + step * f64::from(j));
-                let s = score(cx, cy);
-                if s > best.0 {
-                    best = (s, cx, cy);
-                }
-            }
-        }
-    }
-    (best.1, best.2)
+    // A whole-pixel search over a quarter of the side, then half a pixel round the best; the
+    // start is kept unless somewhere scores strictly better.
+    let best_near = |(x, y): (f64, f64), step: f64, reach: i32| {
+        let offsets = (-reach..=reach).flat_map(|j| (-reach..=reach).map(move |i| (i, j)));
+        offsets
+            .map(|(i, j)| (x + step * f64::from(i), y + step * f64::from(j)))
+            .map(|(cx, cy)| (score(cx, cy), cx, cy))
+            .fold((score(x, y), x, y), |a, b| if b.0 > a.0 { b } else { a })
+    };
+    let coarse = best_near((x, y), 1.0, (RECTIFIED_SIDE / 4.0).round() as i32);
+    let fine = best_near((coarse.1, coarse.2), 0.5, 1);
+    (fine.1, fine.2)
 }
