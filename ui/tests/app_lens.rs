@@ -50,7 +50,7 @@ fn worst_unit(state: &TableState, truth: &Scene) -> f64 {
     scene
         .units
         .iter()
-        .filter(|unit| !state.held_units.contains(&unit.id))
+        .filter(|unit| !state.held_units.contains_key(&unit.id))
         .filter_map(|unit| {
             let real = truth.units.iter().find(|u| u.id == unit.id)?;
             Some((unit.footprint.frame().center() - real.footprint.frame().center()).norm())

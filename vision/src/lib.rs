@@ -28,6 +28,7 @@ pub mod pattern;
 pub mod printables;
 pub mod roster;
 pub mod roster_edit;
+pub mod sight;
 pub mod source;
 pub mod synthetic;
 pub mod track;
@@ -46,5 +47,6 @@ pub use locate::{
 pub use opencv::core::Mat;
 pub use roster::{Roster, RosterBrigade, TagMount, TagOwner};
 pub use roster_edit::{RosterDocument, StandEdit};
+pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};
 pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};

@@ -168,6 +168,8 @@ pub struct AppState {
     pub plan_transform: Option<overlay::PlanTransform>,
     /// Shade the live view by where the lens has been shown tags.
     pub show_lens_coverage: bool,
+    /// Shade the plan by the smallest tag the camera finds at each place.
+    pub show_sight: bool,
     texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
     last_frame: Option<Instant>,
 }
@@ -198,6 +200,7 @@ impl AppState {
             hover: None,
             plan_transform: None,
             show_lens_coverage: false,
+            show_sight: false,
             texture: None,
             last_frame: None,
         }

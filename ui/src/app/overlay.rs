@@ -519,8 +519,8 @@ pub struct UnitLook {
     pub colour: Color32,
     /// Selected (or picked by a tool): drawn bold.
     pub highlighted: bool,
-    /// Placed from held tags (covered now): drawn faint.
-    pub held: bool,
+    /// Placed from held tags, not seen now (and why): drawn faint.
+    pub held: Option<vision::Unseen>,
     /// Height of the tops of its bases.
     pub height: Inches,
     /// Label size; 0 for none.
@@ -529,7 +529,7 @@ pub struct UnitLook {
 
 /// A unit's stands and its front edge.
 pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLook) {
-    let alpha = if look.held { 0.35 } else { 1.0 };
+    let alpha = if look.held.is_some() { 0.35 } else { 1.0 };
     let colour = look.colour.gamma_multiply(alpha);
     let width = if look.highlighted { 3.0 } else { 1.8 };
     for stand in unit.footprint.stands() {
@@ -561,12 +561,11 @@ pub fn unit_name(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: U
     let Some(at) = xf.to_screen_at(&centre, look.height) else {
         return;
     };
-    let name = if look.held {
-        format!("{} (covered)", unit.name)
-    } else {
-        unit.name.clone()
+    let name = match look.held {
+        Some(why) => format!("{} ({})", unit.name, why.brief()),
+        None => unit.name.clone(),
     };
-    let alpha = if look.held { 0.35 } else { 1.0 };
+    let alpha = if look.held.is_some() { 0.35 } else { 1.0 };
     let priority = if look.highlighted {
         Priority::Always
     } else {

@@ -11,7 +11,7 @@
 //! [`Processor`] is the per-frame work without the thread, so the headless screenshot and the
 //! tests run the very same steps synchronously.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use calibration::lens::Coverage;
 use calibration::{
     AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, TableCalibration,
-    check_anchors,
+    TagPlacement, check_anchors,
 };
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{TableDoc, TerrainDoc};
@@ -32,8 +32,8 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster,
-    SmallTagSearch, TagPose, Tracker, TrackerSettings, build_scene, locate_tags,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster, SightMap,
+    SmallTagSearch, TagPose, Tracker, TrackerSettings, Unseen, build_scene, locate_tags,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};
@@ -199,8 +199,8 @@ pub struct Status {
     pub lens: LensStatus,
     /// Tags seen that the roster does not list.
     pub unknown_tags: Vec<u32>,
-    /// Tags not seen now, held at their last place.
-    pub held_tags: Vec<u32>,
+    /// Tags not seen now, held at their last place, and why the camera does not see them.
+    pub held_tags: Vec<(u32, Unseen)>,
     /// Units of the roster not on the table.
     pub unseen: Vec<String>,
     /// Other things a player should know (tags off the table, files that did not load …).
@@ -243,12 +243,14 @@ pub struct TableState {
     pub scene: Option<Arc<Scene>>,
     /// Every ruling of the scene.
     pub rulings: Option<Arc<Rulings>>,
-    /// Units placed only from held (covered) tags.
-    pub held_units: Vec<String>,
+    /// Units placed only from held tags, and why the camera does not see their first tag.
+    pub held_units: HashMap<String, Unseen>,
     /// Height of the tops of the bases, where unit outlines are drawn on the video.
     pub stand_height: Inches,
     /// Which parts of the picture the lens has been shown tags in.
     pub lens_coverage: Option<Coverage>,
+    /// The smallest tag the camera finds at each place of the table, and the roster's size.
+    pub sight: Option<(Arc<SightMap>, Inches)>,
     /// Status figures and messages.
     pub status: Status,
 }
@@ -263,9 +265,10 @@ impl TableState {
             tags: None,
             scene: None,
             rulings: None,
-            held_units: Vec::new(),
+            held_units: HashMap::new(),
             stand_height: Inches(0.16),
             lens_coverage: None,
+            sight: None,
             status: Status {
                 error,
                 ..Status::empty(source)
@@ -298,6 +301,9 @@ impl Rate {
 /// by itself (a hand passing over an anchor lasts less).
 const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
 
+/// The side of the cells of the plan's map of what the camera can see.
+const SIGHT_CELL: Inches = Inches(2.0);
+
 /// One frame's work, without the thread.
 pub struct Processor {
     inputs: Inputs,
@@ -313,8 +319,17 @@ pub struct Processor {
     calibration_note: Option<String>,
     /// The lens learnt while people play.
     lens: LensLearning,
-    /// The camera and rules count the detector's small-tag search was made for.
-    small_search_for: Option<(calibration::Camera, u64)>,
+    /// What was made for the camera and roster in use.
+    for_camera: ForCamera,
+}
+
+/// What follows the camera and the roster: made again only when either changes.
+#[derive(Default)]
+struct ForCamera {
+    /// The camera and rules count they were made for.
+    made_for: Option<(calibration::Camera, u64)>,
+    /// What the camera can see of the table, and the roster's tag size, for the plan.
+    sight: Option<(Arc<SightMap>, Inches)>,
 }
 
 impl Processor {
@@ -343,7 +358,7 @@ impl Processor {
             rules_changed: 0,
             moved_frames: 0,
             calibration_note: None,
-            small_search_for: None,
+            for_camera: ForCamera::default(),
         }
     }
 
@@ -406,12 +421,6 @@ impl Processor {
                 return (state, self.rules_changed);
             }
         };
-        Self::prepare_small_search(
-            detector,
-            &self.inputs,
-            self.rules_changed,
-            &mut self.small_search_for,
-        );
         let detections = match detector.detect(&frame.image) {
             Ok(d) => d,
             Err(e) => {
@@ -423,6 +432,16 @@ impl Processor {
         let sightings = detections.sightings();
         self.update_calibration(&sightings, size, &mut state.status);
         self.learn_lens(&sightings, &mut state);
+        if let Ok(detector) = &mut self.detector {
+            // For the next frame's search, and this frame's plan.
+            Self::follow_camera(
+                detector,
+                &self.inputs,
+                self.rules_changed,
+                &mut self.for_camera,
+            );
+        }
+        state.sight = self.for_camera.sight.clone();
         if let Some(calibration) = self.inputs.calibration.clone() {
             self.place(frame, &calibration, &sightings, &mut state);
             state.calibration = Some(calibration);
@@ -432,31 +451,39 @@ impl Processor {
         (state, self.rules_changed)
     }
 
-    /// Keep the detector's search for small tags on the table as it is calibrated and rostered
-    /// now (made again only when the camera or the roster changed).
-    fn prepare_small_search(
+    /// Keep the detector's search for small tags and the map of what the camera can see made
+    /// for the camera and roster in use.
+    fn follow_camera(
         detector: &mut LiveDetector,
         inputs: &Inputs,
         rules_changed: u64,
-        made_for: &mut Option<(calibration::Camera, u64)>,
+        made: &mut ForCamera,
     ) {
         let now = inputs
             .calibration
             .as_ref()
             .map(|c| (c.camera, rules_changed));
-        if now == *made_for {
+        if now == made.made_for {
             return;
         }
-        *made_for = now;
-        let search = match (&inputs.calibration, &inputs.roster) {
-            (Some(calibration), Some(roster)) => {
-                SmallTagSearch::new(calibration, &roster.stand_tags())
-                    .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
-                    .ok()
-            }
-            _ => None,
+        made.made_for = now;
+        made.sight = None;
+        let (Some(calibration), Some(roster)) = (&inputs.calibration, &inputs.roster) else {
+            detector.search_small(None);
+            return;
         };
+        let search = SmallTagSearch::new(calibration, &roster.stand_tags())
+            .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
+            .ok();
         detector.search_small(search);
+        let map = SightMap::of(
+            &calibration.camera,
+            Inches(calibration.table.width),
+            Inches(calibration.table.depth),
+            Inches(roster.tags.height),
+            SIGHT_CELL,
+        );
+        made.sight = Some((Arc::new(map), Inches(roster.tags.size)));
     }
 
     /// Keep the calibration fit for this frame: make one from the anchors when there is none,
@@ -583,13 +610,24 @@ impl Processor {
             }
         }
         let tracked = self.tracker.update(frame.time, &tags.tags);
-        let held: HashSet<u32> = tracked
+        let sizes = roster.map(Roster::stand_tags).unwrap_or_default();
+        let held: HashMap<u32, Unseen> = tracked
             .iter()
             .filter(|t| t.sighting != vision::Sighting::Now)
-            .map(|t| t.tag.pose.id)
+            .map(|t| {
+                let pose = &t.tag.pose;
+                let size = sizes.get(&pose.id).map_or(pose.measured_size, |s| s.size);
+                let last = TagPlacement {
+                    center: pose.center,
+                    facing: pose.facing,
+                    size,
+                    height: pose.height,
+                };
+                (pose.id, Unseen::of(&calibration.camera, &last))
+            })
             .collect();
-        state.status.held_tags = held.iter().copied().collect();
-        state.status.held_tags.sort_unstable();
+        state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
+        state.status.held_tags.sort_unstable_by_key(|(id, _)| *id);
         state.tags = Some(tags);
         let Some(roster) = roster else {
             state
@@ -620,10 +658,8 @@ impl Processor {
                 state.held_units = roster
                     .units
                     .iter()
-                    .filter(|u| {
-                        !u.stands.is_empty() && u.stands.iter().all(|s| held.contains(&s.tag))
-                    })
-                    .map(|u| u.id.clone())
+                    .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
+                    .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
                     .collect();
                 state.status.unseen = unseen;
                 state.scene = Some(Arc::new(scene));

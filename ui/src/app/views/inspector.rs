@@ -36,7 +36,7 @@ pub fn unit_list(ui: &mut egui::Ui, state: &mut AppState) {
             for unit in scene.units.iter().filter(|u| u.side == side) {
                 let selected = state.selected.as_deref() == Some(unit.id.as_str());
                 let mut text = RichText::new(&unit.name);
-                if table.held_units.contains(&unit.id) {
+                if table.held_units.contains_key(&unit.id) {
                     text = text.italics().color(DIM);
                 }
                 let response = ui.selectable_label(selected, text);
@@ -207,11 +207,13 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
     ui.heading(
         RichText::new(format!("{} ({})", unit.name, unit.id)).color(side_colour(scene, &unit.side)),
     );
-    if table.held_units.contains(&unit.id) {
+    if let Some(why) = table.held_units.get(&unit.id) {
         ui.label(
-            RichText::new("Covered: held where it was last seen.")
-                .italics()
-                .color(DIM),
+            RichText::new(format!(
+                "Not seen now ({why}): held where it was last seen."
+            ))
+            .italics()
+            .color(DIM),
         );
     }
     stats(ui, unit, state, &table);

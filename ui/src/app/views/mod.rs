@@ -331,7 +331,7 @@ fn unit_look(
     UnitLook {
         colour: overlay::side_colour(scene, &unit.side),
         highlighted,
-        held: table.held_units.contains(&unit.id),
+        held: table.held_units.get(&unit.id).copied(),
         height: table.stand_height,
         text_size,
     }

@@ -11,6 +11,7 @@ use super::{TextSizes, draw_table};
 use crate::app::overlay::{self, PlanTransform, TableToScreen};
 use crate::app::pipeline::TableState;
 use crate::app::{AppState, Click};
+use vision::SightMap;
 
 /// The table's size, from the calibration or the scene.
 fn table_size(table: &TableState) -> Option<(f64, f64)> {
@@ -61,6 +62,28 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
     state.plan_transform = Some(xf);
     let painter = painter.with_clip_rect(rect);
     cloth_and_grid(&painter, &xf, size);
+    if state.show_sight
+        && let Some((map, tag_size)) = &table.sight
+    {
+        sight(&painter, &xf, map, *tag_size);
+        let legend = format!(
+            "sight: green, the roster's {:.2}\" tags are found; amber, only bigger tags; grey, outside the picture",
+            tag_size.0
+        );
+        let at = Rect::from_min_size(
+            rect.left_bottom() + Vec2::new(6.0, -24.0),
+            Vec2::new(rect.width() - 12.0, 18.0),
+        );
+        ui.put(
+            at,
+            egui::Label::new(
+                egui::RichText::new(legend)
+                    .size(12.0)
+                    .color(Color32::WHITE)
+                    .background_color(Color32::from_black_alpha(170)),
+            ),
+        );
+    }
     if let Some(scene) = table.scene.as_deref() {
         for piece in &scene.terrain {
             overlay::terrain(&painter, &xf, piece, 0.6);
@@ -179,6 +202,31 @@ fn cloth_and_grid(painter: &egui::Painter, xf: &PlanTransform, size: (f64, f64))
     }
 }
 
+/// The table shaded by what the camera can see: green where tags of the roster's size are found,
+/// amber where only bigger ones are, grey where the picture does not reach.
+fn sight(painter: &egui::Painter, xf: &PlanTransform, map: &SightMap, tag_size: Inches) {
+    let cell = map.cell.0;
+    for row in 0..map.rows {
+        for column in 0..map.columns {
+            let colour = match map.smallest(column, row) {
+                Some(smallest) if smallest <= tag_size => {
+                    Color32::from_rgba_unmultiplied(60, 200, 90, 40)
+                }
+                Some(_) => Color32::from_rgba_unmultiplied(255, 170, 30, 90),
+                None => Color32::from_rgba_unmultiplied(20, 20, 20, 150),
+            };
+            let (x, y) = (column as f64 * cell, row as f64 * cell);
+            let corners = [
+                TablePoint::new(x, y),
+                TablePoint::new(x + cell, y),
+                TablePoint::new(x + cell, y + cell),
+                TablePoint::new(x, y + cell),
+            ];
+            overlay::polygon(painter, xf, &corners, Inches::ZERO, colour, Stroke::NONE);
+        }
+    }
+}
+
 /// What the cursor reads: where it is, how far from the selected unit's leader and closest
 /// edge, and from the unit under it.
 pub fn hover_readout(
@@ -189,6 +237,18 @@ pub fn hover_readout(
     at: TablePoint,
 ) {
     let mut text = format!("({:.1}, {:.1})", at.x, at.y);
+    if let Some((map, _)) = &table.sight
+        && table_size(table)
+            .is_some_and(|(w, d)| (0.0..=w).contains(&at.x) && (0.0..=d).contains(&at.y))
+    {
+        match map.at(&at) {
+            Some(smallest) => text.push_str(&format!(
+                " — tags of {:.2}\" and more are found here",
+                smallest.0
+            )),
+            None => text.push_str(" — outside the picture"),
+        }
+    }
     if let Some(scene) = table.scene.as_deref() {
         let units = state.settings.units.for_scene(scene);
         if let Some(unit) = state.selected.as_deref().and_then(|id| scene.unit(id)) {

@@ -30,6 +30,19 @@ fn lens_status(ui: &mut egui::Ui, state: &mut AppState, lens: &LensStatus) {
     }
 }
 
+/// The button that shades the plan by the smallest tag the camera finds at each place.
+fn sight_toggle(ui: &mut egui::Ui, state: &mut AppState) {
+    if state.table.as_ref().is_none_or(|t| t.sight.is_none()) {
+        return;
+    }
+    let toggle = ui
+        .selectable_label(state.show_sight, "sight")
+        .on_hover_text("Shade the plan by what the camera can see: green where the roster's tags are found, amber where only bigger tags are, grey outside the picture. Hover the plan for the smallest tag found there.");
+    if toggle.clicked() {
+        state.show_sight = !state.show_sight;
+    }
+}
+
 /// The status bar.
 pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
@@ -80,9 +93,10 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             }
         }
         lens_status(ui, state, &status.lens);
+        sight_toggle(ui, state);
         ui.separator();
         let tags = format!(
-            "tags: {} unknown, {} covered",
+            "tags: {} unknown, {} not seen now",
             status.unknown_tags.len(),
             status.held_tags.len()
         );
@@ -91,9 +105,15 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
         } else {
             WARN
         };
+        let held: Vec<String> = status
+            .held_tags
+            .iter()
+            .map(|(id, why)| format!("{id}: {why}"))
+            .collect();
         ui.label(RichText::new(tags).color(tag_colour)).on_hover_text(format!(
-            "unknown: {:?}\ncovered (held at their last place): {:?}",
-            status.unknown_tags, status.held_tags
+            "unknown: {:?}\nnot seen now, held at their last place:\n{}",
+            status.unknown_tags,
+            held.join("\n")
         ));
         if !status.unseen.is_empty() {
             ui.label(RichText::new(format!("{} unit(s) not seen", status.unseen.len())).color(WARN));
