@@ -408,7 +408,7 @@ pub enum Bench {
     /// and then) and detect it both ways on the same frames: full-frame at decimate 1 and the
     /// live tracking detector; print time per frame, frames per second, recall and error.
     Live {
-        /// Frames of video, 30 a second (rendered once before timing).
+        /// Frames of video, 30 a second (each rendered untimed, then detected both ways; a long run holds one frame at a time).
         #[arg(long, default_value_t = 150)]
         frames: usize,
         /// Stands, each with a 1" tag (the 4 anchors come on top).

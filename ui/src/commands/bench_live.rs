@@ -1,8 +1,8 @@
-//! `vedette bench live`: a synthetic game played at 1920×1080, detected both ways on the same
-//! frames — the full-frame detector at decimate 1, and the live (tracking) detector — with
+//! `vedette bench live`: a synthetic game played at 1920×1080 (or 4K), detected both ways on
+//! the same frames — the full-frame detector at decimate 1, and the live (tracking) detector — with
 //! speed, recall and position error side by side.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -51,12 +51,17 @@ struct Score {
 }
 
 impl Score {
-    fn add(&mut self, shot: &Shot, detections: &Detections, time: Duration) {
+    /// Score one frame's detections; `ours` are the game's tags (anchors and stands).
+    fn add(&mut self, shot: &Shot, detections: &Detections, ours: &HashSet<u32>, time: Duration) {
         self.times.push(time);
         self.visible += shot.visible.len();
         for tag in &detections.tags {
             let Some(truth) = shot.visible.get(&tag.sighting.id) else {
-                // Partly hidden by the hand, or not a tag of the game.
+                // A tag of the game partly hidden by the hand is neither found nor false; an
+                // id that is on no tag of the table is invented.
+                if !ours.contains(&tag.sighting.id) {
+                    self.false_tags += 1;
+                }
                 continue;
             };
             let error = tag
@@ -123,35 +128,41 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         Degrees(40.0),
         Degrees(70.0),
     );
-    let shots = render(&game, &camera, bench.frames.max(2))?;
     let settings = DetectorSettings::default();
     let mut full = TagDetector::new(settings.clone())?;
-    let mut a = Score::default();
-    let bar = progress(shots.len(), "full-frame detection");
-    for shot in &shots {
-        let started = Instant::now();
-        let found = full.detect(&shot.image)?;
-        a.add(shot, &found, started.elapsed());
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
     let mut live = LiveDetector::new(LiveSettings {
         detector: settings.clone(),
         ..LiveSettings::default()
     })?;
-    // As the app does: calibrated from the anchors of the first frame, the roster's tags
-    // looked for where they are too small for the detector.
-    let first = full.detect(&shots[0].image)?.sightings();
-    let calibration = calibrate(game.anchors(), &first, bench.size, &Settings::default())?;
-    live.search_small(Some(SmallTagSearch::new(&calibration, &game.stand_tags())?));
-    let mut b = Score::default();
+    let anchors = game.anchors().anchors.iter().map(|anchor| anchor.id);
+    let ours: HashSet<u32> = game.stand_tags().into_keys().chain(anchors).collect();
+    let (mut a, mut b) = (Score::default(), Score::default());
     let mut passes = [0usize; 2];
     let (mut followed, mut known) = (0usize, 0usize);
-    let bar = progress(shots.len(), "live detection");
-    for shot in &shots {
+    let mut renderer = Renderer::new();
+    let frames = bench.frames.max(2);
+    // Each frame is rendered (untimed), then detected both ways: a long run never holds more
+    // than one frame.
+    let bar = progress(frames, "frame");
+    for frame in 0..frames as u64 {
+        let shot = shoot(&mut renderer, &game, &camera, frame)?;
+        let started = Instant::now();
+        let found = full.detect(&shot.image)?;
+        a.add(&shot, &found, &ours, started.elapsed());
+        if frame == 0 {
+            // As the app does: calibrated from the anchors of the first frame, the roster's
+            // tags looked for where they are too small for the detector.
+            let calibration = calibrate(
+                game.anchors(),
+                &found.sightings(),
+                bench.size,
+                &Settings::default(),
+            )?;
+            live.search_small(Some(SmallTagSearch::new(&calibration, &game.stand_tags())?));
+        }
         let started = Instant::now();
         let found = live.detect(&shot.image)?;
-        b.add(shot, &found, started.elapsed());
+        b.add(&shot, &found, &ours, started.elapsed());
         if let Some(report) = live.last_pass() {
             let full = matches!(report.plan, Plan::Full(_));
             passes[usize::from(full)] += 1;
@@ -182,30 +193,21 @@ struct Passes {
     known: usize,
 }
 
-/// Render every frame once, before anything is timed.
-fn render(
+/// Frame `frame` of the game and what the camera sees in it.
+fn shoot(
+    renderer: &mut Renderer,
     game: &MovingGame,
     camera: &calibration::Camera,
-    frames: usize,
-) -> anyhow::Result<Vec<Shot>> {
-    let mut renderer = Renderer::new();
-    let bar = progress(frames, "rendering the game (once, untimed)");
-    let shots = (0..frames as u64)
-        .map(|frame| {
-            let effects = Effects {
-                seed: frame + 1,
-                ..Effects::WEBCAM
-            };
-            let image = renderer.render(&game.table_at(frame), camera, &effects)?;
-            bar.inc(1);
-            Ok(Shot {
-                image,
-                visible: game.visible_tags(frame, camera).into_iter().collect(),
-            })
-        })
-        .collect::<anyhow::Result<Vec<Shot>>>();
-    bar.finish_and_clear();
-    shots
+    frame: u64,
+) -> anyhow::Result<Shot> {
+    let effects = Effects {
+        seed: frame + 1,
+        ..Effects::WEBCAM
+    };
+    Ok(Shot {
+        image: renderer.render(&game.table_at(frame), camera, &effects)?,
+        visible: game.visible_tags(frame, camera).into_iter().collect(),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
