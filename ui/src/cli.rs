@@ -219,9 +219,10 @@ pub enum Command {
         /// The base each tag goes on, frontage x depth: `40x20mm`, `2x1in` (with --ids).
         #[arg(long, value_name = "WxD", conflicts_with = "roster")]
         base: Option<String>,
-        /// Tag family: tag36h11, tag25h9 or tag16h5.
-        #[arg(long, default_value = "tag36h11")]
-        family: String,
+        /// Tag family: tag36h11 (the default), tag25h9 or tag16h5 (with --ids; a roster names
+        /// its own).
+        #[arg(long, conflicts_with = "roster")]
+        family: Option<String>,
         /// Paper: a4 or letter.
         #[arg(long, default_value = "a4")]
         paper: String,
@@ -297,12 +298,9 @@ pub enum RosterCommand {
         /// Tag sheets printed for it (PDF or SVG made by `vedette tags`).
         #[arg(long, value_name = "SHEET")]
         sheet: Vec<PathBuf>,
-        /// The anchor layout, whose ids no stand may use.
+        /// The anchor layout, whose ids no stand may use and whose family the stands share.
         #[arg(long, value_name = "ANCHORS.toml")]
         anchors: Option<PathBuf>,
-        /// Tag family.
-        #[arg(long, default_value = "tag36h11")]
-        family: String,
     },
     /// Import a BattleScribe roster (.ros or .rosz) with Black Powder profiles: units with
     /// their stat lines and special rules, brigades and commanders, one tag each.
@@ -425,6 +423,9 @@ pub enum Bench {
         /// The camera's picture: 1080p (1920×1080) or 4k (3840×2160).
         #[arg(long, default_value = "1080p", value_parser = parse_resolution)]
         resolution: calibration::ImageSize,
+        /// The tags' family: tag36h11, tag25h9 (at most 25 stands) or tag16h5 (at most 20).
+        #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
+        family: vision::TagFamily,
     },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
@@ -576,6 +577,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             plain,
             resolution,
+            family,
         })) => commands::bench_live::run(
             commands::bench_live::LiveBench {
                 frames: *frames,
@@ -583,6 +585,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 seed: *seed,
                 busy: !*plain,
                 size: *resolution,
+                family: *family,
             },
             out,
         ),
@@ -613,7 +616,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                     base: base.as_deref(),
                 },
             };
-            commands::printables::tags(source, family, paper, output, out)
+            commands::printables::tags(source, family.as_deref(), paper, output, out)
         }
         Some(Command::Anchors {
             layout,
@@ -663,13 +666,11 @@ fn run_roster(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()
             roster: path,
             sheet,
             anchors,
-            family,
         } => {
             let args = roster::CheckArgs {
                 roster: path,
                 sheets: sheet,
                 anchors: anchors.as_deref(),
-                family,
             };
             roster::check(&args, out)
         }
@@ -721,6 +722,14 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A tag family by its AprilTag name.
+fn parse_family(text: &str) -> Result<vision::TagFamily, String> {
+    vision::TagFamily::ALL
+        .into_iter()
+        .find(|f| f.name() == text)
+        .ok_or_else(|| format!("{text}: use tag36h11, tag25h9 or tag16h5"))
 }
 
 /// A camera picture size by its everyday name.

@@ -45,7 +45,7 @@ pub use locate::{
 };
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
-pub use roster::{Roster, RosterBrigade, TagMount, TagOwner};
+pub use roster::{Roster, RosterBrigade, TagFamily, TagMount, TagOwner};
 pub use roster_edit::{RosterDocument, StandEdit};
 pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};

@@ -5,6 +5,8 @@
 //! [tags]                          # defaults for every tag below
 //! size = 1.0                      # side of the black square, inches
 //! height = 0.16                   # the tag's face above the cloth (base + sticker), inches
+//! family = "tag36h11"             # the default; tag25h9 or tag16h5 for small bases (the
+//!                                 # anchors must be printed in the same family)
 //!
 //! [[brigades]]                  # optional; when listed, every `brigade` below must be one
 //! id = "craufurd"
@@ -53,6 +55,8 @@ use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use crate::printables::family_ids;
+
 /// The army on the table, tag by tag.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -81,22 +85,73 @@ fn default_ruleset() -> RulesetId {
     RulesetId::BlackPowder
 }
 
-/// Tag size and height unless a stand says otherwise.
+/// Tag size and height unless a stand says otherwise, and the family of them all; what is left
+/// out is the default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct TagDefaults {
     /// Side of the black square, inches.
     pub size: f64,
     /// Height of the tag's face above the cloth, inches.
     pub height: f64,
+    /// The family every tag of the table is printed in, anchors included.
+    #[serde(skip_serializing_if = "TagFamily::is_default")]
+    pub family: TagFamily,
+}
+
+/// The tag families Vedette prints and reads, by their AprilTag names. Fewer, bigger cells
+/// make a tag readable smaller, at the price of fewer ids and less protection against a
+/// pattern on the cloth reading as a tag (see the README's figures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TagFamily {
+    /// 6×6 data cells, 587 ids: the default.
+    #[default]
+    #[serde(rename = "tag36h11")]
+    Tag36h11,
+    /// 5×5 data cells, 35 ids.
+    #[serde(rename = "tag25h9")]
+    Tag25h9,
+    /// 4×4 data cells, 30 ids.
+    #[serde(rename = "tag16h5")]
+    Tag16h5,
+}
+
+impl TagFamily {
+    /// Every family, the default first.
+    pub const ALL: [TagFamily; 3] = [TagFamily::Tag36h11, TagFamily::Tag25h9, TagFamily::Tag16h5];
+
+    /// Its AprilTag name, as the detector and the anchors file give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TagFamily::Tag36h11 => "tag36h11",
+            TagFamily::Tag25h9 => "tag25h9",
+            TagFamily::Tag16h5 => "tag16h5",
+        }
+    }
+
+    /// How many ids it has (0 to one less).
+    pub fn ids(self) -> u32 {
+        family_ids(self.name()).unwrap_or(0)
+    }
+
+    fn is_default(&self) -> bool {
+        *self == TagFamily::default()
+    }
+}
+
+impl std::fmt::Display for TagFamily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Default for TagDefaults {
-    /// 1" tags (the smallest a 1080p camera reads across a 6' table) on 4 mm bases.
+    /// 1" tag36h11 tags (the smallest a 1080p camera reads across a 6' table) on 4 mm bases.
     fn default() -> TagDefaults {
         TagDefaults {
             size: 1.0,
             height: 0.16,
+            family: TagFamily::Tag36h11,
         }
     }
 }
@@ -264,6 +319,18 @@ impl Roster {
     /// Read and check a roster file.
     pub fn load(path: &Path) -> Result<Roster, FileError> {
         Roster::parse(&files::read_text(path)?, path)
+    }
+
+    /// Why the roster's tags cannot be seen on a table whose anchors are printed in
+    /// `anchors`, if they cannot: the detector reads one family a table, so the stands' and the
+    /// anchors' must be the same.
+    pub fn family_clash(&self, anchors: &str) -> Option<String> {
+        let stands = self.tags.family.name();
+        (stands != anchors).then(|| {
+            format!(
+                "the roster's tags are {stands} but the anchors are {anchors}: one table, one family — set family = \"{stands}\" in the anchors file and print the anchors again (vedette anchors), or print the stands in {anchors}"
+            )
+        })
     }
 
     /// Parse and check a roster's text; `path` names it in errors.
@@ -454,9 +521,20 @@ impl Roster {
             message,
         };
         let mut owners: HashMap<u32, TagOwner> = HashMap::new();
+        let ids = self.tags.family.ids();
         for (tag, mount) in self.tag_list() {
             let at = line(mount.owner);
             let here = self.describe(mount.owner);
+            if tag >= ids {
+                problems.push(invalid(
+                    at,
+                    format!(
+                        "tag {tag} on {here} is not in {} (ids 0–{})",
+                        self.tags.family,
+                        ids - 1
+                    ),
+                ));
+            }
             if let Some(first) = owners.insert(tag, mount.owner) {
                 let first_line = line(first)
                     .map(|l| format!(" (line {l})"))

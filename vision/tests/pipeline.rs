@@ -33,6 +33,7 @@ fn shoot(tilt: f64) -> Shot {
         TagDefaults {
             size: 1.0,
             height: 0.16,
+            ..TagDefaults::default()
         },
         10,
     );
@@ -221,6 +222,41 @@ depth = 1
         .to_string();
     assert!(
         error.contains("army.toml:15:") && error.contains("tag 12 is on b and also on a (line 7)"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_rosters_family_bounds_its_ids_and_must_be_the_anchors() {
+    let roster = |family: &str, tag: u32| {
+        format!(
+            "[tags]\nfamily = \"{family}\"\n\n[[units]]\nid = \"a\"\nside = \"x\"\nkind = \"infantry\"\n[[units.stands]]\ntag = {tag}\nwidth = 2\ndepth = 1\n"
+        )
+    };
+    let small = Roster::parse(&roster("tag16h5", 29), Path::new("army.toml")).expect("tag 29");
+    assert_eq!(small.tags.family, vision::TagFamily::Tag16h5);
+    let clash = small
+        .family_clash("tag36h11")
+        .expect("anchors in another family");
+    assert!(
+        clash.contains("tag16h5") && clash.contains("tag36h11"),
+        "{clash}"
+    );
+    assert_eq!(small.family_clash("tag16h5"), None);
+
+    let error = Roster::parse(&roster("tag16h5", 30), Path::new("army.toml"))
+        .expect_err("no tag 30 in tag16h5")
+        .to_string();
+    assert!(
+        error.contains("army.toml:9:")
+            && error.contains("tag 30 on a is not in tag16h5 (ids 0–29)"),
+        "{error}"
+    );
+    let error = Roster::parse(&roster("tag99h1", 3), Path::new("army.toml"))
+        .expect_err("no such family")
+        .to_string();
+    assert!(
+        error.contains("army.toml") && error.contains("tag99h1"),
         "{error}"
     );
 }

@@ -60,6 +60,7 @@ impl Demo {
             TagDefaults {
                 size: 1.5,
                 height: 0.16,
+                ..TagDefaults::default()
             },
             10,
         );

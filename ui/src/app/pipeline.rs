@@ -150,6 +150,17 @@ impl Inputs {
                 Err(e) => note(&mut inputs.notes, &e),
             }
         }
+        let table_family = inputs
+            .calibration
+            .as_ref()
+            .map(|c| c.family.as_str())
+            .or_else(|| inputs.anchors.as_ref().map(|a| a.family.as_str()));
+        if let (Some(roster), Some(family), Some(path)) =
+            (&inputs.roster, table_family, &setup.roster)
+            && let Some(clash) = roster.family_clash(family)
+        {
+            inputs.notes.push(format!("{}: {clash}", path.display()));
+        }
         if let Some(path) = &setup.terrain {
             match Scene::load(path) {
                 Ok(scene) => inputs.terrain = rules::scene::SceneDoc::from(&scene).terrain,

@@ -12,6 +12,7 @@ use vision::live::schedule::Plan;
 use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, Scenery, framing_camera};
 use vision::{
     Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
+    TagFamily,
 };
 
 use super::bench::{percentile, progress};
@@ -29,6 +30,8 @@ pub struct LiveBench {
     pub busy: bool,
     /// The camera's picture.
     pub size: ImageSize,
+    /// The tags' family.
+    pub family: TagFamily,
 }
 
 /// A tag found further than this from its true place counts as wrong, not found.
@@ -112,7 +115,17 @@ impl Score {
 
 /// Play the game, detect both ways, print the figures.
 pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Stands are tags 10 and up, after the anchors.
+    let room = bench.family.ids().saturating_sub(10) as usize;
+    if bench.tags > room {
+        anyhow::bail!(
+            "{} has room for {room} stands (tags 10–{}): ask for --tags {room} or fewer",
+            bench.family,
+            bench.family.ids() - 1
+        );
+    }
     let game = MovingGame::new(GameSettings {
+        family: bench.family,
         stands: bench.tags.max(1),
         seed: bench.seed,
         scenery: if bench.busy {
@@ -128,7 +141,10 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         Degrees(40.0),
         Degrees(70.0),
     );
-    let settings = DetectorSettings::default();
+    let settings = DetectorSettings {
+        family: bench.family.name().into(),
+        ..DetectorSettings::default()
+    };
     let mut full = TagDetector::new(settings.clone())?;
     let mut live = LiveDetector::new(LiveSettings {
         detector: settings.clone(),

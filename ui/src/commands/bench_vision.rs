@@ -78,6 +78,7 @@ pub(super) fn stage(
         TagDefaults {
             size: 1.0,
             height: 0.16,
+            ..TagDefaults::default()
         },
         10,
     );

@@ -61,7 +61,13 @@ pub fn run(
     let size = size.context("no image")?;
     let previous = args.lens.map(TableCalibration::load).transpose()?;
     let stands = match args.roster {
-        Some(path) => stand_tags(&Roster::load(path)?, &layout, &board, out)?,
+        Some(path) => {
+            let roster = Roster::load(path)?;
+            if let Some(clash) = roster.family_clash(&layout.family) {
+                bail!("{}: {clash}", path.display());
+            }
+            stand_tags(&roster, &layout, &board, out)?
+        }
         None => HashMap::new(),
     };
     let board_views = board_guidance(&board, args.images, &pictures, size, out)?;

@@ -43,6 +43,11 @@ pub struct Located {
 pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<Located> {
     let calibration = TableCalibration::load(args.calibration)?;
     let roster = args.roster.map(Roster::load).transpose()?;
+    if let (Some(roster), Some(path)) = (&roster, args.roster)
+        && let Some(clash) = roster.family_clash(&calibration.family)
+    {
+        anyhow::bail!("{}: {clash}", path.display());
+    }
     let image = read_image(args.image)?;
     let size = vision::image_size(&image);
     if size != calibration.camera.intrinsics.image_size {

@@ -30,13 +30,13 @@ pub enum TagSource<'a> {
 /// Make a tag sheet and write it.
 pub fn tags(
     source: TagSource,
-    family: &str,
+    family: Option<&str>,
     paper: &str,
     output: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let paper = Paper::parse(paper)?;
-    let (items, title) = match source {
+    let (items, title, family) = match source {
         TagSource::Ids { ids, size, base } => {
             let size = parse_length(size)?;
             let base = base.map(parse_base).transpose()?;
@@ -44,7 +44,8 @@ pub fn tags(
                 .into_iter()
                 .map(|id| SheetItem::tag(id, size, base))
                 .collect();
-            (items, format!("Vedette tags {ids}"))
+            let family = family.unwrap_or("tag36h11").to_owned();
+            (items, format!("Vedette tags {ids}"), family)
         }
         TagSource::Roster(path) => {
             let roster = Roster::load(path)?;
@@ -52,11 +53,16 @@ pub fn tags(
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or("roster");
-            (roster_items(&roster), format!("Vedette tags for {name}"))
+            let family = roster.tags.family.name().to_owned();
+            (
+                roster_items(&roster),
+                format!("Vedette tags for {name}"),
+                family,
+            )
         }
     };
     let options = SheetOptions {
-        family: family.to_owned(),
+        family,
         paper,
         title,
     };

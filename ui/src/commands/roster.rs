@@ -9,7 +9,7 @@ use calibration::{AnchorLayout, Board};
 use rules::Scene;
 use rules::scene::{Side, UnitKind};
 use vision::battlescribe::{ImportOptions, import_file};
-use vision::printables::{family_ids, parse_base, read_sheet_tags};
+use vision::printables::{parse_base, read_sheet_tags};
 use vision::roster::{RosterCommander, RosterStand, RosterUnit, TagDefaults};
 use vision::{Roster, TagOwner};
 
@@ -242,10 +242,8 @@ pub struct CheckArgs<'a> {
     pub roster: &'a Path,
     /// Printed sheets (SVG or PDF made by `vedette tags`).
     pub sheets: &'a [PathBuf],
-    /// The table's anchors, whose ids no stand may use.
+    /// The table's anchors, whose ids no stand may use and whose family the stands share.
     pub anchors: Option<&'a Path>,
-    /// The tag family.
-    pub family: &'a str,
 }
 
 /// `vedette roster check`: every problem, with file and line; fails if any.
@@ -262,19 +260,11 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let mounts = roster.mounts();
     let owners: BTreeMap<u32, TagOwner> = mounts.iter().map(|(t, m)| (*t, m.owner)).collect();
-    let last = family_ids(args.family)? - 1;
-    for (&tag, &owner) in &owners {
-        if tag > last {
-            problems.push(format!(
-                "{}: tag {tag} on {} is not in {} (ids 0–{last})",
-                at(tag),
-                roster.describe(owner),
-                args.family
-            ));
-        }
-    }
     if let Some(anchors) = args.anchors {
         let layout = AnchorLayout::load(anchors)?;
+        if let Some(clash) = roster.family_clash(&layout.family) {
+            problems.push(format!("{}: {clash}", path.display()));
+        }
         for anchor in &layout.anchors {
             if let Some(&owner) = owners.get(&anchor.id) {
                 problems.push(format!(
@@ -298,7 +288,7 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ));
     }
     if !args.sheets.is_empty() {
-        let printed = sheet_tags(args.sheets, args.family, &mut problems)?;
+        let printed = sheet_tags(args.sheets, roster.tags.family.name(), &mut problems)?;
         for (&tag, &owner) in &owners {
             if !printed.contains_key(&tag) {
                 problems.push(format!(
@@ -361,7 +351,7 @@ fn sheet_tags(
         let families: BTreeSet<&str> = tags.iter().map(|(f, _)| f.as_str()).collect();
         for other in families.iter().filter(|f| **f != family) {
             problems.push(format!(
-                "{}: its tags are {other}, the roster is checked for {family} (--family)",
+                "{}: its tags are {other}, the roster's are {family} (tags.family)",
                 sheet.display()
             ));
         }

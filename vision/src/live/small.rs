@@ -100,6 +100,13 @@ struct Group {
     per_inch: f64,
 }
 
+impl Group {
+    /// Cells across the black square of the group's family (8 for tag36h11).
+    fn inked_cells(&self) -> usize {
+        self.patterns.first().map_or(8, |(_, p)| p.inked_cells())
+    }
+}
+
 impl SmallTagSearch {
     /// A search for the `wanted` tags (the roster's stand tags) on the table `calibration`
     /// describes; fails on an id outside the calibration's tag family.
@@ -272,6 +279,8 @@ struct Rectified<'g> {
     top: usize,
     /// The group's map of the whole table (−1 outside the searched band).
     map: &'g Mat,
+    /// The rectified side of one of the family's cells.
+    cell: f64,
 }
 
 /// A candidate's centre in the rectified strip and its grid's turn (radians, modulo a
@@ -303,6 +312,7 @@ impl<'g> Rectified<'g> {
             image,
             top: rows.start,
             map: &group.map,
+            cell: RECTIFIED_SIDE / group.inked_cells() as f64,
         })
     }
 
@@ -347,7 +357,7 @@ impl<'g> Rectified<'g> {
             .into_iter()
             .filter_map(|(x, y)| {
                 let turn = grid_turn(&view, x, y)?;
-                let (x, y) = square_up(&view, x, y, turn);
+                let (x, y) = square_up(&view, x, y, turn, self.cell);
                 Some(Candidate { x, y, turn })
             })
             .collect())
@@ -546,11 +556,11 @@ fn grid_turn(view: &GrayView, x: f64, y: f64) -> Option<f64> {
 /// The centre near (`x`, `y`) where a square of a tag's side, turned by `turn`, has its edges
 /// on the strongest dark-to-light crossings: the darkest patch's middle is pulled about by the
 /// data cells, the border's edges are not.
-fn square_up(view: &GrayView, x: f64, y: f64, turn: f64) -> (f64, f64) {
+/// `cell` is the side of one of the family's cells: the reads need only be about a cell
+/// either side of the edge.
+fn square_up(view: &GrayView, x: f64, y: f64, turn: f64, cell: f64) -> (f64, f64) {
     let (cos, sin) = (turn.cos(), turn.sin());
     let half = RECTIFIED_SIDE / 2.0;
-    // A tag36h11 cell: the reads need only be about a cell either side of the edge.
-    let cell = RECTIFIED_SIDE / 8.0;
     let score = |cx: f64, cy: f64| -> f64 {
         let mut total = 0.0;
         for (nx, ny) in [(cos, sin), (-sin, cos), (-cos, -sin), (sin, -cos)] {

@@ -13,6 +13,7 @@ use rules::units::{Degrees, Inches};
 
 use super::scenery::Scenery;
 use super::world::{Block, PrintedTag, Rgb, SyntheticTable};
+use crate::roster::TagFamily;
 
 /// What the game looks like.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +38,9 @@ pub struct GameSettings {
     pub seed: u64,
     /// How busy the mat and the stands look.
     pub scenery: Scenery,
+    /// The family every tag (anchors included) is printed in; stands are tags 10 and up, so
+    /// the small families hold 20 or 25 stands.
+    pub family: TagFamily,
 }
 
 impl Default for GameSettings {
@@ -55,6 +59,7 @@ impl Default for GameSettings {
             hand_frames: 45,
             seed: 1,
             scenery: Scenery::Plain,
+            family: TagFamily::Tag36h11,
         }
     }
 }
@@ -126,7 +131,10 @@ impl MovingGame {
             .collect();
         MovingGame {
             settings,
-            anchors: AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
+            anchors: AnchorLayout {
+                family: settings.family.name().into(),
+                ..AnchorLayout::corners(table, Inches(2.0), Inches(1.5))
+            },
             paths,
         }
     }
