@@ -302,3 +302,76 @@ fn a_covered_tag_asks_for_a_full_pass_but_not_on_every_frame() {
         ]
     );
 }
+
+/// At 4K the live detector keeps to regions: after the first frame, every moving stand in view
+/// is followed from its prediction or found again in its region, none lost, and most of the
+/// frame is never searched.
+#[test]
+fn at_4k_every_moving_stand_is_kept_by_following_and_its_region_alone() {
+    const UHD: ImageSize = ImageSize {
+        width: 3840,
+        height: 2160,
+    };
+    let game = busy(GameSettings {
+        moving_share: 1.0,
+        speed: 6.0,
+        hand_every: 0,
+        ..GameSettings::default()
+    });
+    let camera = framing_camera(game.settings().table, UHD, Degrees(40.0), Degrees(70.0));
+    let effects = Effects {
+        supersample: 2,
+        ..Effects::WEBCAM
+    };
+    let mut renderer = Renderer::new();
+    let mut picture = |frame: u64| {
+        let table = game.table_at(frame);
+        let image = renderer.render(&table, &camera, &effects).expect("renders");
+        assert_eq!(vision::image_size(&image), UHD);
+        image
+    };
+    let mut detector = live(REGIONS_ONLY);
+    let first = detector.detect(&picture(0)).expect("detects");
+    let stands = game.visible_tags(0, &camera).len();
+    assert_eq!(
+        first.tags.len(),
+        stands,
+        "the first full pass finds every tag"
+    );
+    for frame in 1..4 {
+        let found = detector.detect(&picture(frame)).expect("detects");
+        let report = detector.last_pass().expect("report");
+        assert_eq!(report.plan, Plan::Tracking { band: None });
+        // Followed, or found again in its region: a region is a few tags across.
+        let share = report.region_pixels as f64 / f64::from(UHD.width * UHD.height);
+        assert!(
+            share < 0.25,
+            "frame {frame}: {:.0} % of the frame searched",
+            100.0 * share
+        );
+        eprintln!(
+            "frame {frame}: {} followed, {:.1} % searched",
+            report.followed,
+            100.0 * share
+        );
+        let truth = game.visible_tags(frame, &camera);
+        assert_eq!(
+            found.tags.len(),
+            truth.len(),
+            "frame {frame}: every stand kept"
+        );
+        for tag in &found.tags {
+            let (_, corners) = truth
+                .iter()
+                .find(|(t, _)| *t == tag.sighting.id)
+                .expect("in view");
+            let error =
+                PixelPoint::mean(&tag.sighting.corners).distance(&PixelPoint::mean(corners));
+            assert!(
+                error.0 < 1.0,
+                "frame {frame}: tag {} {error} off",
+                tag.sighting.id
+            );
+        }
+    }
+}
