@@ -426,6 +426,10 @@ pub enum Bench {
         /// The tags' family: tag36h11, tag25h9 (at most 25 stands) or tag16h5 (at most 20).
         #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
         family: vision::TagFamily,
+        /// The webcam's lens, as `bench accuracy` draws them: distortion-free (70°), ordinary,
+        /// pincushion or wide (80–90°, strong barrel).
+        #[arg(long, default_value = "distortion-free", value_parser = parse_lens)]
+        lens: vision::synthetic::LensClass,
     },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
@@ -578,6 +582,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             plain,
             resolution,
             family,
+            lens,
         })) => commands::bench_live::run(
             commands::bench_live::LiveBench {
                 frames: *frames,
@@ -586,6 +591,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 busy: !*plain,
                 size: *resolution,
                 family: *family,
+                lens: *lens,
             },
             out,
         ),
@@ -722,6 +728,14 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A kind of lens by the first word of its name.
+fn parse_lens(text: &str) -> Result<vision::synthetic::LensClass, String> {
+    vision::synthetic::LensClass::ALL
+        .into_iter()
+        .find(|lens| lens.name().split_whitespace().next() == Some(text))
+        .ok_or_else(|| format!("{text}: use distortion-free, ordinary, pincushion or wide"))
 }
 
 /// A tag family by its AprilTag name.

@@ -6,10 +6,12 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use calibration::{ImageSize, PixelPoint, Settings, calibrate};
+use calibration::{ImageSize, PixelPoint, calibrate_from_tags};
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
-use vision::synthetic::{Effects, GameSettings, MovingGame, Renderer, Scenery, framing_camera};
+use vision::synthetic::{
+    Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, framing_camera_for,
+};
 use vision::{
     Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
     TagFamily,
@@ -32,6 +34,8 @@ pub struct LiveBench {
     pub size: ImageSize,
     /// The tags' family.
     pub family: TagFamily,
+    /// The webcam's lens.
+    pub lens: LensClass,
 }
 
 /// A tag found further than this from its true place counts as wrong, not found.
@@ -43,12 +47,23 @@ struct Shot {
     visible: HashMap<u32, [PixelPoint; 4]>,
 }
 
+/// The tag sides recall is told apart by, pixels: under 11, 11–14, 14 and more.
+const SIDE_CLASSES: [f64; 2] = [11.0, 14.0];
+
+fn side_class(corners: &[PixelPoint; 4]) -> usize {
+    let side = vision::live::roi::side(corners).0;
+    SIDE_CLASSES.iter().filter(|&&edge| side >= edge).count()
+}
+
 /// How one way of detecting did over the game.
 #[derive(Default)]
 struct Score {
     times: Vec<Duration>,
     visible: usize,
     found: usize,
+    /// Visible and found sightings by side class.
+    visible_by_side: [usize; 3],
+    found_by_side: [usize; 3],
     false_tags: usize,
     errors: Vec<f64>,
 }
@@ -58,6 +73,9 @@ impl Score {
     fn add(&mut self, shot: &Shot, detections: &Detections, ours: &HashSet<u32>, time: Duration) {
         self.times.push(time);
         self.visible += shot.visible.len();
+        for corners in shot.visible.values() {
+            self.visible_by_side[side_class(corners)] += 1;
+        }
         for tag in &detections.tags {
             let Some(truth) = shot.visible.get(&tag.sighting.id) else {
                 // A tag of the game partly hidden by the hand is neither found nor false; an
@@ -77,6 +95,7 @@ impl Score {
                 / 4.0;
             if error <= MATCH_PIXELS {
                 self.found += 1;
+                self.found_by_side[side_class(truth)] += 1;
                 self.errors.push(error);
             } else {
                 self.false_tags += 1;
@@ -86,6 +105,23 @@ impl Score {
 
     fn recall(&self) -> f64 {
         self.found as f64 / self.visible.max(1) as f64
+    }
+
+    /// Recall by side class, as "11–14 px 97.1 %, …".
+    fn recall_by_side(&self) -> String {
+        let labels = ["under 11 px", "11–14 px", "14 px and more"];
+        let cells: Vec<String> = (0..3)
+            .map(|k| {
+                let share = self.found_by_side[k] as f64 / self.visible_by_side[k].max(1) as f64;
+                format!(
+                    "{} {:.2} % of {}",
+                    labels[k],
+                    100.0 * share,
+                    self.visible_by_side[k]
+                )
+            })
+            .collect();
+        cells.join(", ")
     }
 
     fn median(&self) -> Duration {
@@ -135,12 +171,8 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         ..GameSettings::default()
     });
-    let camera = framing_camera(
-        game.settings().table,
-        bench.size,
-        Degrees(40.0),
-        Degrees(70.0),
-    );
+    let lens = bench.lens.sample(bench.size, bench.seed);
+    let camera = framing_camera_for(game.settings().table, lens, Degrees(40.0));
     let settings = DetectorSettings {
         family: bench.family.name().into(),
         ..DetectorSettings::default()
@@ -166,15 +198,14 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         let found = full.detect(&shot.image)?;
         a.add(&shot, &found, &ours, started.elapsed());
         if frame == 0 {
-            // As the app does: calibrated from the anchors of the first frame, the roster's
-            // tags looked for where they are too small for the detector.
-            let calibration = calibrate(
-                game.anchors(),
-                &found.sightings(),
-                bench.size,
-                &Settings::default(),
-            )?;
-            live.search_small(Some(SmallTagSearch::new(&calibration, &game.stand_tags())?));
+            // As the app does once it has fitted the lens: calibrated from the first frame's
+            // anchors and stand tags, the roster's tags looked for where they are too small for
+            // the detector.
+            let pictures = [found.sightings()];
+            let stands = game.stand_tags();
+            let calibration =
+                calibrate_from_tags(game.anchors(), &pictures, &stands, None, bench.size, None)?;
+            live.search_small(Some(SmallTagSearch::new(&calibration, &stands)?));
         }
         let started = Instant::now();
         let found = live.detect(&shot.image)?;
@@ -251,14 +282,17 @@ fn report(
     )?;
     writeln!(
         out,
-        "table 72\"×48\", {} stands with {}\" tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
-         and turning, a hand over the table {} frames in every {}; camera 40° from vertical, webcam effects; {} table; seed {}",
+        "table 72\"×48\", {} stands with {}\" {} tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
+         and turning, a hand over the table {} frames in every {}; camera 40° from vertical through a {} lens, webcam effects; {} table; seed {}; \
+         the small-tag search calibrated from the first frame's tags (lens fitted)",
         bench.tags,
         g.tag_size.0,
+        bench.family,
         100.0 * g.moving_share,
         g.speed,
         g.hand_frames,
         g.hand_every,
+        bench.lens.name(),
         if bench.busy {
             "busy (flocked mat, painted figures)"
         } else {
@@ -299,6 +333,13 @@ fn report(
             100.0 * score.recall(),
             score.error_p95(),
             score.false_tags
+        )?;
+    }
+    for (name, score) in [("(a)", a), ("(b)", b)] {
+        writeln!(
+            out,
+            "recall of {name} by tag side: {}",
+            score.recall_by_side()
         )?;
     }
     writeln!(
