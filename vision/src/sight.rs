@@ -37,8 +37,10 @@ impl SightMap {
     /// the cloth, in cells of `cell`.
     pub fn of(camera: &Camera, width: Inches, depth: Inches, height: Inches, cell: Inches) -> Self {
         let cell = Inches(cell.0.max(0.25));
-        let columns = (width.0 / cell.0).ceil().max(1.0) as usize;
-        let rows = (depth.0 / cell.0).ceil().max(1.0) as usize;
+        // Bounded, whatever a table file says (a NaN makes one cell).
+        let cells =
+            |length: Inches| ((length.0 / cell.0).ceil().clamp(1.0, 2048.0) as usize).max(1);
+        let (columns, rows) = (cells(width), cells(depth));
         let smallest = (0..rows)
             .flat_map(|row| (0..columns).map(move |column| (column, row)))
             .map(|(column, row)| {
@@ -236,5 +238,26 @@ mod tests {
         let far = map.at(&TablePoint::new(30.0, 30.0)).expect("seen");
         assert!(far > near, "{far:?} ≤ {near:?}");
         assert_eq!(map.at(&TablePoint::new(30.0, -5.0)), None, "off the table");
+    }
+
+    #[test]
+    fn a_table_of_no_size_or_endless_size_makes_a_bounded_map() {
+        let camera = overhead(40.0);
+        let nan = SightMap::of(
+            &camera,
+            Inches(f64::NAN),
+            Inches(10.0),
+            Inches::ZERO,
+            Inches(2.0),
+        );
+        assert_eq!((nan.columns, nan.rows), (1, 5));
+        let endless = SightMap::of(
+            &camera,
+            Inches(f64::INFINITY),
+            Inches(1.0),
+            Inches::ZERO,
+            Inches(2.0),
+        );
+        assert_eq!((endless.columns, endless.rows), (2048, 1));
     }
 }

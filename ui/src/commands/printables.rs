@@ -6,11 +6,11 @@ use std::path::Path;
 use anyhow::Context;
 use calibration::{AnchorKit, AnchorLayout, Board};
 use rules::units::Inches;
-use vision::Roster;
 use vision::printables::{
     self, Paper, SheetItem, SheetOptions, anchor_kit, board_sheet, parse_base, parse_ids,
     parse_length, roster_items, tag_sheet,
 };
+use vision::{Roster, TagFamily};
 
 /// Which tags `vedette tags` prints.
 pub enum TagSource<'a> {
@@ -44,7 +44,7 @@ pub fn tags(
                 .into_iter()
                 .map(|id| SheetItem::tag(id, size, base))
                 .collect();
-            let family = family.unwrap_or("tag36h11").to_owned();
+            let family = family.unwrap_or(TagFamily::default().name()).to_owned();
             (items, format!("Vedette tags {ids}"), family)
         }
         TagSource::Roster(path) => {
