@@ -7,6 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::film;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use rules::units::{Degrees, Inches};
@@ -18,8 +21,7 @@ use vedette_ui::app::pipeline::{CalibrationStatus, Processor, SourceChoice, Stat
 use vedette_ui::app::views::sources::Kind;
 use vedette_ui::app::{Mode, Settings, VedetteApp};
 use vision::FrameSource;
-use vision::source::SyntheticSource;
-use vision::synthetic::{Block, Effects, Rgb, framing_camera};
+use vision::synthetic::{Block, Rgb, framing_camera};
 
 fn samples() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../samples"))
@@ -194,27 +196,6 @@ fn ready(status: &Status) -> Option<(bool, &str)> {
 
 fn units_placed(state: &TableState) -> usize {
     state.scene.as_ref().map_or(0, |s| s.units.len())
-}
-
-/// One frame of the demo table through `processor`, seen through `camera`.
-fn film(
-    processor: &mut Processor,
-    camera: calibration::Camera,
-    table: vision::synthetic::SyntheticTable,
-    index: u64,
-) -> TableState {
-    let mut source = SyntheticSource::new(
-        "demo",
-        camera,
-        Effects::WEBCAM,
-        vec![(table, 1)],
-        10.0,
-        false,
-    );
-    let mut frame = source.next_frame().expect("renders").expect("a frame");
-    frame.index = index;
-    frame.time = Duration::from_millis(100 * index);
-    processor.process(&frame, "demo")
 }
 
 #[test]

@@ -1,32 +1,16 @@
 //! What the camera can see, as the player is told it: the plan's map of the smallest tag found
 //! at each place, and for a unit not seen now, why.
 
-use std::time::Duration;
+mod common;
 
+use common::film;
 use egui_kittest::kittest::Queryable;
 use rules::units::{Degrees, Inches};
 use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::harness_on;
-use vedette_ui::app::pipeline::{Processor, TableState};
-use vision::source::SyntheticSource;
-use vision::synthetic::{Block, Effects, Rgb, SyntheticTable};
-use vision::{FrameSource, Unseen};
-
-/// One frame of `table` through `processor`, filmed by the demo's camera.
-fn film(processor: &mut Processor, demo: &Demo, table: SyntheticTable, index: u64) -> TableState {
-    let mut source = SyntheticSource::new(
-        "demo",
-        demo.camera,
-        Effects::WEBCAM,
-        vec![(table, 1)],
-        10.0,
-        false,
-    );
-    let mut frame = source.next_frame().expect("renders").expect("a frame");
-    frame.index = index;
-    frame.time = Duration::from_millis(100 * index);
-    processor.process(&frame, "demo")
-}
+use vedette_ui::app::pipeline::Processor;
+use vision::Unseen;
+use vision::synthetic::{Block, Rgb, SyntheticTable};
 
 /// A hand held over the middle of a unit: skin-coloured, 2.5" above the cloth.
 fn hand_over(table: &mut SyntheticTable, unit: &rules::scene::Unit) {
@@ -49,7 +33,7 @@ fn the_plan_says_where_the_roster_tags_are_found_and_why_a_unit_is_not_seen() {
     let demo = Demo::new().expect("the demo");
     let mut processor = Processor::new(demo.inputs());
     let clear = demo.stage(0);
-    let first = film(&mut processor, &demo, clear.clone(), 0);
+    let first = film(&mut processor, demo.camera, clear.clone(), 0);
 
     // Every unit of the demo is seen, so the map must say its tags are found where it stands,
     // and the far side needs bigger tags than the near side.
@@ -87,7 +71,7 @@ fn the_plan_says_where_the_roster_tags_are_found_and_why_a_unit_is_not_seen() {
     let unit = &demo.turns[0].units[0];
     let mut covered = clear.clone();
     hand_over(&mut covered, unit);
-    let state = film(&mut processor, &demo, covered, 1);
+    let state = film(&mut processor, demo.camera, covered, 1);
     assert_eq!(
         state.held_units.get(&unit.id),
         Some(&Unseen::Covered),

@@ -1,10 +1,17 @@
-//! What the command-line tests share: the real `vedette` binary run from the workspace root, as
-//! a shell user runs it, and a scratch folder for the files a test writes.
+//! What the tests share: the real `vedette` binary run from the workspace root, as a shell user
+//! runs it; a scratch folder for the files a test writes; and a synthetic table filmed through
+//! the app's pipeline.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::time::Duration;
+
+use vedette_ui::app::pipeline::{Processor, TableState};
+use vision::FrameSource;
+use vision::source::SyntheticSource;
+use vision::synthetic::{Effects, SyntheticTable};
 
 /// Run `vedette` with `args` from the workspace root (so `samples/…` paths work).
 pub fn vedette(args: &[&str]) -> Output {
@@ -20,4 +27,26 @@ pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vedette-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// Frame `index` of `table`, seen through `camera` (a webcam's blur, noise and JPEG), through
+/// `processor` as the app's pipeline runs it; frames are 100 ms apart.
+pub fn film(
+    processor: &mut Processor,
+    camera: calibration::Camera,
+    table: SyntheticTable,
+    index: u64,
+) -> TableState {
+    let mut source = SyntheticSource::new(
+        "demo",
+        camera,
+        Effects::WEBCAM,
+        vec![(table, 1)],
+        10.0,
+        false,
+    );
+    let mut frame = source.next_frame().expect("renders").expect("a frame");
+    frame.index = index;
+    frame.time = Duration::from_millis(100 * index);
+    processor.process(&frame, "demo")
 }
