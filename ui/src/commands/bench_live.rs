@@ -36,6 +36,9 @@ pub struct LiveBench {
     pub family: TagFamily,
     /// The webcam's lens.
     pub lens: LensClass,
+    /// Rays a pixel's side when rendering (the webcam effects' 3 unless a long run asks for
+    /// fewer: blur, noise and JPEG are the same).
+    pub samples: u32,
 }
 
 /// A tag found further than this from its true place counts as wrong, not found.
@@ -193,7 +196,12 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
     // than one frame.
     let bar = progress(frames, "frame");
     for frame in 0..frames as u64 {
-        let shot = shoot(&mut renderer, &game, &camera, frame)?;
+        let effects = Effects {
+            seed: frame + 1,
+            supersample: bench.samples.max(1),
+            ..Effects::WEBCAM
+        };
+        let shot = shoot(&mut renderer, &game, &camera, frame, &effects)?;
         let started = Instant::now();
         let found = full.detect(&shot.image)?;
         a.add(&shot, &found, &ours, started.elapsed());
@@ -246,13 +254,10 @@ fn shoot(
     game: &MovingGame,
     camera: &calibration::Camera,
     frame: u64,
+    effects: &Effects,
 ) -> anyhow::Result<Shot> {
-    let effects = Effects {
-        seed: frame + 1,
-        ..Effects::WEBCAM
-    };
     Ok(Shot {
-        image: renderer.render(&game.table_at(frame), camera, &effects)?,
+        image: renderer.render(&game.table_at(frame), camera, effects)?,
         visible: game.visible_tags(frame, camera).into_iter().collect(),
     })
 }
@@ -284,7 +289,7 @@ fn report(
         out,
         "table 72\"×48\", {} stands with {}\" {} tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
          and turning, a hand over the table {} frames in every {}; camera 40° from vertical through a {} lens, webcam effects; {} table; seed {}; \
-         the small-tag search calibrated from the first frame's tags (lens fitted)",
+         {} rays a pixel; the small-tag search calibrated from the first frame's tags (lens fitted)",
         bench.tags,
         g.tag_size.0,
         bench.family,
@@ -298,7 +303,8 @@ fn report(
         } else {
             "plain"
         },
-        bench.seed
+        bench.seed,
+        bench.samples.max(1).pow(2)
     )?;
     writeln!(out, "detector: {settings}")?;
     let s = live.schedule_settings();
