@@ -143,7 +143,7 @@ fn the_live_detector_finds_the_far_stands_and_keeps_them() {
     let camera = camera(&game);
     let stands = game.stand_tags();
     let mut renderer = Renderer::new();
-    let mut frames = (0..14u64).map(|frame| {
+    let mut frames = (0..26u64).map(|frame| {
         let image = render(&mut renderer, &game.table_at(frame), &camera, frame + 1);
         (frame, image)
     });
@@ -168,8 +168,9 @@ fn the_live_detector_finds_the_far_stands_and_keeps_them() {
             );
         }
     }
-    // After a round of the strips, the small stands are found; moving ones are followed.
-    let truth = game.visible_tags(13, &camera);
+    // After a round of the strips (two rounds of frames: every other frame goes to where a known
+    // small tag was lost), the small stands are found; moving ones are followed.
+    let truth = game.visible_tags(25, &camera);
     let wanted: Vec<u32> = truth
         .iter()
         .filter(|(id, c)| stands.contains_key(id) && side(c) >= 11.0)

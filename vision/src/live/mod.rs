@@ -114,6 +114,8 @@ pub struct LiveDetector {
     known: HashMap<u32, Known>,
     patterns: HashMap<u32, TagTexture>,
     frame: u64,
+    /// The small-tag search's strip in turn.
+    small_turn: usize,
     report: Option<PassReport>,
     /// The roster's tags looked for where they would be too small for the detector.
     small: Option<SmallTagSearch>,
@@ -139,6 +141,7 @@ impl LiveDetector {
             known: HashMap::new(),
             patterns: HashMap::new(),
             frame: 0,
+            small_turn: 0,
             report: None,
             small: None,
         })
@@ -239,15 +242,34 @@ impl LiveDetector {
     }
 
     /// One strip of the small-tag search, for the roster's tags not found by the other passes.
-    fn small_pass(&self, gray: &Mat, tags: &[Detection]) -> Result<Vec<Detection>, VisionError> {
+    fn small_pass(
+        &mut self,
+        gray: &Mat,
+        tags: &[Detection],
+    ) -> Result<Vec<Detection>, VisionError> {
         let Some(search) = &self.small else {
             return Ok(Vec::new());
         };
         let gray = one_block(gray)?;
         let view = gray_view(&gray)?;
         let seen: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
+        // Every other frame, the strip where a small tag known a moment ago was lost: a hand
+        // lifted off it finds it again within a frame or two, not a round of the table later.
+        // Otherwise the next strip in turn, for tags never seen.
+        let lost = self
+            .frame
+            .is_multiple_of(2)
+            .then(|| lost_small_tag(&self.known, search, &seen, self.frame))
+            .flatten();
+        let index = match lost.and_then(|at| search.strip_at(at, SMALL_STRIPS)) {
+            Some(index) => index,
+            None => {
+                self.small_turn = (self.small_turn + 1) % SMALL_STRIPS;
+                self.small_turn
+            }
+        };
         let strip = Strip {
-            index: self.frame as usize % SMALL_STRIPS,
+            index,
             count: SMALL_STRIPS,
         };
         Ok(search
@@ -390,6 +412,24 @@ impl LiveDetector {
 
 /// Strips of the table the small-tag search takes turns over, one a tracking frame.
 const SMALL_STRIPS: usize = 12;
+
+/// Where one of the known tags the search looks for and did not see this frame was last seen,
+/// taking them in turn frame by frame; `None` when none is missing.
+fn lost_small_tag(
+    known: &HashMap<u32, Known>,
+    search: &SmallTagSearch,
+    seen: &[TagSighting],
+    frame: u64,
+) -> Option<PixelPoint> {
+    let mut lost: Vec<(u32, PixelPoint)> = known
+        .iter()
+        .filter(|(id, _)| search.wants(**id) && seen.iter().all(|s| s.id != **id))
+        .map(|(id, k)| (*id, PixelPoint::mean(&k.corners)))
+        .collect();
+    lost.sort_by_key(|(id, _)| *id);
+    let pick = (frame / 2) as usize % lost.len().max(1);
+    lost.get(pick).map(|(_, at)| *at)
+}
 
 /// A known tag in the coming frame.
 #[derive(Clone, Copy, Debug)]

@@ -156,6 +156,23 @@ impl SmallTagSearch {
         self.find(&gray, &gray_view(&gray)?, seen, Strip::WHOLE)
     }
 
+    /// Whether tag `id` is one the search looks for.
+    pub(crate) fn wants(&self, id: u32) -> bool {
+        self.groups
+            .iter()
+            .any(|g| g.patterns.iter().any(|(wanted, _)| *wanted == id))
+    }
+
+    /// Which of `count` strips holds the place of the table seen at `pixel` (at the smallest
+    /// tags' height); `None` when the camera cannot see that pixel on the table.
+    pub(crate) fn strip_at(&self, pixel: PixelPoint, count: usize) -> Option<usize> {
+        let group = self.groups.first()?;
+        let place = self.camera.unproject_at(&pixel, group.height)?;
+        let rows = group.map.rows().max(1) as usize;
+        let row = (place.y * group.per_inch).clamp(0.0, (rows - 1) as f64) as usize;
+        Some(row / rows.div_ceil(count.max(1)))
+    }
+
     /// The wanted tags found in one grey frame's `strip` of the table, except those `seen`
     /// already (by id, and anything where a seen tag lies).
     pub(crate) fn find(
