@@ -59,29 +59,45 @@ impl Default for DetectorSettings {
 
 impl DetectorSettings {
     /// The bit errors corrected: `max_bit_errors`, but no more than the family's codes leave
-    /// room for. Correcting e errors accepts any pattern within e bits of a code, and a
-    /// family's codes are only so far apart (11 bits for tag36h11, 9 for tag25h9, 5 for
-    /// tag16h5): on a busy table `vedette bench live --family tag16h5` read 7 false tags a
-    /// frame at 2 bits corrected, tag25h9 one in 30 frames (see the README's figures).
+    /// room for ([`FamilyLimits`]).
     pub fn bit_errors(&self) -> u8 {
-        let room = match self.family.as_str() {
-            "tag16h5" => 0,
-            "tag25h9" => 1,
-            _ => 2,
-        };
-        self.max_bit_errors.min(room)
+        self.max_bit_errors
+            .min(FamilyLimits::of(&self.family).bit_errors)
     }
 
-    /// The weakest decision margin kept: `min_decision_margin`, but for the small families at
-    /// least half the weakest a real tag showed in `vedette bench live` (tag16h5's at 14 px:
-    /// 85; tag25h9's: 58), where the false reads of tag16h5 came at 1–3.
+    /// The weakest decision margin kept: `min_decision_margin`, but no weaker than the family's
+    /// floor ([`FamilyLimits`]).
     pub fn decision_margin(&self) -> f32 {
-        let floor = match self.family.as_str() {
-            "tag16h5" => 30.0,
-            "tag25h9" => 20.0,
-            _ => 0.0,
+        self.min_decision_margin
+            .max(FamilyLimits::of(&self.family).decision_margin)
+    }
+}
+
+/// What a family's codes allow on a busy table, whatever the settings ask.
+///
+/// - Bit errors: correcting e errors accepts any pattern within e bits of a code, and a
+///   family's codes are only so far apart (11 bits for tag36h11, 9 for tag25h9, 5 for
+///   tag16h5). On a busy table `vedette bench live --family tag16h5` read 7 false tags a frame
+///   at 2 bits corrected, tag25h9 one in 30 frames (see the README's figures).
+/// - Decision margin: for the small families, at least half the weakest a real tag showed in
+///   `vedette bench live` (tag16h5's at 14 px: 85; tag25h9's: 58), where the false reads of
+///   tag16h5 came at 1–3.
+struct FamilyLimits {
+    bit_errors: u8,
+    decision_margin: f32,
+}
+
+impl FamilyLimits {
+    fn of(family: &str) -> FamilyLimits {
+        let (bit_errors, decision_margin) = match family {
+            "tag16h5" => (0, 30.0),
+            "tag25h9" => (1, 20.0),
+            _ => (2, 0.0),
         };
-        self.min_decision_margin.max(floor)
+        FamilyLimits {
+            bit_errors,
+            decision_margin,
+        }
     }
 }
 
