@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use calibration::lens::Coverage;
 use calibration::{
-    AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, TableCalibration,
-    TagPlacement, check_anchors,
+    AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, StandTagSpec,
+    TableCalibration, TagPlacement, check_anchors,
 };
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{TableDoc, TerrainDoc};
@@ -341,6 +341,8 @@ struct ForCamera {
     made_for: Option<(calibration::Camera, u64)>,
     /// What the camera can see of the table, and the roster's tag size, for the plan.
     sight: Option<(Arc<SightMap>, Inches)>,
+    /// The roster's stand tags: their sizes say why a held stand is not seen.
+    stand_tags: HashMap<u32, StandTagSpec>,
 }
 
 impl Processor {
@@ -479,11 +481,16 @@ impl Processor {
         }
         made.made_for = now;
         made.sight = None;
+        made.stand_tags = inputs
+            .roster
+            .as_ref()
+            .map(Roster::stand_tags)
+            .unwrap_or_default();
         let (Some(calibration), Some(roster)) = (&inputs.calibration, &inputs.roster) else {
             detector.search_small(None);
             return;
         };
-        let search = SmallTagSearch::new(calibration, &roster.stand_tags())
+        let search = SmallTagSearch::new(calibration, &made.stand_tags)
             .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
             .ok();
         detector.search_small(search);
@@ -621,7 +628,7 @@ impl Processor {
             }
         }
         let tracked = self.tracker.update(frame.time, &tags.tags);
-        let sizes = roster.map(Roster::stand_tags).unwrap_or_default();
+        let sizes = &self.for_camera.stand_tags;
         let held: HashMap<u32, Unseen> = tracked
             .iter()
             .filter(|t| t.sighting != vision::Sighting::Now)
