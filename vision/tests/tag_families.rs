@@ -22,7 +22,7 @@ const SMALL_FAMILIES: [TagFamily; 2] = [TagFamily::Tag25h9, TagFamily::Tag16h5];
 /// As many stands as the family has ids for, with 0.6" tags: 8–20 px through the wide lens.
 fn game(family: TagFamily) -> MovingGame {
     MovingGame::new(GameSettings {
-        stands: family.ids() as usize - 10,
+        stands: MovingGame::most_stands(family),
         tag_size: Inches(0.6),
         hand_every: 0,
         scenery: Scenery::Busy { seed: 9 },

@@ -154,13 +154,11 @@ impl Score {
 
 /// Play the game, detect both ways, print the figures.
 pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
-    // Stands are tags 10 and up, after the anchors.
-    let room = bench.family.ids().saturating_sub(10) as usize;
+    let room = MovingGame::most_stands(bench.family);
     if bench.tags > room {
         anyhow::bail!(
-            "{} has room for {room} stands (tags 10–{}): ask for --tags {room} or fewer",
-            bench.family,
-            bench.family.ids() - 1
+            "{} has room for {room} stands: ask for --tags {room} or fewer",
+            bench.family
         );
     }
     let game = MovingGame::new(GameSettings {

@@ -38,8 +38,8 @@ pub struct GameSettings {
     pub seed: u64,
     /// How busy the mat and the stands look.
     pub scenery: Scenery,
-    /// The family every tag (anchors included) is printed in; stands are tags 10 and up, so
-    /// the small families hold 20 or 25 stands.
+    /// The family every tag (anchors included) is printed in; see
+    /// [`MovingGame::most_stands`].
     pub family: TagFamily,
 }
 
@@ -88,7 +88,15 @@ pub struct MovingGame {
     paths: Vec<Path>,
 }
 
+/// The stands' tags are this and up, after the anchors'.
+const FIRST_STAND_TAG: u32 = 10;
+
 impl MovingGame {
+    /// The most stands a game in `family` has tags for (20 in tag16h5, 25 in tag25h9).
+    pub fn most_stands(family: TagFamily) -> usize {
+        family.ids().saturating_sub(FIRST_STAND_TAG) as usize
+    }
+
     /// Lay out the stands, pick the movers.
     pub fn new(settings: GameSettings) -> MovingGame {
         let mut state = settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -116,7 +124,7 @@ impl MovingGame {
                 let speed = settings.speed * (0.5 + 0.5 * next());
                 let turn = if next() < 0.5 { -1.0 } else { 1.0 };
                 Path {
-                    id: 10 + i as u32,
+                    id: FIRST_STAND_TAG + i as u32,
                     center: TablePoint::new(6.0 + dx * col as f64, 6.0 + dy * row as f64),
                     radius: if moving { radius } else { 0.0 },
                     phase: next() * std::f64::consts::TAU,
