@@ -11,9 +11,11 @@
 //! - A stand missing now is "covered" only when its tag would be findable where it was last
 //!   seen; otherwise the camera could not have seen it there, and that is the reason given.
 
-use calibration::{Camera, ImageSize, Pixels, TagPlacement, TagSighting};
+use calibration::{Camera, Pixels, TagPlacement};
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
+
+use crate::live::roi::side;
 
 /// The smallest side, in pixels, at which a tag is found afresh (see the module's notes).
 pub const FINDABLE: Pixels = Pixels(11.0);
@@ -121,9 +123,7 @@ impl Unseen {
             Unseen::Covered
         }
     }
-}
 
-impl Unseen {
     /// A word or three for a label on the table.
     pub fn brief(&self) -> &'static str {
         match self {
@@ -149,18 +149,17 @@ impl std::fmt::Display for Unseen {
 
 /// How many pixels across a tag looks, if all its corners are in the picture.
 fn side_in_picture(camera: &Camera, tag: &TagPlacement) -> Option<Pixels> {
-    let size: ImageSize = camera.intrinsics.image_size;
+    let size = camera.intrinsics.image_size;
     let seen = tag
         .corners()
         .map(|c| camera.project(&c).filter(|p| size.contains(p)));
-    let corners = [seen[0]?, seen[1]?, seen[2]?, seen[3]?];
-    Some(Pixels(TagSighting { id: 0, corners }.side()))
+    Some(side(&[seen[0]?, seen[1]?, seen[2]?, seen[3]?]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use calibration::{CameraPose, Intrinsics};
+    use calibration::{CameraPose, ImageSize, Intrinsics};
 
     /// A camera straight above (30, 20), `up` inches over the cloth, 60° across 1280 px.
     fn overhead(up: f64) -> Camera {

@@ -73,10 +73,24 @@ impl Strip {
     fn rows(self, rows: usize) -> std::ops::Range<usize> {
         let overlap = (1.5 * RECTIFIED_SIDE) as usize;
         let count = self.count.max(1);
-        let step = rows.div_ceil(count);
+        let step = Strip::step(rows, count);
         let top = (self.index % count * step).saturating_sub(overlap);
         let bottom = ((self.index % count + 1) * step + overlap).min(rows);
         top..bottom
+    }
+
+    /// The strip of `count` whose own rows (overlap aside) of a picture `rows` high hold `row`.
+    fn holding(row: usize, rows: usize, count: usize) -> Strip {
+        let count = count.max(1);
+        Strip {
+            index: row / Strip::step(rows, count),
+            count,
+        }
+    }
+
+    /// Rows a strip of `count` spans in a picture `rows` high, overlap aside.
+    fn step(rows: usize, count: usize) -> usize {
+        rows.div_ceil(count).max(1)
     }
 }
 
@@ -170,7 +184,7 @@ impl SmallTagSearch {
         let place = self.camera.unproject_at(&pixel, group.height)?;
         let rows = group.map.rows().max(1) as usize;
         let row = (place.y * group.per_inch).clamp(0.0, (rows - 1) as f64) as usize;
-        Some(row / rows.div_ceil(count.max(1)))
+        Some(Strip::holding(row, rows, count).index)
     }
 
     /// The wanted tags found in one grey frame's `strip` of the table, except those `seen`
@@ -572,9 +586,8 @@ fn grid_turn(view: &GrayView, x: f64, y: f64) -> Option<f64> {
 
 /// The centre near (`x`, `y`) where a square of a tag's side, turned by `turn`, has its edges
 /// on the strongest dark-to-light crossings: the darkest patch's middle is pulled about by the
-/// data cells, the border's edges are not.
-/// `cell` is the side of one of the family's cells: the reads need only be about a cell
-/// either side of the edge.
+/// data cells, the border's edges are not. `cell` is the side of one of the family's cells: the
+/// reads need only be about a cell either side of the edge.
 fn square_up(view: &GrayView, x: f64, y: f64, turn: f64, cell: f64) -> (f64, f64) {
     let (cos, sin) = (turn.cos(), turn.sin());
     let half = RECTIFIED_SIDE / 2.0;
@@ -606,4 +619,25 @@ fn square_up(view: &GrayView, x: f64, y: f64, turn: f64, cell: f64) -> (f64, f64
     let coarse = best_near((x, y), 1.0, (RECTIFIED_SIDE / 4.0).round() as i32);
     let fine = best_near((coarse.1, coarse.2), 0.5, 1);
     (fine.1, fine.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Strip;
+
+    #[test]
+    fn every_row_lies_in_the_strip_said_to_hold_it() {
+        for rows in [1, 11, 576, 1000] {
+            for count in [1, 5, 12] {
+                for row in 0..rows {
+                    let strip = Strip::holding(row, rows, count);
+                    assert!(
+                        strip.index < count,
+                        "{rows} rows, {count} strips: row {row}"
+                    );
+                    assert!(strip.rows(rows).contains(&row), "{rows}/{count}: row {row}");
+                }
+            }
+        }
+    }
 }
