@@ -202,6 +202,40 @@ fn bad_inputs_are_named_and_nothing_panics() {
         "{err}"
     );
 
+    // A roster printed in another family than the anchors: refused before any work.
+    let other = path("other-family.toml");
+    std::fs::write(
+        &other,
+        sample(ROSTER).replacen("[tags]", "[tags]\nfamily = \"tag25h9\"", 1),
+    )
+    .expect("write");
+    let (_, err) = text(&vedette(&[
+        "locate",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        &other,
+    ]));
+    assert!(
+        err.contains("other-family.toml") && err.contains("tag25h9 but the anchors are tag36h11"),
+        "{err}"
+    );
+    let (_, err) = text(&vedette(&[
+        "calibrate",
+        PICTURE,
+        "--anchors",
+        ANCHORS,
+        "--roster",
+        &other,
+        "-o",
+        &path("x.toml"),
+    ]));
+    assert!(
+        err.contains("other-family.toml") && err.contains("tag25h9 but the anchors are tag36h11"),
+        "{err}"
+    );
+
     assert!(!err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -62,10 +62,7 @@ pub fn run(
     let previous = args.lens.map(TableCalibration::load).transpose()?;
     let stands = match args.roster {
         Some(path) => {
-            let roster = Roster::load(path)?;
-            if let Some(clash) = roster.family_clash(&layout.family) {
-                bail!("{}: {clash}", path.display());
-            }
+            let roster = super::roster_for_table(path, &layout.family)?;
             stand_tags(&roster, &layout, &board, out)?
         }
         None => HashMap::new(),

@@ -42,12 +42,10 @@ pub struct Located {
 /// Detect, place and assemble.
 pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<Located> {
     let calibration = TableCalibration::load(args.calibration)?;
-    let roster = args.roster.map(Roster::load).transpose()?;
-    if let (Some(roster), Some(path)) = (&roster, args.roster)
-        && let Some(clash) = roster.family_clash(&calibration.family)
-    {
-        anyhow::bail!("{}: {clash}", path.display());
-    }
+    let roster = args
+        .roster
+        .map(|path| super::roster_for_table(path, &calibration.family))
+        .transpose()?;
     let image = read_image(args.image)?;
     let size = vision::image_size(&image);
     if size != calibration.camera.intrinsics.image_size {

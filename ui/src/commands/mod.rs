@@ -38,6 +38,16 @@ pub fn profile_for(scene: &Scene, path: Option<&Path>) -> anyhow::Result<Profile
     Ok(scene.scaled(&profile))
 }
 
+/// The roster at `path`, for a table whose anchors are printed in `family`: refused, naming
+/// the file, when its tags are of another family (the detector would never see them).
+pub fn roster_for_table(path: &Path, family: &str) -> anyhow::Result<vision::Roster> {
+    let roster = vision::Roster::load(path)?;
+    if let Some(clash) = roster.family_clash(family) {
+        bail!("{}: {clash}", path.display());
+    }
+    Ok(roster)
+}
+
 /// `vedette profile RULESET`: print a built-in profile.
 pub fn print_profile(ruleset: &str, out: &mut dyn Write) -> anyhow::Result<()> {
     let id: RulesetId = serde_json::from_value(serde_json::Value::String(ruleset.to_owned()))
