@@ -427,9 +427,10 @@ pub enum Bench {
         #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
         family: vision::TagFamily,
         /// The webcam's lens, as `bench accuracy` draws them: distortion-free (70°), ordinary,
-        /// pincushion or wide (80–90°, strong barrel).
-        #[arg(long, default_value = "distortion-free", value_parser = parse_lens)]
-        lens: vision::synthetic::LensClass,
+        /// pincushion or wide (80–90°, strong barrel); by default the game is played through
+        /// each in turn.
+        #[arg(long, value_parser = parse_lens)]
+        lens: Option<vision::synthetic::LensClass>,
         /// Rays along a pixel's side when rendering: 3 (9 a pixel) as the webcam effects have
         /// it; 1 renders about five times faster for a long run (blur, noise and JPEG stay).
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
@@ -596,7 +597,9 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 busy: !*plain,
                 size: *resolution,
                 family: *family,
-                lens: *lens,
+                lenses: lens.map_or(vision::synthetic::LensClass::ALL.to_vec(), |lens| {
+                    vec![lens]
+                }),
                 samples: *samples,
             },
             out,

@@ -242,6 +242,32 @@ fn bench_rules_prints_its_figures() {
 }
 
 #[test]
+fn bench_live_plays_through_every_lens_and_prints_each_in_its_summary() {
+    let output = vedette(&[
+        "bench",
+        "live",
+        "--frames",
+        "2",
+        "--tags",
+        "6",
+        "--samples",
+        "1",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let summary = text
+        .split("live (tracking) through every lens")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no summary in:\n{text}"));
+    for lens in ["distortion-free", "ordinary", "pincushion", "wide"] {
+        assert!(
+            summary.lines().any(|line| line.starts_with(lens)),
+            "{lens} missing from the summary:\n{summary}"
+        );
+    }
+}
+
+#[test]
 fn a_custom_profile_changes_the_rulings_and_a_bad_one_is_named() {
     let dir = common::scratch("profile");
     let builtin = vedette(&["profile", "black-powder"]);

@@ -1,12 +1,15 @@
-//! `vedette bench live`: a synthetic game played at 1920×1080 (or 4K), detected both ways on
-//! the same frames — the full-frame detector at decimate 1, and the live (tracking) detector — with
-//! speed, recall and position error side by side.
+//! `vedette bench live`: a synthetic game played at 1920×1080 (or 4K) through each kind of lens,
+//! detected both ways on the same frames — the full-frame detector at decimate 1, and the live
+//! (tracking) detector — with speed, recall, false tags and the small tags' placing on the table
+//! side by side.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use calibration::{ImageSize, PixelPoint, calibrate_from_tags};
+use calibration::{
+    ImageSize, PixelPoint, StandTagSpec, TableCalibration, TagPlacement, calibrate_from_tags,
+};
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
 use vision::synthetic::{
@@ -20,7 +23,7 @@ use vision::{
 use super::bench::{percentile, progress};
 
 /// What `vedette bench live` plays.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LiveBench {
     /// Frames of video (30 a second).
     pub frames: usize,
@@ -34,8 +37,8 @@ pub struct LiveBench {
     pub size: ImageSize,
     /// The tags' family.
     pub family: TagFamily,
-    /// The webcam's lens.
-    pub lens: LensClass,
+    /// The webcam's lenses, the game played through each in turn.
+    pub lenses: Vec<LensClass>,
     /// Rays a pixel's side when rendering (the webcam effects' 3 unless a long run asks for
     /// fewer: blur, noise and JPEG are the same).
     pub samples: u32,
@@ -44,10 +47,29 @@ pub struct LiveBench {
 /// A tag found further than this from its true place counts as wrong, not found.
 const MATCH_PIXELS: f64 = 3.0;
 
+/// False tags named in the report, at most, per way of detecting and lens.
+const FALSE_NAMED: usize = 5;
+
+/// Tags of this side, pixels, are the small ones whose placing on the table is measured.
+const SMALL_PLACED: std::ops::Range<f64> = 11.0..16.0;
+
 /// One frame and what the camera sees in it.
 struct Shot {
+    frame: u64,
     image: Mat,
     visible: HashMap<u32, [PixelPoint; 4]>,
+    /// Every stand tag's true place on the table.
+    placed: HashMap<u32, TagPlacement>,
+}
+
+/// What a frame's detections are judged against.
+struct Truth<'a> {
+    /// The game's tags (anchors and stands): any other id is invented.
+    ours: &'a HashSet<u32>,
+    /// The stand tags as the roster lists them.
+    stands: &'a HashMap<u32, StandTagSpec>,
+    /// The calibration the app would have: from the first frame's tags.
+    calibration: &'a TableCalibration,
 }
 
 /// The tag sides recall is told apart by, pixels: under 11, 11–14, 14 and more.
@@ -61,6 +83,8 @@ fn side_class(corners: &[PixelPoint; 4]) -> usize {
 /// How one way of detecting did over the game.
 #[derive(Default)]
 struct Score {
+    /// The way of detecting, for the log.
+    way: &'static str,
     times: Vec<Duration>,
     visible: usize,
     found: usize,
@@ -68,41 +92,84 @@ struct Score {
     visible_by_side: [usize; 3],
     found_by_side: [usize; 3],
     false_tags: usize,
+    /// The first few false tags, described.
+    false_named: Vec<String>,
+    /// Mean corner distances to the truth, pixels.
     errors: Vec<f64>,
+    /// How far the small tags found are placed on the table from their true places, inches.
+    small_placed: Vec<f64>,
 }
 
 impl Score {
-    /// Score one frame's detections; `ours` are the game's tags (anchors and stands).
-    fn add(&mut self, shot: &Shot, detections: &Detections, ours: &HashSet<u32>, time: Duration) {
+    /// Score one frame's detections.
+    fn add(&mut self, shot: &Shot, detections: &Detections, truth: &Truth, time: Duration) {
         self.times.push(time);
         self.visible += shot.visible.len();
         for corners in shot.visible.values() {
             self.visible_by_side[side_class(corners)] += 1;
         }
+        for (id, corners) in &shot.visible {
+            if detections.tags.iter().all(|tag| tag.sighting.id != *id) {
+                let centre = calibration::TagSighting {
+                    id: *id,
+                    corners: *corners,
+                }
+                .center();
+                tracing::debug!(
+                    way = self.way,
+                    frame = shot.frame,
+                    id,
+                    side = vision::live::roi::side(corners).0,
+                    x = centre.x,
+                    y = centre.y,
+                    "visible tag not found"
+                );
+            }
+        }
         for tag in &detections.tags {
-            let Some(truth) = shot.visible.get(&tag.sighting.id) else {
+            let sighting = &tag.sighting;
+            let Some(corners) = shot.visible.get(&sighting.id) else {
                 // A tag of the game partly hidden by the hand is neither found nor false; an
                 // id that is on no tag of the table is invented.
-                if !ours.contains(&tag.sighting.id) {
-                    self.false_tags += 1;
+                if !truth.ours.contains(&sighting.id) {
+                    self.count_false(shot, sighting, "no tag of the table has this id");
                 }
                 continue;
             };
-            let error = tag
-                .sighting
+            let error = sighting
                 .corners
                 .iter()
-                .zip(truth)
+                .zip(corners)
                 .map(|(a, b)| a.distance(b).0)
                 .sum::<f64>()
                 / 4.0;
-            if error <= MATCH_PIXELS {
-                self.found += 1;
-                self.found_by_side[side_class(truth)] += 1;
-                self.errors.push(error);
-            } else {
-                self.false_tags += 1;
+            if error > MATCH_PIXELS {
+                let why = format!("{error:.1} px from where the tag lies");
+                self.count_false(shot, sighting, &why);
+                continue;
             }
+            self.found += 1;
+            self.found_by_side[side_class(corners)] += 1;
+            self.errors.push(error);
+            if SMALL_PLACED.contains(&vision::live::roi::side(corners).0) {
+                self.small_placed
+                    .extend(placing_error(shot, sighting, truth));
+            }
+        }
+    }
+
+    fn count_false(&mut self, shot: &Shot, sighting: &calibration::TagSighting, why: &str) {
+        self.false_tags += 1;
+        if self.false_named.len() < FALSE_NAMED {
+            let centre = sighting.center();
+            self.false_named.push(format!(
+                "frame {}: tag {} at ({:.0}, {:.0}), {:.1} px: {why}",
+                shot.frame,
+                sighting.id,
+                centre.x,
+                centre.y,
+                sighting.side()
+            ));
         }
     }
 
@@ -144,15 +211,34 @@ impl Score {
     }
 
     fn error_p95(&self) -> f64 {
-        let mut e = self.errors.clone();
-        e.sort_by(f64::total_cmp);
-        e.get(((e.len() as f64 - 1.0) * 0.95).round() as usize)
-            .copied()
-            .unwrap_or(f64::NAN)
+        p95(&self.errors)
+    }
+
+    fn small_placed_p95(&self) -> f64 {
+        p95(&self.small_placed)
     }
 }
 
-/// Play the game, detect both ways, print the figures.
+/// How far a stand tag found is placed from its true place, inches, by the calibration at the
+/// roster's height; `None` for an anchor or a tag the camera cannot place.
+fn placing_error(shot: &Shot, sighting: &calibration::TagSighting, truth: &Truth) -> Option<f64> {
+    let spec = truth.stands.get(&sighting.id)?;
+    let placed = shot.placed.get(&sighting.id)?;
+    let pose = vision::tag_pose(truth.calibration, sighting, spec.height)?;
+    Some((pose.center - placed.center).norm())
+}
+
+/// The 95th percentile of some figures, NaN of none.
+fn p95(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * 0.95).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+/// Play the game through each lens, detect both ways, print the figures.
 pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
     let room = MovingGame::most_stands(bench.family);
     if bench.tags > room {
@@ -172,22 +258,67 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
         },
         ..GameSettings::default()
     });
-    let lens = bench.lens.sample(bench.size, bench.seed);
-    let camera = framing_camera_for(game.settings().table, lens, Degrees(40.0));
     let settings = DetectorSettings {
         family: bench.family.name().into(),
         ..DetectorSettings::default()
     };
+    header(&bench, &game, &settings, out)?;
+    let mut played = Vec::new();
+    for &lens in &bench.lenses {
+        let play = play(&bench, &game, &settings, lens)?;
+        report(lens, &play, out)?;
+        played.push((lens, play));
+    }
+    if played.len() > 1 {
+        summary(&played, out)?;
+    }
+    writeln!(
+        out,
+        "times are tag detection per frame (grey conversion included); error is the mean corner distance to the truth; \
+         placed is how far a stand tag of {}–{} px found is placed on the table from its true place, by the calibration from the first frame",
+        SMALL_PLACED.start, SMALL_PLACED.end
+    )?;
+    Ok(())
+}
+
+/// One lens's game, detected both ways.
+struct Played {
+    full: Score,
+    live: Score,
+    passes: Passes,
+    schedule: vision::live::schedule::ScheduleSettings,
+}
+
+/// Play the game through one kind of lens.
+fn play(
+    bench: &LiveBench,
+    game: &MovingGame,
+    settings: &DetectorSettings,
+    lens: LensClass,
+) -> anyhow::Result<Played> {
+    let camera = framing_camera_for(
+        game.settings().table,
+        lens.sample(bench.size, bench.seed),
+        Degrees(40.0),
+    );
     let mut full = TagDetector::new(settings.clone())?;
     let mut live = LiveDetector::new(LiveSettings {
         detector: settings.clone(),
         ..LiveSettings::default()
     })?;
+    let stands = game.stand_tags();
     let anchors = game.anchors().anchors.iter().map(|anchor| anchor.id);
-    let ours: HashSet<u32> = game.stand_tags().into_keys().chain(anchors).collect();
-    let (mut a, mut b) = (Score::default(), Score::default());
-    let mut passes = [0usize; 2];
-    let (mut followed, mut known) = (0usize, 0usize);
+    let ours: HashSet<u32> = stands.keys().copied().chain(anchors).collect();
+    let mut a = Score {
+        way: "full frame",
+        ..Score::default()
+    };
+    let mut b = Score {
+        way: "live",
+        ..Score::default()
+    };
+    let mut passes = Passes::default();
+    let mut calibration = None;
     let mut renderer = Renderer::new();
     let frames = bench.frames.max(2);
     // Each frame is rendered (untimed), then detected both ways: a long run never holds more
@@ -199,44 +330,54 @@ pub fn run(bench: LiveBench, out: &mut dyn Write) -> anyhow::Result<()> {
             supersample: bench.samples.max(1),
             ..Effects::WEBCAM
         };
-        let shot = shoot(&mut renderer, &game, &camera, frame, &effects)?;
+        let shot = shoot(&mut renderer, game, &camera, frame, &effects)?;
         let started = Instant::now();
         let found = full.detect(&shot.image)?;
-        a.add(&shot, &found, &ours, started.elapsed());
-        if frame == 0 {
-            // As the app does once it has fitted the lens: calibrated from the first frame's
-            // anchors and stand tags, the roster's tags looked for where they are too small for
-            // the detector.
-            let pictures = [found.sightings()];
-            let stands = game.stand_tags();
-            let calibration =
-                calibrate_from_tags(game.anchors(), &pictures, &stands, None, bench.size, None)?;
-            live.search_small(Some(SmallTagSearch::new(&calibration, &stands)?));
-        }
+        let full_time = started.elapsed();
+        let calibration = match &calibration {
+            Some(calibration) => calibration,
+            None => {
+                // As the app does once it has fitted the lens: calibrated from the first
+                // frame's anchors and stand tags, the roster's tags looked for where they are
+                // too small for the detector.
+                let pictures = [found.sightings()];
+                let fitted = calibrate_from_tags(
+                    game.anchors(),
+                    &pictures,
+                    &stands,
+                    None,
+                    bench.size,
+                    None,
+                )?;
+                live.search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
+                calibration.insert(fitted)
+            }
+        };
+        let truth = Truth {
+            ours: &ours,
+            stands: &stands,
+            calibration,
+        };
+        a.add(&shot, &found, &truth, full_time);
         let started = Instant::now();
         let found = live.detect(&shot.image)?;
-        b.add(&shot, &found, &ours, started.elapsed());
+        b.add(&shot, &found, &truth, started.elapsed());
         if let Some(report) = live.last_pass() {
-            let full = matches!(report.plan, Plan::Full(_));
-            passes[usize::from(full)] += 1;
-            if !full {
-                followed += report.followed;
-                known += found.tags.len();
-            }
+            passes.count(&report.plan, report.followed, found.tags.len());
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let passes = Passes {
-        tracking: passes[0],
-        full: passes[1],
-        followed,
-        known,
-    };
-    report(&bench, &game, &settings, &live, &a, &b, passes, out)
+    Ok(Played {
+        full: a,
+        live: b,
+        passes,
+        schedule: live.schedule_settings(),
+    })
 }
 
 /// What the live detector's frames were.
+#[derive(Default)]
 struct Passes {
     tracking: usize,
     full: usize,
@@ -244,6 +385,18 @@ struct Passes {
     followed: usize,
     /// Tags found, over the tracking frames.
     known: usize,
+}
+
+impl Passes {
+    fn count(&mut self, plan: &Plan, followed: usize, found: usize) {
+        if matches!(plan, Plan::Full(_)) {
+            self.full += 1;
+        } else {
+            self.tracking += 1;
+            self.followed += followed;
+            self.known += found;
+        }
+    }
 }
 
 /// Frame `frame` of the game and what the camera sees in it.
@@ -254,21 +407,20 @@ fn shoot(
     frame: u64,
     effects: &Effects,
 ) -> anyhow::Result<Shot> {
+    let table = game.table_at(frame);
     Ok(Shot {
-        image: renderer.render(&game.table_at(frame), camera, effects)?,
+        frame,
+        image: renderer.render(&table, camera, effects)?,
         visible: game.visible_tags(frame, camera).into_iter().collect(),
+        placed: table.tags().map(|tag| (tag.id, tag.placement)).collect(),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report(
+/// What every lens's game has in common.
+fn header(
     bench: &LiveBench,
     game: &MovingGame,
     settings: &DetectorSettings,
-    live: &LiveDetector,
-    a: &Score,
-    b: &Score,
-    passes: Passes,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let build = if cfg!(debug_assertions) {
@@ -279,14 +431,14 @@ fn report(
     let g = game.settings();
     writeln!(
         out,
-        "vedette bench live — a synthetic game at {}, both ways on the same {} frames ({build})",
+        "vedette bench live — a synthetic game at {}, both ways on the same {} frames a lens ({build})",
         bench.size,
-        a.times.len()
+        bench.frames.max(2)
     )?;
     writeln!(
         out,
         "table 72\"×48\", {} stands with {}\" {} tags + 4 anchors, {:.0} % of them moving at up to {} in/s \
-         and turning, a hand over the table {} frames in every {}; camera 40° from vertical through a {} lens, webcam effects; {} table; seed {}; \
+         and turning, a hand over the table {} frames in every {}; camera 40° from vertical, webcam effects; {} table; seed {}; \
          {} rays a pixel; the small-tag search calibrated from the first frame's tags (lens fitted)",
         bench.tags,
         g.tag_size.0,
@@ -295,7 +447,6 @@ fn report(
         g.speed,
         g.hand_frames,
         g.hand_every,
-        bench.lens.name(),
         if bench.busy {
             "busy (flocked mat, painted figures)"
         } else {
@@ -305,7 +456,13 @@ fn report(
         bench.samples.max(1).pow(2)
     )?;
     writeln!(out, "detector: {settings}")?;
-    let s = live.schedule_settings();
+    Ok(())
+}
+
+/// One lens's figures.
+fn report(lens: LensClass, played: &Played, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (a, b, passes, s) = (&played.full, &played.live, &played.passes, &played.schedule);
+    writeln!(out, "\n{} lens", lens.name())?;
     writeln!(
         out,
         "live: known tags followed from their predicted corners, the rest searched for in regions; \
@@ -321,8 +478,8 @@ fn report(
     )?;
     writeln!(
         out,
-        "{:<34} {:>9} {:>9} {:>8} {:>9} {:>13} {:>6}",
-        "", "median", "p95", "frames/s", "recall", "error p95", "false"
+        "{:<34} {:>9} {:>9} {:>8} {:>9} {:>10} {:>16} {:>6}",
+        "", "median", "p95", "frames/s", "recall", "error p95", "placed p95", "false"
     )?;
     for (name, score) in [
         ("(a) full frame, decimate 1", a),
@@ -330,12 +487,14 @@ fn report(
     ] {
         writeln!(
             out,
-            "{name:<34} {:>6.1} ms {:>6.1} ms {:>8.1} {:>8.2} % {:>10.3} px {:>6}",
+            "{name:<34} {:>6.1} ms {:>6.1} ms {:>8.1} {:>8.2} % {:>7.3} px {:>7.3}\" ({:>5}) {:>6}",
             score.median().as_secs_f64() * 1e3,
             score.p95().as_secs_f64() * 1e3,
             score.fps(),
             100.0 * score.recall(),
             score.error_p95(),
+            score.small_placed_p95(),
+            score.small_placed.len(),
             score.false_tags
         )?;
     }
@@ -345,6 +504,9 @@ fn report(
             "recall of {name} by tag side: {}",
             score.recall_by_side()
         )?;
+        for named in &score.false_named {
+            writeln!(out, "  false tag of {name}: {named}")?;
+        }
     }
     writeln!(
         out,
@@ -356,9 +518,33 @@ fn report(
         b.visible,
         a.found
     )?;
+    Ok(())
+}
+
+/// The live detector's figures through every lens, one line each.
+fn summary(played: &[(LensClass, Played)], out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(out, "\nlive (tracking) through every lens")?;
     writeln!(
         out,
-        "times are tag detection per frame (grey conversion included); error is the mean corner distance to the truth"
+        "{:<22} {:>12} {:>12} {:>17} {:>6} {:>9} {:>9}",
+        "lens", "≥ 14 px", "11–14 px", "placed p95", "false", "median", "frames/s"
     )?;
+    for (lens, played) in played {
+        let b = &played.live;
+        let share =
+            |k: usize| 100.0 * b.found_by_side[k] as f64 / b.visible_by_side[k].max(1) as f64;
+        writeln!(
+            out,
+            "{:<22} {:>10.2} % {:>10.2} % {:>8.3}\" ({:>5}) {:>6} {:>6.1} ms {:>9.1}",
+            lens.name(),
+            share(2),
+            share(1),
+            b.small_placed_p95(),
+            b.small_placed.len(),
+            b.false_tags,
+            b.median().as_secs_f64() * 1e3,
+            b.fps()
+        )?;
+    }
     Ok(())
 }

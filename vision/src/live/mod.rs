@@ -116,6 +116,8 @@ pub struct LiveDetector {
     frame: u64,
     /// The small-tag search's strip in turn.
     small_turn: usize,
+    /// Whether the next tracking frame searches the whole table for small tags.
+    small_whole: bool,
     report: Option<PassReport>,
     /// The roster's tags looked for where they would be too small for the detector.
     small: Option<SmallTagSearch>,
@@ -142,6 +144,7 @@ impl LiveDetector {
             patterns: HashMap::new(),
             frame: 0,
             small_turn: 0,
+            small_whole: false,
             report: None,
             small: None,
         })
@@ -171,7 +174,12 @@ impl LiveDetector {
     /// Look for the roster's tags that no pass finds where they would be too small for the
     /// detector, one strip of the table a tracking frame (`None`: stop). Give a new search
     /// whenever the calibration or the roster changes.
+    ///
+    /// The first search after none covers the whole table at once, on the next tracking frame:
+    /// that frame takes a tenth of a second longer (at 1080p), but every small tag is there
+    /// from the start instead of within a round of the strips.
     pub fn search_small(&mut self, search: Option<SmallTagSearch>) {
+        self.small_whole = self.small.is_none() && search.is_some();
         self.small = search;
     }
 
@@ -268,9 +276,13 @@ impl LiveDetector {
                 self.small_turn
             }
         };
-        let strip = Strip {
-            index,
-            count: SMALL_STRIPS,
+        let strip = if std::mem::take(&mut self.small_whole) {
+            Strip::WHOLE
+        } else {
+            Strip {
+                index,
+                count: SMALL_STRIPS,
+            }
         };
         Ok(search
             .find(&gray, &view, &seen, strip)?
