@@ -1,43 +1,61 @@
-//! A guard for work that must not change any ruling (performance work above all): every ruling
-//! of several synthetic battles and of every sample scene, written out with `Debug` — which
-//! prints each f64 exactly, unlike the rounded JSON — and compared with an earlier snapshot.
-//!
-//! The snapshot is not kept in the repository (the last digit of a sine may differ between
-//! platforms). To use it, point `VEDETTE_RULINGS_SNAPSHOT` at a directory: the first run writes
-//! the snapshot there, later runs compare against it and name the first line that differs.
+//! Every ruling of every sample scene and of a synthetic battle, written one to a line the way
+//! an umpire reads it, and compared with the snapshot committed beside this file
+//! (`tests/snapshots/`). A change to any ruling fails `make test` and names the first line
+//! that differs; when the change is meant, write the snapshot again and commit it with the
+//! change, so that the diff shows every ruling it moved:
 //!
 //! ```sh
-//! VEDETTE_RULINGS_SNAPSHOT=/tmp/rulings-ref cargo test -p vedette-rules --test rulings_snapshot
+//! VEDETTE_BLESS=1 cargo test -p vedette-rules --test rulings_snapshot
 //! ```
+//!
+//! Figures are written as the rulings round them (a hundredth of an inch, a thousandth of a
+//! fraction), so the last digit of a sine on another platform does not show.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use rules::Scene;
+use rules::ruling::Ruling;
 use rules::rulings::{Rulings, rulings};
 use rules::synthetic::battle;
 
-/// (units, terrain pieces, seed): the benchmark's battle, others of other sizes (one small
-/// enough to run on one thread), and denser terrain.
-const BATTLES: [(usize, usize, u64); 6] = [
-    (200, 20, 1),
-    (200, 20, 2),
-    (200, 20, 3),
-    (300, 40, 4),
-    (120, 30, 5),
-    (60, 10, 9),
-];
+/// (units, terrain pieces, seed) of the synthetic battle: big enough for every kind of ruling,
+/// small enough to read its snapshot.
+const BATTLE: (usize, usize, u64) = (60, 10, 9);
 
-/// One line per unit and per pair, so a difference is easy to find.
+fn line(ruling: &Ruling) -> String {
+    let mut text = format!("{:?} {}", ruling.topic, ruling.unit);
+    if let Some(other) = &ruling.other {
+        let _ = write!(text, " → {other}");
+    }
+    let _ = write!(text, ": {:?} [{}", ruling.verdict, ruling.rule.rule);
+    if let Some(reading) = ruling.rule.reading {
+        let _ = write!(text, "; {reading}");
+    }
+    text.push(']');
+    for figure in &ruling.figures {
+        let _ = write!(text, " {}={}{:?}", figure.name, figure.value, figure.unit);
+    }
+    let _ = write!(
+        text,
+        " — {} ({} shapes)",
+        ruling.explanation,
+        ruling.shapes.len()
+    );
+    text
+}
+
 fn dump(report: &Rulings) -> String {
     let mut out = format!("ruleset {:?}\n", report.ruleset);
     for unit in &report.units {
-        out.push_str(&format!("{unit:?}\n"));
-    }
-    for pair in &report.pairs {
-        out.push_str(&format!("{pair:?}\n"));
+        for ruling in &unit.rulings {
+            out.push_str(&line(ruling));
+            out.push('\n');
+        }
     }
     for ruling in &report.general {
-        out.push_str(&format!("{ruling:?}\n"));
+        out.push_str(&line(ruling));
+        out.push('\n');
     }
     out
 }
@@ -55,45 +73,45 @@ fn samples() -> Vec<PathBuf> {
     paths
 }
 
-fn check(dir: &Path, name: &str, actual: &str) {
-    let path = dir.join(format!("{name}.txt"));
-    let Ok(expected) = std::fs::read_to_string(&path) else {
-        std::fs::write(&path, actual).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        return;
-    };
+/// Compare `actual` with the committed snapshot `name`, or write it when blessing.
+fn check(name: &str, actual: &str) -> Result<(), String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("VEDETTE_BLESS").is_some() {
+        std::fs::write(&path, actual).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: {e} (write it with VEDETTE_BLESS=1 and commit it)",
+            path.display()
+        )
+    })?;
     if expected == actual {
-        return;
+        return Ok(());
     }
     let line = expected
         .lines()
         .zip(actual.lines())
         .position(|(a, b)| a != b)
         .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-    panic!(
+    Err(format!(
         "{name}: rulings differ from {} at line {}:\nexpected: {}\nactual:   {}",
         path.display(),
         line + 1,
         expected.lines().nth(line).unwrap_or("<end>"),
         actual.lines().nth(line).unwrap_or("<end>"),
-    );
+    ))
 }
 
 #[test]
-fn rulings_match_the_snapshot() {
-    let Some(dir) = std::env::var_os("VEDETTE_RULINGS_SNAPSHOT") else {
-        eprintln!("VEDETTE_RULINGS_SNAPSHOT is not set: nothing to compare");
-        return;
-    };
-    let dir = PathBuf::from(dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for (units, terrain, seed) in BATTLES {
-        let scene = battle(units, terrain, seed);
-        check(
-            &dir,
-            &format!("battle-{units}-{terrain}-{seed}"),
-            &dump(&rulings(&scene)),
-        );
-    }
+fn rulings_match_the_committed_snapshot() {
+    let mut failures = Vec::new();
+    let (units, terrain, seed) = BATTLE;
+    let battle = battle(units, terrain, seed);
+    let name = format!("battle-{units}-{terrain}-{seed}");
+    failures.extend(check(&name, &dump(&rulings(&battle))).err());
     let samples = samples();
     assert!(!samples.is_empty(), "no sample scenes found");
     for path in samples {
@@ -103,6 +121,11 @@ fn rulings_match_the_snapshot() {
             .and_then(|n| n.to_str())
             .unwrap_or("scene")
             .to_owned();
-        check(&dir, &name, &dump(&rulings(&scene)));
+        failures.extend(check(&name, &dump(&rulings(&scene))).err());
     }
+    assert!(
+        failures.is_empty(),
+        "{}\n(if the change is meant: VEDETTE_BLESS=1 cargo test -p vedette-rules --test rulings_snapshot, and commit the snapshots)",
+        failures.join("\n")
+    );
 }
