@@ -59,6 +59,55 @@ impl Verdict {
     }
 }
 
+/// What a ruling decides, typed, so that the app and the tests never read it from the English:
+/// a permission or an obligation for rulings about what a unit does (shoot, charge, move), a
+/// plain yes or no for rulings about how things stand (in range, in contact, supported).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    /// The rules require it: must shoot at this target.
+    Must,
+    /// The rules allow it: may charge, may shoot at this target instead.
+    May,
+    /// The rules forbid it.
+    Cannot,
+    /// It is so: in contact, within command distance, supported.
+    Yes,
+    /// It is not so.
+    No,
+    /// Too close to call: players decide.
+    Borderline,
+}
+
+impl Decision {
+    /// The outcome of a question of fact, borderline within tolerance of its threshold.
+    pub fn judge(yes: bool, borderline: bool) -> Decision {
+        match Verdict::judge(yes, borderline) {
+            Verdict::Yes => Decision::Yes,
+            Verdict::No => Decision::No,
+            Verdict::Borderline => Decision::Borderline,
+        }
+    }
+
+    /// The outcome of a permission: may or cannot, borderline within tolerance.
+    pub fn permit(allowed: bool, borderline: bool) -> Decision {
+        match Verdict::judge(allowed, borderline) {
+            Verdict::Yes => Decision::May,
+            Verdict::No => Decision::Cannot,
+            Verdict::Borderline => Decision::Borderline,
+        }
+    }
+
+    /// The answer in three: yes (must, may, yes), no (cannot, no) or borderline.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Decision::Must | Decision::May | Decision::Yes => Verdict::Yes,
+            Decision::Cannot | Decision::No => Verdict::No,
+            Decision::Borderline => Verdict::Borderline,
+        }
+    }
+}
+
 /// What a figure measures, so it prints with its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -265,6 +314,13 @@ pub enum Topic {
     Retire,
 }
 
+impl Ruling {
+    /// The answer in three, for colours and marks.
+    pub fn verdict(&self) -> Verdict {
+        self.decision.verdict()
+    }
+}
+
 /// One decision about one unit (and possibly another), with everything needed to check it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ruling {
@@ -275,8 +331,8 @@ pub struct Ruling {
     /// The other unit, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other: Option<String>,
-    /// The answer.
-    pub verdict: Verdict,
+    /// What it decides.
+    pub decision: Decision,
     /// The rule applied.
     pub rule: RuleRef,
     /// The numbers behind it.

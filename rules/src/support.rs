@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::geometry::{ConvexRegion, fraction_inside};
 use crate::profile::SupportZone;
 use crate::quarter::{Quarter, classify};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -122,7 +122,7 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
                 rulings.push(plain(
                     situation,
                     view.index,
-                    Verdict::No,
+                    Decision::No,
                     format!("{} cannot be supported: {reason}.", view.unit.name),
                 ));
                 statuses.push((view.index, SupportStatus::default()));
@@ -198,12 +198,12 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
     (statuses, rulings)
 }
 
-fn plain(situation: &Situation, index: usize, verdict: Verdict, explanation: String) -> Ruling {
+fn plain(situation: &Situation, index: usize, decision: Decision, explanation: String) -> Ruling {
     Ruling {
         topic: Topic::Support,
         unit: situation.scene.units[index].id.clone(),
         other: None,
-        verdict,
+        decision,
         rule: SUPPORTS,
         figures: Vec::new(),
         explanation,
@@ -241,7 +241,7 @@ fn support_ruling(
         topic: Topic::Support,
         unit: s.id.clone(),
         other: Some(u.id.clone()),
-        verdict: Verdict::judge(true, borderline),
+        decision: Decision::judge(true, borderline),
         rule: SUPPORTS,
         figures: vec![Figure::inches("gap", distance), Figure::count("bonus", 1)],
         explanation,

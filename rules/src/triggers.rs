@@ -11,7 +11,7 @@
 //!   irregular.
 
 use crate::profile::Trigger;
-use crate::ruling::{Figure, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, Ruling, Shape, ShapeRole, Topic};
 use crate::situation::Situation;
 
 /// The rulings of every trigger the unit at `index` is subject to, for those an enemy sets off.
@@ -42,7 +42,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
     }
     let within = gap <= trigger.within;
     let near_edge = (gap - trigger.within).abs() <= tolerance;
-    let (verdict, note) = if within || near_edge {
+    let (decision, note) = if within || near_edge {
         let note = if near_edge {
             format!(
                 " Within tolerance of {}: borderline — players decide.",
@@ -51,7 +51,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         } else {
             String::new()
         };
-        (Verdict::judge(within, near_edge), note)
+        (Decision::judge(within, near_edge), note)
     } else {
         let who = trigger.wider_for.as_deref().unwrap_or("some of them");
         let note = format!(
@@ -59,7 +59,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
             profile.length(trigger.within),
             profile.length(reach)
         );
-        (Verdict::Borderline, note)
+        (Decision::Borderline, note)
     };
     let enemy_name = &enemy.unit.name;
     let explanation = format!(
@@ -75,7 +75,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
-        verdict,
+        decision,
         rule: trigger.cited,
         figures: vec![
             Figure::inches("gap", gap),

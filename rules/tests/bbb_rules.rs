@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{block, mm, of, rule, scene_in, text_of, towards};
+use common::{block, mm, must_shoot, of, rule, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::ruling::{FigureUnit, Topic, Verdict};
 use rules::{Profile, Quarter, RulesetId};
@@ -40,7 +40,7 @@ fn muskets_range_from_the_stand_centre_to_the_closest_point() {
     assert!(!pair.in_range);
     let close = bbb(vec![stand(), enemy_ahead(100.0)], vec![]);
     let text = text_of(&close, "natal");
-    assert!(text.contains("must shoot at"), "{text}");
+    assert_eq!(must_shoot(&close, "natal"), vec!["impi"], "{text}");
     assert!(
         text.contains("shoots up to 150 mm, measured from the centre of its stand"),
         "{text}"
@@ -64,7 +64,7 @@ fn an_enemy_within_25_mm_may_only_be_approached_by_charging_it() {
         .iter()
         .find(|r| r.topic == Topic::Proximity)
         .expect("a zone of control ruling");
-    assert_eq!(ruling.verdict, Verdict::Yes);
+    assert_eq!(ruling.verdict(), Verdict::Yes);
     assert_eq!(ruling.rule.reading, Some("B-21"));
     assert!(
         ruling.explanation.contains("without declaring a charge"),
@@ -96,7 +96,7 @@ fn a_stand_moves_only_within_200_mm_of_its_leader() {
             .iter()
             .find(|r| r.topic == Topic::Command)
             .expect("a command ruling");
-        assert_eq!(ruling.verdict, verdict, "{}", ruling.explanation);
+        assert_eq!(ruling.verdict(), verdict, "{}", ruling.explanation);
         assert!(ruling.explanation.contains("200 mm command radius"));
     }
 }

@@ -180,7 +180,7 @@ fn rifles_reach_20_cm_and_a_range_within_a_centimetre_is_borderline() {
         .filter(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("reb"))
         .collect();
     assert!(
-        shots.iter().any(|r| r.verdict == Verdict::Borderline),
+        shots.iter().any(|r| r.verdict() == Verdict::Borderline),
         "{shots:#?}"
     );
 }

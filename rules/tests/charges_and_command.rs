@@ -220,7 +220,7 @@ fn contact_is_reported_with_the_gap_and_the_face_covered() {
         .iter()
         .find(|r| r.topic == Topic::Contact)
         .expect("contact ruling");
-    assert_eq!(contact.verdict, Verdict::Yes);
+    assert_eq!(contact.verdict(), Verdict::Yes);
     assert!(contact.explanation.contains("covers 100%"));
     let gap = rule(&scene(vec![
         line("45th", "red", [30.0, 12.0], 90.0),
@@ -231,7 +231,7 @@ fn contact_is_reported_with_the_gap_and_the_face_covered() {
         .iter()
         .find(|r| r.topic == Topic::Contact)
         .expect("contact ruling");
-    assert_eq!(contact.verdict, Verdict::Borderline);
+    assert_eq!(contact.verdict(), Verdict::Borderline);
     assert!(contact.explanation.contains("0.30\" apart"));
     let corner = rule(&scene(vec![
         line("45th", "red", [30.0, 12.0], 90.0),
@@ -271,7 +271,7 @@ fn supports_in_flank_and_rear_and_the_borderline_one() {
         .iter()
         .find(|r| r.topic == Topic::Support)
         .expect("support ruling");
-    assert_eq!(borderline.verdict, Verdict::Borderline);
+    assert_eq!(borderline.verdict(), Verdict::Borderline);
 }
 
 #[test]
@@ -332,7 +332,7 @@ fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
         .iter()
         .find(|r| r.topic == Topic::Command)
         .expect("cohesion ruling");
-    assert_eq!(cohesion.verdict, Verdict::No);
+    assert_eq!(cohesion.verdict(), Verdict::No);
     assert!(
         cohesion.explanation.contains("3rd is 8.60\" from 2nd"),
         "{}",

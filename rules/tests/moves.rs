@@ -32,7 +32,7 @@ fn a_brigade_advancing_together_may_move_on_one_order() {
     let after = scene(brigade([10.0, 22.0, 34.0], [16.0; 3]));
     let rulings = check_brigades(&before, &after, bp());
     assert_eq!(rulings.len(), 1);
-    assert_eq!(rulings[0].verdict, Verdict::Yes);
+    assert_eq!(rulings[0].verdict(), Verdict::Yes);
     assert!(rulings[0].explanation.contains("still is after it"));
 }
 
@@ -42,7 +42,7 @@ fn a_battalion_marching_off_breaks_its_brigade_and_is_named() {
     let before = scene(brigade([10.0, 22.0, 34.0], [10.0; 3]));
     let after = scene(brigade([10.0, 22.0, 40.0], [10.0; 3]));
     let rulings = check_brigades(&before, &after, bp());
-    assert_eq!(rulings[0].verdict, Verdict::No);
+    assert_eq!(rulings[0].verdict(), Verdict::No);
     assert_eq!(rulings[0].other.as_deref(), Some("3rd"));
     let text = &rulings[0].explanation;
     assert!(text.contains("3rd's move breaks it"), "{text}");
@@ -55,7 +55,7 @@ fn the_middle_of_a_chain_moving_off_is_the_one_named() {
     let before = scene(brigade([10.0, 22.0, 34.0], [10.0; 3]));
     let after = scene(brigade([10.0, 22.0, 34.0], [10.0, 20.0, 10.0]));
     let rulings = check_brigades(&before, &after, bp());
-    assert_eq!(rulings[0].verdict, Verdict::No);
+    assert_eq!(rulings[0].verdict(), Verdict::No);
     assert_eq!(rulings[0].other.as_deref(), Some("2nd"));
     assert!(rulings[0].explanation.contains("2nd's move breaks it"));
 }
@@ -66,7 +66,7 @@ fn a_brigade_ending_just_over_six_inches_apart_is_borderline() {
     let before = scene(brigade([10.0, 22.0, 34.0], [10.0; 3]));
     let after = scene(brigade([10.0, 22.0, 37.6], [10.0; 3]));
     let rulings = check_brigades(&before, &after, bp());
-    assert_eq!(rulings[0].verdict, Verdict::Borderline);
+    assert_eq!(rulings[0].verdict(), Verdict::Borderline);
     assert!(
         rulings[0]
             .explanation
@@ -79,7 +79,7 @@ fn a_brigade_already_apart_could_not_have_moved_on_one_order() {
     let before = scene(brigade([10.0, 22.0, 44.0], [10.0; 3]));
     let after = scene(brigade([10.0, 22.0, 44.0], [14.0; 3]));
     let rulings = check_brigades(&before, &after, bp());
-    assert_eq!(rulings[0].verdict, Verdict::No);
+    assert_eq!(rulings[0].verdict(), Verdict::No);
     assert!(
         rulings[0]
             .explanation
@@ -108,10 +108,10 @@ fn a_general_on_horseback_rides_48_inches_and_no_further() {
     let before = with_commanders(vec![commander("wellington", [10.0, 2.0], true)]);
     let rode = |x: f64| with_commanders(vec![commander("wellington", [x, 2.0], true)]);
     let within = check_commanders(&before, &rode(50.0), bp());
-    assert_eq!(within[0].ruling.verdict, Verdict::Yes);
+    assert_eq!(within[0].ruling.verdict(), Verdict::Yes);
     assert_eq!(within[0].distance.0, 40.0);
     let beyond = check_commanders(&before, &rode(60.0), bp());
-    assert_eq!(beyond[0].ruling.verdict, Verdict::No);
+    assert_eq!(beyond[0].ruling.verdict(), Verdict::No);
     assert!(
         beyond[0]
             .ruling
@@ -119,7 +119,7 @@ fn a_general_on_horseback_rides_48_inches_and_no_further() {
             .contains("more than his 48.00\" move")
     );
     let near = check_commanders(&before, &rode(58.3), bp());
-    assert_eq!(near[0].ruling.verdict, Verdict::Borderline);
+    assert_eq!(near[0].ruling.verdict(), Verdict::Borderline);
 }
 
 #[test]
@@ -128,6 +128,6 @@ fn a_commander_on_foot_walks_36_inches() {
     let after = with_commanders(vec![commander("picton", [10.0, 42.0], false)]);
     let moves = check_commanders(&before, &after, bp());
     assert_eq!(moves[0].allowance.0, 36.0);
-    assert_eq!(moves[0].ruling.verdict, Verdict::No);
+    assert_eq!(moves[0].ruling.verdict(), Verdict::No);
     assert!(moves[0].ruling.explanation.contains("on foot"));
 }

@@ -81,7 +81,7 @@ fn a_battalion_6_2_inches_from_the_gun_is_borderline_dead_ground() {
         .iter()
         .find(|r| r.other.as_deref() == Some("3e"))
         .expect("a ruling on the 3e");
-    assert_eq!(ruling.verdict, Verdict::Borderline);
+    assert_eq!(ruling.verdict(), Verdict::Borderline);
     assert!(
         ruling
             .explanation

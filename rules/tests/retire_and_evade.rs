@@ -55,7 +55,7 @@ fn a_retire_blocked_by_the_table_edge_destroys_the_unit() {
     // 8" from its own table edge: a full move back leaves the table whichever way it veers.
     let (retire, ruling) = retire_of(&scene(fighting_to_the_front([30.0, 8.0])), "45th");
     assert_eq!(retire.outcome, Outcome::Destroyed);
-    assert_eq!(ruling.verdict, Verdict::No);
+    assert_eq!(ruling.verdict(), Verdict::No);
     assert!(
         ruling
             .explanation
@@ -69,7 +69,7 @@ fn a_retire_ending_a_hair_inside_the_table_edge_is_borderline() {
     let (retire, ruling) = retire_of(&scene(fighting_to_the_front([30.0, 13.1])), "45th");
     assert_eq!(retire.outcome, Outcome::Moves);
     assert!(retire.borderline);
-    assert_eq!(ruling.verdict, Verdict::Borderline);
+    assert_eq!(ruling.verdict(), Verdict::Borderline);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn enemies_behind_leave_no_way_back_and_the_unit_breaks() {
     ));
     let (retire, ruling) = retire_of(&scene(units), "45th");
     assert_eq!(retire.outcome, Outcome::Breaks);
-    assert_eq!(ruling.verdict, Verdict::No);
+    assert_eq!(ruling.verdict(), Verdict::No);
     assert!(
         ruling
             .explanation

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{block, rule, scene_in, text_of};
+use common::{block, must_shoot, rule, scene_in, text_of};
 use rules::ruling::Topic;
 use rules::{Profile, RulesetId};
 use serde_json::json;
@@ -74,9 +74,9 @@ fn black_powder_and_bbb_disagree_on_whether_the_enemy_is_in_range() {
         json!({}),
     ));
     let bbb = rule(&scene_in("bbb", vec![ours, theirs], vec![], json!({})));
-    assert!(text_of(&bp, "ours").contains("must shoot at"));
+    assert_eq!(must_shoot(&bp, "ours"), vec!["theirs"]);
     assert!(
-        !text_of(&bbb, "ours").contains("must shoot at"),
+        must_shoot(&bbb, "ours").is_empty(),
         "{}",
         text_of(&bbb, "ours")
     );

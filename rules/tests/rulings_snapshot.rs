@@ -28,7 +28,7 @@ fn line(ruling: &Ruling) -> String {
     if let Some(other) = &ruling.other {
         let _ = write!(text, " → {other}");
     }
-    let _ = write!(text, ": {:?} [{}", ruling.verdict, ruling.rule.rule);
+    let _ = write!(text, ": {:?} [{}", ruling.decision, ruling.rule.rule);
     if let Some(reading) = ruling.rule.reading {
         let _ = write!(text, "; {reading}");
     }

@@ -2,7 +2,8 @@
 
 mod common;
 
-use common::{line, of, rule, scene, scene_with, text_of, unit};
+use common::{decision, line, must_shoot, of, rule, scene, scene_with, text_of, unit};
+use rules::ruling::{Decision, Topic};
 use serde_json::json;
 
 #[test]
@@ -16,6 +17,11 @@ fn the_closest_clear_target_must_be_shot() {
     assert_eq!(shooting.must_target, vec!["near"]);
     assert!(shooting.may_target.is_empty());
     assert!(text_of(&report, "45th").contains("must shoot at near — 10.00\""));
+    assert_eq!(must_shoot(&report, "45th"), vec!["near"]);
+    assert_eq!(
+        decision(&report, "45th", Topic::Shooting, "far"),
+        Some(Decision::Cannot)
+    );
 }
 
 #[test]
@@ -38,6 +44,10 @@ fn a_line_may_fire_past_a_skirmish_screen_at_a_clear_target() {
         "A12: a not-clear closest target may be passed over for a clear one"
     );
     assert!(text_of(&report, "45th").contains("may shoot at 3e instead"));
+    assert_eq!(
+        decision(&report, "45th", Topic::Shooting, "3e"),
+        Some(Decision::May)
+    );
 }
 
 #[test]
@@ -164,7 +174,7 @@ fn a_target_just_out_of_range_is_borderline() {
         .iter()
         .find(|r| r.other.as_deref() == Some("3e") && r.topic == rules::ruling::Topic::Shooting);
     assert_eq!(
-        ruling.map(|r| r.verdict),
+        ruling.map(|r| r.verdict()),
         Some(rules::ruling::Verdict::Borderline)
     );
 }

@@ -45,7 +45,7 @@ fn a_line_may_shoot_at_cavalry_charging_right_across_its_front() {
     );
     assert!(fire.may_shoot);
     assert!((fire.crossed.0 - 9.4).abs() < 0.05, "{}", fire.crossed);
-    assert_eq!(fire.ruling.verdict, Verdict::Yes);
+    assert_eq!(fire.ruling.verdict(), Verdict::Yes);
     assert!(
         fire.ruling
             .explanation
@@ -60,7 +60,7 @@ fn a_charge_clipping_the_end_of_a_line_gives_no_traversing_fire() {
     let fire = &fires[0];
     assert!(!fire.may_shoot);
     assert!(fire.crossed.0 < 0.5);
-    assert_eq!(fire.ruling.verdict, Verdict::No);
+    assert_eq!(fire.ruling.verdict(), Verdict::No);
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn a_charge_crossing_just_over_half_the_front_is_borderline() {
     let fires = charge_across(line("45th", "red", [39.8, 12.0], 90.0));
     let fire = &fires[0];
     assert!(fire.may_shoot && fire.borderline);
-    assert_eq!(fire.ruling.verdict, Verdict::Borderline);
+    assert_eq!(fire.ruling.verdict(), Verdict::Borderline);
 }
 
 #[test]

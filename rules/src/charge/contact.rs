@@ -3,7 +3,7 @@
 
 use super::Face;
 use crate::quarter::classify;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::situation::{Contact, Situation};
 
 const CONTACT: RuleRef = RuleRef::read_as("Charging More than One Unit at Once (§7.4)", "A22");
@@ -62,7 +62,7 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
         topic: Topic::Contact,
         unit: a.id.clone(),
         other: Some(b.id.clone()),
-        verdict: Verdict::judge(true, !touching),
+        decision: Decision::judge(true, !touching),
         rule: CONTACT,
         figures: vec![
             Figure::inches("gap", contact.gap),

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::geometry::{OrientedRect, TablePoint, facing_of};
 use crate::quarter::{Quarter, QuarterScheme, classify};
 use crate::retire::{Outcome, Withdrawal, evade, may_evade};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -337,7 +337,7 @@ pub fn charge_ruling(
         unit: unit.id.clone(),
         other: Some(enemy.id.clone()),
         // `borderline` is never set for a charge that is not allowed at all.
-        verdict: Verdict::judge(charge.reachable, charge.borderline),
+        decision: Decision::permit(charge.reachable, charge.borderline),
         rule: if charge.reason.is_some() {
             FORBIDDEN
         } else if charge.face_borderline {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -129,7 +129,7 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
         topic: Topic::Command,
         unit: units[members[0]].id.clone(),
         other: cut.first().map(|(m, _, _)| units[*m].id.clone()),
-        verdict: Verdict::judge(cut.is_empty(), borderline),
+        decision: Decision::judge(cut.is_empty(), borderline),
         rule: COHESION,
         figures: cut
             .iter()

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::profile::CommandModel;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Commander, Scene, Unit};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -101,7 +101,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         topic: Topic::Command,
         unit: unit.id.clone(),
         other: Some(commander.id.clone()),
-        verdict: Verdict::judge(penalty == 0, borderline),
+        decision: Decision::judge(penalty == 0, borderline),
         rule: situation.profile.command_rule().unwrap_or(COMMAND_DISTANCE),
         figures: vec![
             Figure::inches("distance", distance),

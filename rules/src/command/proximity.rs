@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::situation::Situation;
 use crate::units::Inches;
 
@@ -82,7 +82,7 @@ pub fn enemy_within(
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
-        verdict: Verdict::judge(within, borderline),
+        decision: Decision::judge(within, borderline),
         rule: profile.proximity_rule().unwrap_or(PROXIMITY),
         figures: vec![
             Figure::inches("gap", gap),
@@ -185,7 +185,7 @@ fn unseen_ruling(situation: &Situation, index: usize, enemy: usize, gap: Inches)
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(other.id.clone()),
-        verdict: Verdict::No,
+        decision: Decision::No,
         rule: SIGHT_ARC,
         figures: vec![Figure::inches("gap", gap)],
         explanation: format!(

@@ -3,7 +3,7 @@
 //! leader's base to the closest point of the stand, when it begins to move.
 
 use super::distance::CommandDistance;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Commander, Unit};
 use crate::situation::Situation;
 
@@ -48,7 +48,7 @@ pub fn command_radius(
         topic: Topic::Command,
         unit: unit.id.clone(),
         other: Some(commander.id.clone()),
-        verdict: Verdict::judge(within, borderline),
+        decision: Decision::judge(within, borderline),
         rule: profile.command_rule().unwrap_or(COMMAND_RADIUS),
         figures: vec![
             Figure::inches("distance", distance),

@@ -6,7 +6,7 @@ use crate::command::{brigades, cut_off};
 use crate::geometry::angle_between;
 use crate::measure::possessive;
 use crate::profile::Profile;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
 use crate::units::Inches;
 
@@ -160,7 +160,7 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                 .first()
                 .map(|u| u.id.clone())
                 .or_else(|| cut.first().map(|(m, _, _)| shown.units[*m].id.clone())),
-            verdict: Verdict::judge(was && is, borderline),
+            decision: Decision::judge(was && is, borderline),
             rule: COHESION,
             figures,
             explanation,

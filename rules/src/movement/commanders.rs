@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::profile::Profile;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::Scene;
 use crate::units::Inches;
 
@@ -64,7 +64,7 @@ pub fn check_commanders(before: &Scene, after: &Scene, profile: &Profile) -> Vec
                 topic: Topic::Movement,
                 unit: commander.id.clone(),
                 other: None,
-                verdict: Verdict::judge(within, borderline),
+                decision: Decision::judge(within, borderline),
                 rule: MOVING_COMMANDERS,
                 figures: vec![
                     Figure::inches("moved", distance),

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::geometry::{OrientedRect, TablePoint};
 use crate::profile::Profile;
 use crate::quarter::{Quarter, classify};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -182,10 +182,10 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         topic: Topic::Movement,
         unit: before.id.clone(),
         other: None,
-        verdict: {
+        decision: {
             let allowed = forbidden.is_none() && moves as f64 <= moves_per_order;
             // A forbidden move stays forbidden however close the numbers are.
-            Verdict::judge(allowed, allowed && step_borderline && moves > 0)
+            Decision::permit(allowed, allowed && step_borderline && moves > 0)
         },
         rule: ALLOWANCE,
         figures: vec![
@@ -253,7 +253,7 @@ fn proximity_breach(
             topic: Topic::Movement,
             unit: before.id.clone(),
             other: Some(near.id.clone()),
-            verdict: Verdict::No,
+            decision: Decision::Cannot,
             rule: PROXIMITY,
             figures: vec![Figure::inches("enemy gap", near.gap)],
             explanation: format!(

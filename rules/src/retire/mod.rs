@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TableVector};
 use crate::quarter::{Quarter, QuarterScheme};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict, xy};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, xy};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::{Degrees, Inches};
@@ -310,7 +310,7 @@ fn ruling(situation: &Situation, index: usize, charger: Option<usize>, w: &Withd
         topic: Topic::Retire,
         unit: unit.id.clone(),
         other: charger.map(|c| situation.scene.units[c].id.clone()),
-        verdict: Verdict::judge(
+        decision: Decision::judge(
             matches!(w.outcome, Outcome::Moves | Outcome::Holds),
             w.borderline,
         ),

@@ -19,7 +19,7 @@ use parry2d_f64::bounding_volume::Aabb;
 
 use super::assess::Assessment;
 use crate::geometry::{OrientedRect, TablePoint, heading};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::TerrainKind;
 use crate::situation::Situation;
 use crate::terrain::to_geo;
@@ -195,10 +195,10 @@ fn ruling(
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(target.id.clone()),
-        verdict: if slopes.is_empty() {
-            Verdict::Yes
+        decision: if slopes.is_empty() {
+            Decision::Yes
         } else {
-            Verdict::Borderline
+            Decision::Borderline
         },
         rule: BEATEN_ZONE,
         figures: vec![

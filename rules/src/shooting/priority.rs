@@ -9,7 +9,7 @@ use super::{
     Assessment, Candidate, FiringFace, Ineligible, RangeBand, arc_outline_from, assess,
     firing_faces, screen,
 };
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
 use crate::situation::Situation;
 use crate::text::concat;
@@ -110,7 +110,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
             topic: Topic::Shooting,
             unit: unit.id.clone(),
             other: None,
-            verdict: Verdict::No,
+            decision: Decision::Cannot,
             rule: RuleRef::book("When to Shoot (§6.1)"),
             figures: Vec::new(),
             explanation: format!("{} {reason}.", unit.name),
@@ -290,7 +290,7 @@ fn choose(
             report.may_target = all.iter().map(|t| t.id.clone()).collect();
             report.rulings = all
                 .iter()
-                .map(|t| target_ruling(situation, unit, t, Verdict::Yes, ARTILLERY, format!(
+                .map(|t| target_ruling(situation, unit, t, Decision::May, ARTILLERY, format!(
                     "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
                     who, name_of(situation, t), situation.profile.length(t.range.rounded()), situation.profile.length(max / 2.0))))
                 .collect();
@@ -349,7 +349,7 @@ fn priority_among(
             situation,
             unit,
             t,
-            Verdict::Yes,
+            Decision::Must,
             if tied { TIES } else { PICK_A_TARGET },
             format!(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
@@ -373,7 +373,7 @@ fn priority_among(
             situation,
             unit,
             t,
-            Verdict::Yes,
+            Decision::May,
             NOT_CLEAR,
             format!(
                 "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
@@ -405,7 +405,7 @@ fn priority_among(
             situation,
             unit,
             t,
-            Verdict::No,
+            Decision::Cannot,
             PICK_A_TARGET,
             format!(
                 "{} may not shoot at {} — {}: {why}.",
@@ -422,7 +422,7 @@ fn target_ruling(
     situation: &Situation,
     unit: &Unit,
     t: &Assessment,
-    verdict: Verdict,
+    decision: Decision,
     rule: RuleRef,
     explanation: String,
 ) -> Ruling {
@@ -459,10 +459,10 @@ fn target_ruling(
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(t.id.clone()),
-        verdict: if borderline || overhead_borderline {
-            Verdict::Borderline
+        decision: if borderline || overhead_borderline {
+            Decision::Borderline
         } else {
-            verdict
+            decision
         },
         rule,
         figures,
@@ -550,7 +550,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(i.id.clone()),
-        verdict: Verdict::judge(false, i.borderline),
+        decision: Decision::permit(false, i.borderline),
         rule: PICK_A_TARGET,
         figures: Vec::new(),
         explanation: format!(
@@ -591,7 +591,7 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: None,
-        verdict: Verdict::Yes,
+        decision: Decision::Yes,
         rule,
         figures: vec![Figure::inches("maximum range", max)],
         explanation: format!(

@@ -15,7 +15,7 @@ use crate::charge::Face;
 use crate::geometry::{ConvexRegion, OrientedRect, TablePoint, fraction_inside};
 use crate::profile::{Profile, TraversingReading};
 use crate::quarter::Quarter;
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::Scene;
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -246,7 +246,7 @@ pub fn traversing_fire(
         topic: Topic::Shooting,
         unit: firer_unit.id.clone(),
         other: Some(charger_unit.id.clone()),
-        verdict: Verdict::judge(may_shoot, borderline && shoots && !engaged),
+        decision: Decision::permit(may_shoot, borderline && shoots && !engaged),
         rule: TRAVERSING,
         figures: vec![
             Figure::inches("crossed", covered),

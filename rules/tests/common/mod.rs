@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use rules::Scene;
+use rules::ruling::{Decision, Topic};
 use rules::rulings::{Rulings, UnitRulings, rulings};
 use rules::scene::Format;
 use serde_json::{Value, json};
@@ -43,6 +44,25 @@ pub fn of<'r>(report: &'r Rulings, id: &str) -> &'r UnitRulings {
         .iter()
         .find(|u| u.summary.id == id)
         .unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+/// What the rulings decide about `id` and `other` on one topic (`None`: no such ruling).
+pub fn decision(report: &Rulings, id: &str, topic: Topic, other: &str) -> Option<Decision> {
+    of(report, id)
+        .rulings
+        .iter()
+        .find(|r| r.topic == topic && r.other.as_deref() == Some(other))
+        .map(|r| r.decision)
+}
+
+/// The targets `id` must shoot at, read from the rulings' decisions.
+pub fn must_shoot(report: &Rulings, id: &str) -> Vec<String> {
+    of(report, id)
+        .rulings
+        .iter()
+        .filter(|r| r.topic == Topic::Shooting && r.decision == Decision::Must)
+        .filter_map(|r| r.other.clone())
+        .collect()
 }
 
 /// The text of every ruling about one unit, for assertions on explanations.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use egui_kittest::Harness;
-use rules::ruling::{Topic, Verdict};
+use rules::ruling::{Decision, Topic};
 use vision::FrameSource;
 use vision::source::SyntheticSource;
 use vision::synthetic::Effects;
@@ -50,13 +50,13 @@ pub fn showcase_unit(state: &TableState) -> Option<String> {
         .find(|u| {
             u.rulings
                 .iter()
-                .any(|r| r.explanation.contains("must shoot at"))
+                .any(|r| r.topic == Topic::Shooting && r.decision == Decision::Must)
         })
         .or_else(|| {
             rulings.units.iter().find(|u| {
-                u.rulings.iter().any(|r| {
-                    r.topic == Topic::Shooting && r.verdict == Verdict::Yes && r.other.is_some()
-                })
+                u.rulings
+                    .iter()
+                    .any(|r| r.topic == Topic::Shooting && r.decision == Decision::May)
             })
         })
         .or_else(|| rulings.units.first())

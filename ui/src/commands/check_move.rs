@@ -57,7 +57,7 @@ pub fn run(
             writeln!(
                 out,
                 "  {} {}",
-                super::rulings::mark(ruling.verdict),
+                super::rulings::mark(ruling.verdict()),
                 ruling.explanation
             )?;
         }
@@ -70,7 +70,7 @@ pub fn run(
         writeln!(
             out,
             "  {} {}",
-            super::rulings::mark(ruling.verdict),
+            super::rulings::mark(ruling.verdict()),
             ruling.explanation
         )?;
     }

@@ -108,7 +108,7 @@ pub fn write_rulings(
             writeln!(
                 out,
                 "{indent}  {} {}  [{}{reading}]",
-                mark(ruling.verdict),
+                mark(ruling.verdict()),
                 ruling.explanation,
                 ruling.rule.rule
             )?;

@@ -7,7 +7,7 @@
 //! test or standing order) are not on the table: the ruling names them and players decide.
 
 use crate::geometry::{TablePoint, TableVector, heading};
-use crate::ruling::{Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, Verdict};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Momentum, Unit};
 use crate::situation::Situation;
 use crate::units::{Degrees, Inches};
@@ -49,7 +49,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
     let Some(momentum) = before.momentum else {
         return ruling(
             before,
-            Verdict::Yes,
+            Decision::Yes,
             vec![Figure::inches("moved", distance)],
             format!(
                 "{} has no recorded momentum (its first bound, §9): it may set off in any direction at any permitted speed.",
@@ -90,7 +90,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
         (false, false, _) => {
             return ruling(
                 before,
-                Verdict::judge(true, near_limit),
+                Decision::judge(true, near_limit),
                 figures,
                 format!(
                     "{} kept its momentum: it moved {} where {} was predicted, on its heading.",
@@ -117,7 +117,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
     if let Some(cinc) = led_by_cinc(situation, before) {
         return ruling(
             before,
-            Verdict::Yes,
+            Decision::Yes,
             figures,
             format!(
                 "{} {what}: permitted, {cinc} (commander-in-chief) is in base contact (§10.2).",
@@ -128,7 +128,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
     }
     ruling(
         before,
-        Verdict::judge(false, near_limit),
+        Decision::judge(false, near_limit),
         figures,
         format!(
             "{} {what} without the commander-in-chief in contact: permitted only as the one formation the CinC redirects this bound (§10.3), a detour or road march (§10.4), skirmishers deploying (§10.1), or a reaction test or standing order (§10.5) — players decide which, if any, applies.",
@@ -140,7 +140,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
 
 fn ruling(
     unit: &Unit,
-    verdict: Verdict,
+    decision: Decision,
     figures: Vec<Figure>,
     explanation: String,
     shapes: Vec<Shape>,
@@ -149,7 +149,7 @@ fn ruling(
         topic: Topic::Movement,
         unit: unit.id.clone(),
         other: None,
-        verdict,
+        decision,
         rule: MOMENTUM,
         figures,
         explanation,

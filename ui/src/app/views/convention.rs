@@ -18,7 +18,7 @@ pub fn interesting(rulings: &Rulings) -> Vec<(String, usize)> {
     let mut found: Vec<(u8, String, usize)> = Vec::new();
     for unit in &rulings.units {
         for (i, r) in unit.rulings.iter().enumerate() {
-            let rank = match (r.topic, r.verdict) {
+            let rank = match (r.topic, r.verdict()) {
                 (_, Verdict::Borderline) if !r.shapes.is_empty() => 0,
                 (Topic::Charge, Verdict::Yes) => 1,
                 (Topic::Shooting, Verdict::Yes) if r.other.is_some() => 2,
@@ -104,9 +104,9 @@ fn caption(ui: &mut egui::Ui, state: &AppState) {
         Some(r) => {
             ui.horizontal_wrapped(|ui| {
                 ui.label(
-                    RichText::new(verdict_mark(r.verdict))
+                    RichText::new(verdict_mark(r.verdict()))
                         .size(34.0)
-                        .color(verdict_colour(r.verdict)),
+                        .color(verdict_colour(r.verdict())),
                 );
                 ui.label(
                     RichText::new(&r.explanation)

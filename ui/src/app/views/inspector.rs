@@ -65,14 +65,14 @@ pub fn unit_list(ui: &mut egui::Ui, state: &mut AppState) {
 /// A ruling as a row: its mark, its sentence, its rule; borderline ones say so.
 pub fn ruling_row(ui: &mut egui::Ui, ruling: &Ruling) {
     ui.horizontal_wrapped(|ui| {
-        let colour = verdict_colour(ruling.verdict);
+        let colour = verdict_colour(ruling.verdict());
         ui.label(
-            RichText::new(verdict_mark(ruling.verdict))
+            RichText::new(verdict_mark(ruling.verdict()))
                 .color(colour)
                 .strong(),
         );
         ui.label(&ruling.explanation);
-        if ruling.verdict == Verdict::Borderline {
+        if ruling.verdict() == Verdict::Borderline {
             ui.label(
                 RichText::new("BORDERLINE — players decide")
                     .color(Color32::BLACK)
@@ -243,7 +243,7 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
     let borderline = own
         .iter()
         .flat_map(|u| &u.rulings)
-        .filter(|r| r.verdict == Verdict::Borderline)
+        .filter(|r| r.verdict() == Verdict::Borderline)
         .count();
     ui.add_space(6.0);
     ui.label(

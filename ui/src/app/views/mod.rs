@@ -228,7 +228,7 @@ pub fn draw_table(
                 painter,
                 xf,
                 shape,
-                overlay::verdict_colour(ruling.verdict),
+                overlay::verdict_colour(ruling.verdict()),
                 sizes.lines,
             );
         }
@@ -404,10 +404,10 @@ fn target_lines(
         let Some(other) = ruling.other.as_deref().and_then(|id| scene.unit(id)) else {
             continue;
         };
-        let colour = overlay::verdict_colour(ruling.verdict);
+        let colour = overlay::verdict_colour(ruling.verdict());
         let label = format!(
             "{} {}",
-            overlay::verdict_mark(ruling.verdict),
+            overlay::verdict_mark(ruling.verdict()),
             short_label(ruling, &unit.name)
         );
         let (from, to): (TablePoint, TablePoint) = match ruling.shapes.first() {
@@ -417,7 +417,7 @@ fn target_lines(
             ),
             _ => (leader, other.footprint.closest_point(&leader).0),
         };
-        let dashed = ruling.verdict == Verdict::No;
+        let dashed = ruling.verdict() == Verdict::No;
         let width = if dashed { 1.5 } else { 2.5 };
         // Targets ruled out before measuring (not in the arc, engaged …) are listed in the
         // inspector; on the table they are a faint dashed line, so the real targets stand out.
@@ -434,7 +434,7 @@ fn target_lines(
     }
     for ruling in rulings
         .iter()
-        .filter(|r| r.topic == Topic::Charge && r.verdict != Verdict::No)
+        .filter(|r| r.topic == Topic::Charge && r.verdict() != Verdict::No)
     {
         for shape in &ruling.shapes {
             overlay::ruling_shape(
@@ -451,14 +451,14 @@ fn target_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rules::ruling::{RuleRef, Verdict};
+    use rules::ruling::{Decision, RuleRef};
 
     fn ruling(text: &str) -> Ruling {
         Ruling {
             topic: Topic::Shooting,
             unit: "45th-foot".into(),
             other: None,
-            verdict: Verdict::Yes,
+            decision: Decision::Must,
             rule: RuleRef::book("x"),
             figures: Vec::new(),
             explanation: text.into(),
