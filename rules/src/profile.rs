@@ -165,6 +165,10 @@ struct FormationRules {
     arc: Option<ArcShape>,
     #[serde(default)]
     shoots: Option<bool>,
+    #[serde(default)]
+    closing_fire: Option<bool>,
+    #[serde(default)]
+    enfilades: Option<bool>,
     #[serde(default, rename = "move")]
     move_allowance: Option<Inches>,
 }
@@ -1127,6 +1131,18 @@ impl Profile {
     /// Whether the formation may shoot at all.
     pub fn formation_shoots(&self, formation: Formation) -> bool {
         self.formation_rules(formation).shoots.unwrap_or(true)
+    }
+
+    /// Whether the formation may answer a charge with closing fire (when it shoots at all).
+    pub fn formation_gives_closing_fire(&self, formation: Formation) -> bool {
+        self.formation_shoots(formation)
+            && self.formation_rules(formation).closing_fire.unwrap_or(true)
+    }
+
+    /// Whether the formation's shooting may enfilade a target (when it shoots at all).
+    pub fn formation_enfilades(&self, formation: Formation) -> bool {
+        self.formation_shoots(formation)
+            && self.formation_rules(formation).enfilades.unwrap_or(true)
     }
 
     /// How far one move takes the unit.

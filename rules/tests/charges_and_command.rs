@@ -55,6 +55,32 @@ fn a_frontal_charge_draws_closing_fire() {
 }
 
 #[test]
+fn skirmishers_and_warbands_give_no_closing_fire() {
+    // §6.10: "Warbands, skirmishers and march columns cannot" — charged to their front by a
+    // line, the line's charge is offered with no closing fire against them.
+    for formation in ["skirmish", "warband"] {
+        let mut charged = line("3e", "blue", [30.0, 20.0], 270.0);
+        charged["formation"] = json!(formation);
+        charged["width"] = json!(if formation == "warband" { 6.0 } else { 9.4 });
+        charged["depth"] = json!(if formation == "warband" { 4.0 } else { 1.6 });
+        let report = rule(&scene(vec![
+            line("45th", "red", [30.0, 12.0], 90.0),
+            charged,
+        ]));
+        let charge = charge_of(&report, "45th", "3e");
+        assert!(
+            charge.face == Quarter::Front && !charge.closing_fire,
+            "{formation}: {charge:?}"
+        );
+        assert!(
+            !text_of(&report, "45th").contains("closing fire"),
+            "{formation}: {}",
+            text_of(&report, "45th")
+        );
+    }
+}
+
+#[test]
 fn a_charge_beyond_one_move_does_not_reach_and_one_just_short_is_borderline() {
     let far = rule(&scene(vec![
         line("45th", "red", [30.0, 12.0], 90.0),
@@ -341,7 +367,7 @@ fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
 }
 
 #[test]
-fn the_twelve_inch_rule_gives_initiative_unless_disordered() {
+fn the_twelve_inch_rule_gives_initiative_unless_disordered_or_engaged() {
     let mut disordered = line("3e", "blue", [30.0, 22.0], 270.0);
     disordered["disordered"] = json!(true);
     let report = rule(&scene(vec![
@@ -356,6 +382,41 @@ fn the_twelve_inch_rule_gives_initiative_unless_disordered() {
     );
     assert!(text_of(&report, "45th").contains("may make an initiative move"));
     assert!(text_of(&report, "3e").contains("no initiative move"));
+    // §5.4, §6.8: engaged units fight; the hussars in the 45th's flank are told so, not offered
+    // a move.
+    let fighting = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        hussars("hussars", "blue", [25.3, 11.2], 0.0),
+    ]));
+    for id in ["45th", "hussars"] {
+        let text = text_of(&fighting, id);
+        assert!(
+            text.contains("engaged in hand-to-hand combat, so it makes no initiative move")
+                && !text.contains("may make an initiative move"),
+            "{id}: {text}"
+        );
+    }
+}
+
+#[test]
+fn disordered_units_cannot_charge() {
+    // §6.8: a disordered unit cannot be ordered nor move on initiative, so it cannot charge.
+    let mut disordered = line("3e", "blue", [30.0, 20.0], 270.0);
+    disordered["disordered"] = json!(true);
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        disordered,
+    ]));
+    let charge = charge_of(&report, "3e", "45th");
+    assert!(
+        !charge.reachable && charge.reason.as_deref() == Some("disordered units cannot charge"),
+        "{charge:?}"
+    );
+    assert_eq!(
+        common::decision(&report, "3e", Topic::Charge, "45th"),
+        Some(rules::ruling::Decision::Cannot)
+    );
+    assert!(charge_of(&report, "45th", "3e").reachable);
 }
 
 #[test]

@@ -388,6 +388,25 @@ fn shooting_down_a_line_from_its_flank_is_enfilade() {
 }
 
 #[test]
+fn skirmishers_down_a_lines_flank_do_not_enfilade() {
+    // §6.9: skirmishers cannot enfilade, though their leader stands where a line's would.
+    let report = rule(&scene(vec![
+        unit(
+            json!({ "id": "rifles", "side": "red", "kind": "infantry", "formation": "skirmish",
+            "front_center": [48.0, 11.2], "facing": 180.0, "width": 6.0, "depth": 1.0,
+            "weapon": "rifle" }),
+        ),
+        line("3e", "blue", [30.0, 12.0], 90.0),
+    ]));
+    let targets = &of(&report, "rifles").shooting.targets;
+    assert!(
+        targets.first().is_some_and(|t| t.id == "3e" && !t.enfilade),
+        "{targets:?}"
+    );
+    assert!(!text_of(&report, "rifles").contains("enfilade"));
+}
+
+#[test]
 fn a_target_half_hidden_behind_friends_is_not_clear() {
     // A8: friends 5" ahead (x 25.5..30.5) hide the left two thirds of the 3e (x 25.3..34.7)
     // from the 45th's leader at (30, 12).

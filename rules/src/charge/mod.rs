@@ -66,6 +66,8 @@ fn forbidden(
             Some("it is engaged in hand-to-hand combat".into())
         }
         _ if unit.state.shaken => Some("shaken units cannot charge".into()),
+        // Disordered units cannot be ordered nor move on initiative (§6.8; BBB's list too).
+        _ if unit.state.disordered => Some("disordered units cannot charge".into()),
         _ if unit.formation == Formation::MarchColumn => Some("march columns cannot charge".into()),
         _ if unit.kind == UnitKind::Artillery => Some("artillery cannot charge".into()),
         _ if unit.formation == Formation::Square => Some("squares cannot charge".into()),
@@ -125,7 +127,7 @@ fn may_give_closing_fire(situation: &Situation, target: usize, face: Quarter) ->
     let shoots = view.range().is_some();
     let front = face == Quarter::Front
         || profile.quarter_scheme(unit.formation) == QuarterScheme::FourFronts;
-    shoots && front && profile.formation_shoots(unit.formation) && !view.engaged
+    shoots && front && profile.formation_gives_closing_fire(unit.formation) && !view.engaged
 }
 
 /// The longest stretch of `face` not already covered by the charger's friends, as (from, to).

@@ -23,6 +23,18 @@ pub struct EnemyWithin {
     pub borderline: bool,
 }
 
+/// What the 12" rule lets a unit within it do (§5.4): an engaged unit fights instead of moving,
+/// and a disordered one cannot move on initiative (§6.8).
+fn initiative(engaged: bool, disordered: bool) -> &'static str {
+    match (engaged, disordered) {
+        (true, _) => "it is engaged in hand-to-hand combat, so it makes no initiative move",
+        (false, true) => {
+            "it must move straight forward or back; disordered, it has no initiative move"
+        }
+        (false, false) => "it may make an initiative move, and must move straight forward or back",
+    }
+}
+
 /// The closest enemy of `index` (any type or state; commanders are not units), and the ruling.
 /// `nearest` is the unit's closest enemy and the gap (see [`Situation::nearest_enemy`]).
 pub fn enemy_within(
@@ -39,8 +51,9 @@ pub fn enemy_within(
     let within = gap <= proximity;
     let borderline = (gap - proximity).abs() <= tolerance;
     let words = profile.specials().proximity.as_ref();
-    let explanation = match (words, within, unit.state.disordered) {
-        (Some(words), true, _) => format!(
+    let engaged = situation.units[index].engaged;
+    let explanation = match (words, within) {
+        (Some(words), true) => format!(
             "{} is {} from {}, within {}: {}.",
             unit.name,
             profile.length(gap.rounded()),
@@ -48,28 +61,22 @@ pub fn enemy_within(
             profile.length(proximity),
             words.within
         ),
-        (Some(words), false, _) => format!(
+        (Some(words), false) => format!(
             "{} is {} from {}, its nearest enemy: {}.",
             unit.name,
             profile.length(gap.rounded()),
             enemy.unit.name,
             words.beyond
         ),
-        (None, true, false) => format!(
-            "{} is {} from {}, within {proximity}: it may make an initiative move, and must move straight forward or back.",
+        (None, true) => format!(
+            "{} is {} from {}, within {}: {}.",
             unit.name,
             profile.length(gap.rounded()),
             enemy.unit.name,
-            proximity = profile.length(proximity)
+            profile.length(proximity),
+            initiative(engaged, unit.state.disordered)
         ),
-        (None, true, true) => format!(
-            "{} is {} from {}, within {proximity}: it must move straight forward or back; disordered, it has no initiative move.",
-            unit.name,
-            profile.length(gap.rounded()),
-            enemy.unit.name,
-            proximity = profile.length(proximity)
-        ),
-        (None, false, _) => format!(
+        (None, false) => format!(
             "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",
             unit.name,
             profile.length(gap.rounded()),

@@ -414,7 +414,10 @@ pub fn assess(
         arc_fraction: candidate.arc_fraction,
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),
-        enfilade: in_enfilade(target_unit, &eye).is_some(),
+        enfilade: situation
+            .profile
+            .formation_enfilades(shooter_unit.formation)
+            && in_enfilade(target_unit, &eye).is_some(),
         not_clear,
         overhead: looked.over,
         face: face.face,
