@@ -202,6 +202,30 @@ fn guns_choose_freely_beyond_half_range_and_must_shoot_the_closest_within_it() {
         line("close", "blue", [36.0, 20.0], 270.0),
     ]));
     assert_eq!(of(&one_close, "gun").shooting.must_target, vec!["close"]);
+    assert_eq!(
+        decision(&one_close, "gun", Topic::Shooting, "close"),
+        Some(Decision::Must)
+    );
+    // A target 24.3" away is within tolerance of half range: whether the gun must shoot it or
+    // may pick any, and its band, are for the players.
+    let at_half = rule(&scene(vec![
+        gun(),
+        line("a", "blue", [26.0, 30.0], 270.0),
+        line("near-half", "blue", [32.0, 26.3], 270.0),
+    ]));
+    for target in ["a", "near-half"] {
+        assert_eq!(
+            decision(&at_half, "gun", Topic::Shooting, target),
+            Some(Decision::Borderline),
+            "{target}: {}",
+            text_of(&at_half, "gun")
+        );
+    }
+    assert!(
+        text_of(&at_half, "gun").contains("within tolerance of half the gun's range (24.00\")"),
+        "{}",
+        text_of(&at_half, "gun")
+    );
 }
 
 #[test]

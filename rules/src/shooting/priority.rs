@@ -294,9 +294,11 @@ fn choose(
                     "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
                     who, name_of(situation, t), situation.profile.length(t.range.rounded()), situation.profile.length(max / 2.0))))
                 .collect();
-            return report;
+        } else {
+            report = priority_among(situation, unit, &who, &within_half, &all, tie);
         }
-        return priority_among(situation, unit, &who, &within_half, &all, tie);
+        flag_half_range(situation, max, &all, &mut report);
+        return report;
     }
     priority_among(situation, unit, &who, &all, &all, tie)
 }
@@ -416,6 +418,33 @@ fn priority_among(
         ));
     }
     report
+}
+
+/// A gun's half range decides both whether it must shoot the closest target or may pick any,
+/// and a target's band (medium or long): a target within tolerance of it makes every target
+/// ruling of the gun borderline, saying which target and why.
+fn flag_half_range(
+    situation: &Situation,
+    max: Inches,
+    targets: &[&Assessment],
+    report: &mut ShootingReport,
+) {
+    let half = max / 2.0;
+    let tolerance = situation.profile.tolerance().distance;
+    let Some(near) = targets.iter().find(|t| (t.range - half).abs() <= tolerance) else {
+        return;
+    };
+    let note = format!(
+        " {} is {}, within tolerance of half the gun's range ({}), which decides whether the gun must shoot the closest target or may pick any, and whether {} is at medium or long range: borderline — players decide.",
+        name_of(situation, near),
+        situation.profile.length(near.range.rounded()),
+        situation.profile.length(half),
+        name_of(situation, near),
+    );
+    for ruling in report.rulings.iter_mut().filter(|r| r.other.is_some()) {
+        ruling.decision = Decision::Borderline;
+        ruling.explanation.push_str(&note);
+    }
 }
 
 fn target_ruling(
