@@ -225,8 +225,14 @@ fn support_ruling(
         &situation.scene.units[engaged],
     );
     let borderline = (distance - reach).abs() <= tolerance;
+    // A supporter a little beyond the reach is only borderline: never call it "within".
+    let (relation, verdict) = if distance <= reach {
+        ("within", "+1")
+    } else {
+        ("just beyond", "+1 if the players agree")
+    };
     let mut explanation = format!(
-        "{} supports {} in its {} ({} away, within {reach}): +1.",
+        "{} supports {} in its {} ({} away, {relation} {reach}): {verdict}.",
         s.name,
         u.name,
         zone.describe(),

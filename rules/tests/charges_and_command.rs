@@ -278,7 +278,7 @@ fn contact_is_reported_with_the_gap_and_the_face_covered() {
 #[test]
 fn supports_in_flank_and_rear_and_the_borderline_one() {
     // The 45th fights the 3e to its front; the 52nd stands 2" behind (rear support) and the
-    // 95th 6.2" off its left flank: borderline.
+    // 95th 6.5" off its left flank: borderline.
     let report = rule(&scene(vec![
         line("45th", "red", [30.0, 12.0], 90.0),
         line("3e", "blue", [30.0, 12.0], 270.0),
@@ -298,6 +298,14 @@ fn supports_in_flank_and_rear_and_the_borderline_one() {
         .find(|r| r.topic == Topic::Support)
         .expect("support ruling");
     assert_eq!(borderline.verdict(), Verdict::Borderline);
+    // 6.5" is beyond 6": the ruling never says "within".
+    assert!(
+        borderline
+            .explanation
+            .contains("(6.50\" away, just beyond 6.00\")"),
+        "{}",
+        borderline.explanation
+    );
 }
 
 #[test]

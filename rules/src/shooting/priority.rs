@@ -245,7 +245,7 @@ fn from_face(
                 .unwrap_or_default();
             let reason = concat(&[
                 first,
-                " is closer and takes priority (sight to it not checked)",
+                " is closer and takes priority, whether or not this one can be seen",
             ]);
             ineligible.push(Ineligible {
                 face: face.face,
