@@ -194,6 +194,39 @@ fn skirmishers_may_not_charge_formed_infantry_in_front() {
 }
 
 #[test]
+fn skirmishers_may_charge_a_gun_but_not_one_beside_a_line() {
+    // §7.1: skirmishers may charge artillery, "but not if the charge would also engage an
+    // adjacent unit they are forbidden to charge": placed in contact with the gun, 6" wide,
+    // they would also touch the line's front.
+    let gun = unit(
+        json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+        "front_center": [30.0, 20.0], "facing": 270.0, "width": 1.6, "depth": 1.5,
+        "weapon": "smoothbore-artillery" }),
+    );
+    let skirmishers = unit(
+        json!({ "id": "voltigeurs", "side": "blue", "kind": "infantry", "formation": "skirmish",
+        "front_center": [30.0, 12.0], "facing": 90.0, "width": 6.0, "depth": 1.0,
+        "weapon": "smoothbore-musket" }),
+    );
+    let alone = rule(&scene(vec![gun.clone(), skirmishers.clone()]));
+    assert!(charge_of(&alone, "voltigeurs", "gun").reachable);
+    let beside = rule(&scene(vec![
+        gun,
+        line("45th", "red", [36.0, 20.0], 270.0),
+        skirmishers,
+    ]));
+    let charge = charge_of(&beside, "voltigeurs", "gun");
+    assert!(!charge.reachable, "{charge:?}");
+    assert!(
+        charge
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("would also engage 45th beside it")),
+        "{charge:?}"
+    );
+}
+
+#[test]
 fn a_second_charger_needs_half_the_face_free() {
     // A23: the 3e already fights most of the 45th's front; the 4e cannot join on that face.
     let report = rule(&scene(vec![

@@ -184,6 +184,38 @@ fn placement(charger: &Unit, face: &Face, free: (Inches, Inches)) -> OrientedRec
     )
 }
 
+/// Why a charge is forbidden because, placed in contact as it must be (maximising contact), the
+/// charger would also touch an enemy beside the target that it may not charge — the book's own
+/// example: skirmishers may charge a gun, but not one standing beside a line (§7.1).
+fn also_engages(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    placement: &OrientedRect,
+) -> Option<String> {
+    let contact = situation.profile.distances().contact;
+    let side = situation.units[charger].side;
+    let profile = situation.profile;
+    situation
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, view)| *i != target && view.side != side)
+        .filter(|(_, view)| view.unit.footprint.frame().gap_to(placement) <= contact)
+        .find_map(|(i, view)| {
+            let frame = view.unit.footprint.frame();
+            let reading = classify(frame, &placement.front_center());
+            let face = profile
+                .quarter_scheme(view.unit.formation)
+                .rule_quarter(reading.face);
+            let why = forbidden(situation, charger, i, face)?;
+            Some(format!(
+                "in contact it would also engage {} beside it, and {why}",
+                view.unit.name
+            ))
+        })
+}
+
 /// Assess a charge by `charger` at `target` (indices in the scene).
 /// `seen`: the charger's leader is already known to see the target (from the shooting rules).
 pub fn assess_charge(
@@ -233,6 +265,11 @@ pub fn assess_charge(
             ));
         }
     }
+    let placement = placement(unit, &geometric_face, (from, to));
+    // The book says it of skirmishers (§7.1); other chargers are not held to it.
+    if reason.is_none() && unit.formation == Formation::Skirmish {
+        reason = also_engages(situation, charger, target, &placement);
+    }
     let reaches = path.cost <= allowance;
     let reach_borderline = (path.cost - allowance).abs() <= tolerance.distance;
     let allowed = reason.is_none();
@@ -247,7 +284,7 @@ pub fn assess_charge(
         borderline: allowed && (face_borderline || reach_borderline),
         face_borderline: allowed && face_borderline,
         reason,
-        placement: Some(placement(unit, &geometric_face, (from, to))),
+        placement: Some(placement),
         evade,
     }
 }
