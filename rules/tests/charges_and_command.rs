@@ -81,6 +81,29 @@ fn skirmishers_and_warbands_give_no_closing_fire() {
 }
 
 #[test]
+fn form_square_infantry_charged_by_cavalry_to_its_front_tries_to_form_square_instead_of_firing() {
+    // §9.1: a unit with the Form Square rule, charged to its front by cavalry, must try to form
+    // square and gives no closing fire; charged by infantry it fires as ever.
+    let mut line_45th = line("45th", "red", [30.0, 12.0], 90.0);
+    line_45th["stats"] = json!({ "type": "Infantry", "armament": "Muskets", "hand_to_hand": 6,
+        "shooting": 3, "morale": "4+", "stamina": 3, "special": ["Form Square"] });
+    let report = rule(&scene(vec![
+        line_45th,
+        hussars("hussars", "blue", [30.0, 22.0], 270.0),
+        line("3e", "blue", [42.0, 20.0], 270.0),
+    ]));
+    let by_cavalry = charge_of(&report, "hussars", "45th");
+    assert!(by_cavalry.reachable && by_cavalry.forms_square && !by_cavalry.closing_fire);
+    let text = text_of(&report, "hussars");
+    assert!(
+        text.contains("45th must try to form square") && !text.contains("closing fire."),
+        "{text}"
+    );
+    let by_infantry = charge_of(&report, "3e", "45th");
+    assert!(by_infantry.closing_fire && !by_infantry.forms_square, "{by_infantry:?}");
+}
+
+#[test]
 fn a_charge_beyond_one_move_does_not_reach_and_one_just_short_is_borderline() {
     let far = rule(&scene(vec![
         line("45th", "red", [30.0, 12.0], 90.0),

@@ -36,6 +36,8 @@ pub struct ChargeAssessment {
     pub allowance: Inches,
     /// The target may answer with closing fire (A26).
     pub closing_fire: bool,
+    /// The target must try to form square instead (the Form Square rule, §9.1).
+    pub forms_square: bool,
     /// Within tolerance of the allowance, or of a quarter ray: players decide.
     pub borderline: bool,
     /// The charger's leader is within tolerance of a ray of the target's quarters (A21).
@@ -116,6 +118,21 @@ fn neighbouring_quarter(frame: &OrientedRect, point: &TablePoint, face: Quarter)
         _ if local.ahead.0 > -frame.depth().0 / 2.0 => Quarter::Front,
         _ => Quarter::Rear,
     }
+}
+
+/// Whether the target must try to form square (§9.1): infantry with the Form Square rule,
+/// charged to its front by cavalry, not engaged, and not in square or a building already.
+fn must_try_square(situation: &Situation, charger: usize, target: usize, face: Quarter) -> bool {
+    let enemy = situation.units[target].unit;
+    situation.scene.units[charger].kind == UnitKind::Cavalry
+        && enemy.kind == UnitKind::Infantry
+        && face == Quarter::Front
+        && !situation.units[target].engaged
+        && !matches!(enemy.formation, Formation::Square | Formation::Building)
+        && enemy
+            .stats
+            .as_ref()
+            .is_some_and(|stats| stats.has_special("Form Square"))
 }
 
 /// Whether the target may answer with closing fire (A26): charged to its front (any face for
@@ -270,6 +287,7 @@ pub fn assess_charge(
     if reason.is_none() && unit.formation == Formation::Skirmish {
         reason = also_engages(situation, charger, target, &placement);
     }
+    let forms_square = must_try_square(situation, charger, target, face);
     let reaches = path.cost <= allowance;
     let reach_borderline = (path.cost - allowance).abs() <= tolerance.distance;
     let allowed = reason.is_none();
@@ -280,7 +298,8 @@ pub fn assess_charge(
         face,
         cost: path.cost,
         allowance,
-        closing_fire: may_give_closing_fire(situation, target, face),
+        closing_fire: !forms_square && may_give_closing_fire(situation, target, face),
+        forms_square,
         borderline: allowed && (face_borderline || reach_borderline),
         face_borderline: allowed && face_borderline,
         reason,
@@ -339,6 +358,12 @@ pub fn charge_ruling(
     let in_play = charge.reachable || charge.borderline;
     if in_play && charge.closing_fire {
         explanation.push_str(&format!(" {} may answer with closing fire.", enemy.name));
+    }
+    if in_play && charge.forms_square {
+        explanation.push_str(&format!(
+            " {} must try to form square (Form Square, §9.1), and gives no closing fire: roll 2D6 — a double 6 forms square disordered and the charge goes home, a double 1 leaves it disordered where it stands, anything else forms square.",
+            enemy.name
+        ));
     }
     if let Some(evade) = charge.evade.as_ref().filter(|_| in_play) {
         explanation.push_str(&format!(
