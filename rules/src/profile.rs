@@ -169,6 +169,8 @@ struct FormationRules {
     closing_fire: Option<bool>,
     #[serde(default)]
     enfilades: Option<bool>,
+    #[serde(default)]
+    moves_per_turn: Option<u32>,
     #[serde(default, rename = "move")]
     move_allowance: Option<Inches>,
 }
@@ -1137,6 +1139,16 @@ impl Profile {
     pub fn formation_gives_closing_fire(&self, formation: Formation) -> bool {
         self.formation_shoots(formation)
             && self.formation_rules(formation).closing_fire.unwrap_or(true)
+    }
+
+    /// The most moves a unit in the formation may make in a turn, and whether that is the
+    /// formation's own limit (a square's one half-pace move) rather than what an order gives.
+    pub fn moves_per_turn(&self, formation: Formation) -> (u32, bool) {
+        let order = self.specials().moves_per_order;
+        match self.formation_rules(formation).moves_per_turn {
+            Some(limit) if limit < order => (limit, true),
+            _ => (order, false),
+        }
     }
 
     /// Whether the formation's shooting may enfilade a target (when it shoots at all).

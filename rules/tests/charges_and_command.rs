@@ -100,7 +100,10 @@ fn form_square_infantry_charged_by_cavalry_to_its_front_tries_to_form_square_ins
         "{text}"
     );
     let by_infantry = charge_of(&report, "3e", "45th");
-    assert!(by_infantry.closing_fire && !by_infantry.forms_square, "{by_infantry:?}");
+    assert!(
+        by_infantry.closing_fire && !by_infantry.forms_square,
+        "{by_infantry:?}"
+    );
 }
 
 #[test]
@@ -505,6 +508,49 @@ fn moves_are_checked_against_the_allowance_with_terrain() {
         checks.iter().find(|c| c.unit == "45th").map(|c| c.moves),
         Some(2)
     );
+}
+
+#[test]
+fn squares_and_manhandled_guns_make_one_move_a_turn() {
+    // §4.1, §4.3, §9.1: a square moves at half pace, at most once a turn; a deployed gun is
+    // manhandled 6", at most once. Two such moves are refused, one is allowed.
+    let square = |y: f64| {
+        unit(
+            json!({ "id": "square", "side": "red", "kind": "infantry", "formation": "square",
+            "front_center": [30.0, y], "facing": 90.0, "width": 3.2, "depth": 3.2 }),
+        )
+    };
+    let gun = |y: f64| {
+        unit(
+            json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+            "front_center": [50.0, y], "facing": 90.0, "width": 1.6, "depth": 1.5,
+            "weapon": "smoothbore-artillery" }),
+        )
+    };
+    let enemy = || line("3e", "blue", [30.0, 46.0], 270.0);
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let before = scene(vec![square(4.0), gun(4.0), enemy()]);
+    for (moved, allowed) in [(4.0, true), (10.0, false)] {
+        let after = scene(vec![square(4.0 + moved), gun(4.0 + moved), enemy()]);
+        let (checks, _) = check_moves(&before, &after, profile);
+        for id in ["square", "gun"] {
+            let check = checks.iter().find(|c| c.unit == id).expect("checked");
+            let decision = check.rulings[0].decision;
+            assert_eq!(
+                decision == rules::ruling::Decision::May,
+                allowed,
+                "{id} moved {moved}\": {}",
+                check.rulings[0].explanation
+            );
+            if !allowed {
+                assert!(
+                    check.rulings[0]
+                        .explanation
+                        .contains("more than the 1 a unit in")
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -109,9 +109,10 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
 
 fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
     let profile = situation.profile;
-    let moves_per_order = f64::from(profile.specials().moves_per_order);
     let tolerance = profile.tolerance().distance;
     let before = &situation.scene.units[index];
+    let (most_moves, formation_limit) = profile.moves_per_turn(before.formation);
+    let moves_per_order = f64::from(most_moves);
     let allowance = profile.unit_move(before);
     let paths = displacements(before, after);
     let costs: Vec<(TablePoint, TablePoint, crate::terrain::MoveCost)> = paths
@@ -163,11 +164,15 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
             allowance = situation.profile.length(allowance)
         ),
         n => format!(
-            "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the {} an order can give.",
+            "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the {most_moves} {}.",
             before.name,
             situation.profile.length(distance.rounded()),
             situation.profile.length(cost.rounded()),
-            moves_per_order,
+            if formation_limit {
+                format!("a unit in {} may make in a turn", before.formation.as_str())
+            } else {
+                "an order can give".into()
+            },
             allowance = situation.profile.length(allowance)
         ),
     };
