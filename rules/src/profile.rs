@@ -171,6 +171,10 @@ struct FormationRules {
     enfilades: Option<bool>,
     #[serde(default)]
     moves_per_turn: Option<u32>,
+    #[serde(default)]
+    halts_near_cavalry: Option<Inches>,
+    #[serde(default)]
+    towards_home_only: Option<bool>,
     #[serde(default, rename = "move")]
     move_allowance: Option<Inches>,
 }
@@ -852,6 +856,7 @@ impl Profile {
         }
         for formation in self.formations.values_mut() {
             formation.move_allowance = formation.move_allowance.map(|m| m * factor);
+            formation.halts_near_cavalry = formation.halts_near_cavalry.map(|d| d * factor);
         }
         self.distances.convert(factor);
         for weapon in &mut self.weapons {
@@ -1149,6 +1154,21 @@ impl Profile {
             Some(limit) if limit < order => (limit, true),
             _ => (order, false),
         }
+    }
+
+    /// How near enemy cavalry stops a unit in the formation moving at all (a square's 12"),
+    /// scaled like every length; `None`: cavalry never does.
+    pub fn halts_near_cavalry(&self, formation: Formation) -> Option<Inches> {
+        self.formation_rules(formation)
+            .halts_near_cavalry
+            .map(|d| self.scale(d))
+    }
+
+    /// Whether a unit in the formation may move only towards its own lines (a square, A38).
+    pub fn towards_home_only(&self, formation: Formation) -> bool {
+        self.formation_rules(formation)
+            .towards_home_only
+            .unwrap_or(false)
     }
 
     /// Whether the formation's shooting may enfilade a target (when it shoots at all).

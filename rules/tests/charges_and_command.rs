@@ -5,7 +5,7 @@ mod common;
 use common::{line, of, rule, scene, scene_with, text_of, unit};
 use rules::movement::check_moves;
 use rules::quarter::Quarter;
-use rules::ruling::{Topic, Verdict};
+use rules::ruling::{Decision, Topic, Verdict};
 use serde_json::json;
 
 fn charge_of<'r>(
@@ -551,6 +551,55 @@ fn squares_and_manhandled_guns_make_one_move_a_turn() {
             }
         }
     }
+}
+
+#[test]
+fn a_square_moves_only_towards_its_own_lines_and_not_at_all_near_enemy_cavalry() {
+    // §9.1, A38: red's home edge is the south (y = 0). A square may step back towards it, not
+    // away; with enemy cavalry within 12" it may not move at all.
+    let square = |y: f64| {
+        json!({ "id": "square", "side": "red", "kind": "infantry", "formation": "square",
+            "front_center": [30.0, y], "facing": 90.0, "width": 3.2, "depth": 3.2 })
+    };
+    let table = |units: Vec<serde_json::Value>| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "sides": [{ "id": "red", "home_edge": "south" }, { "id": "blue" }],
+            "units": units });
+        rules::Scene::parse(&doc.to_string(), rules::scene::Format::Json, "test").expect("a scene")
+    };
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let far_line = || line("3e", "blue", [30.0, 46.0], 270.0);
+    let square_rulings = |before: &rules::Scene, after: &rules::Scene| {
+        let (checks, _) = check_moves(before, after, profile);
+        let check = checks
+            .into_iter()
+            .find(|c| c.unit == "square")
+            .expect("square");
+        check.rulings
+    };
+    let before = table(vec![square(20.0), far_line()]);
+    let back = square_rulings(&before, &table(vec![square(16.0), far_line()]));
+    assert!(
+        back.iter().all(|r| r.decision == Decision::May),
+        "{back:#?}"
+    );
+    let forward = square_rulings(&before, &table(vec![square(24.0), far_line()]));
+    assert!(
+        forward.iter().any(|r| r.decision == Decision::Cannot
+            && r.explanation
+                .contains("only towards its own lines (the south edge)")),
+        "{forward:#?}"
+    );
+    let cavalry = || hussars("hussars", "blue", [40.0, 26.0], 270.0);
+    let near_cavalry = table(vec![square(20.0), cavalry()]);
+    let stepped_back = square_rulings(&near_cavalry, &table(vec![square(16.0), cavalry()]));
+    assert!(
+        stepped_back
+            .iter()
+            .any(|r| r.decision == Decision::Cannot
+                && r.explanation.contains("enemy cavalry, hussars")),
+        "{stepped_back:#?}"
+    );
 }
 
 #[test]

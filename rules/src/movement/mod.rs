@@ -5,6 +5,7 @@
 
 mod brigade;
 mod commanders;
+mod square;
 
 pub use brigade::check_brigades;
 pub use commanders::{CommanderMove, check_commanders};
@@ -211,6 +212,7 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
             .unwrap_or_default(),
     });
     let proximity_breach = proximity_breach(situation, index, after, &mut rulings);
+    rulings.extend(square::square_rulings(situation, index, after));
     if profile.specials().momentum {
         rulings.push(crate::rulesets::erules::momentum::momentum_ruling(
             situation, index, after,

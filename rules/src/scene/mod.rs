@@ -79,6 +79,18 @@ pub enum TableEdge {
     East,
 }
 
+impl TableEdge {
+    /// Its name, as scenes write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableEdge::South => "south",
+            TableEdge::North => "north",
+            TableEdge::West => "west",
+            TableEdge::East => "east",
+        }
+    }
+}
+
 /// An army.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,0 +1,127 @@
+//! A square's own limits on moving (digest §9.1, A38): it may not move at all with enemy
+//! cavalry near, and it moves only towards its own lines — the home edge the scene gives its
+//! side. Which formations are held to these is the profile's (`halts-near-cavalry`,
+//! `towards-home-only`).
+
+use crate::geometry::TablePoint;
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Topic};
+use crate::scene::{Scene, TableEdge, Unit, UnitKind};
+use crate::situation::Situation;
+use crate::units::Inches;
+
+const SQUARES: RuleRef = RuleRef::read_as("Battalion Squares (§9.1)", "A38");
+
+/// The rulings on a move of `index` (to `after`) that a formation held to these limits made.
+pub(super) fn square_rulings(situation: &Situation, index: usize, after: &Unit) -> Vec<Ruling> {
+    let before = &situation.scene.units[index];
+    let tolerance = situation.profile.tolerance().distance;
+    let moved = crate::geometry::distance(&before.footprint.leader(), &after.footprint.leader());
+    if moved <= tolerance {
+        return Vec::new();
+    }
+    let mut rulings = Vec::new();
+    rulings.extend(cavalry_near(situation, index));
+    rulings.extend(away_from_home(situation, before, after));
+    rulings
+}
+
+/// No move with enemy cavalry within the formation's distance (§9.1).
+fn cavalry_near(situation: &Situation, index: usize) -> Option<Ruling> {
+    let profile = situation.profile;
+    let before = &situation.scene.units[index];
+    let reach = profile.halts_near_cavalry(before.formation)?;
+    let tolerance = profile.tolerance().distance;
+    let side = situation.units[index].side;
+    let (cavalry, gap) = situation
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.side != side && v.unit.kind == UnitKind::Cavalry)
+        .map(|(i, v)| (v.unit, situation.gap(index, i)))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    if gap > reach + tolerance {
+        return None;
+    }
+    let borderline = (gap - reach).abs() <= tolerance;
+    let mut explanation = format!(
+        "{} may not move: enemy cavalry, {}, is {} away, within {}.",
+        before.name,
+        cavalry.name,
+        profile.length(gap.rounded()),
+        profile.length(reach)
+    );
+    if borderline {
+        explanation.push_str(" Within tolerance of the distance: borderline — players decide.");
+    }
+    Some(Ruling {
+        topic: Topic::Movement,
+        unit: before.id.clone(),
+        other: Some(cavalry.id.clone()),
+        decision: Decision::permit(false, borderline),
+        rule: SQUARES,
+        figures: vec![Figure::inches("cavalry gap", gap)],
+        explanation,
+        shapes: Vec::new(),
+    })
+}
+
+/// A move that takes the leader further from its side's home edge (A38); said, not judged,
+/// when the scene gives no home edge.
+fn away_from_home(situation: &Situation, before: &Unit, after: &Unit) -> Option<Ruling> {
+    let profile = situation.profile;
+    if !profile.towards_home_only(before.formation) {
+        return None;
+    }
+    let scene = situation.scene;
+    let home = scene
+        .sides
+        .iter()
+        .find(|s| s.id == before.side)
+        .and_then(|s| s.home_edge);
+    let ruling = |decision, explanation| Ruling {
+        topic: Topic::Movement,
+        unit: before.id.clone(),
+        other: None,
+        decision,
+        rule: SQUARES,
+        figures: Vec::new(),
+        explanation,
+        shapes: Vec::new(),
+    };
+    let Some(edge) = home else {
+        return Some(ruling(
+            Decision::Borderline,
+            format!(
+                "{} may move only towards its own lines, and the scene gives no home edge for side {}: players decide.",
+                before.name, before.side
+            ),
+        ));
+    };
+    let was = to_edge(scene, edge, &before.footprint.leader());
+    let is = to_edge(scene, edge, &after.footprint.leader());
+    let tolerance = profile.tolerance().distance;
+    if is <= was + tolerance {
+        return None;
+    }
+    let mut decided = ruling(
+        Decision::Cannot,
+        format!(
+            "{} may move only towards its own lines (the {} edge), but its leader went {} further from it.",
+            before.name,
+            edge.as_str(),
+            profile.length((is - was).rounded())
+        ),
+    );
+    decided.figures = vec![Figure::inches("away from home", is - was)];
+    Some(decided)
+}
+
+/// How far a point is from a table edge.
+fn to_edge(scene: &Scene, edge: TableEdge, point: &TablePoint) -> Inches {
+    Inches(match edge {
+        TableEdge::South => point.y,
+        TableEdge::North => scene.table.depth.0 - point.y,
+        TableEdge::West => point.x,
+        TableEdge::East => scene.table.width.0 - point.x,
+    })
+}
