@@ -9,6 +9,7 @@
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::query::{PointQuery, Ray, RayCast};
 use parry2d_f64::shape::Segment;
+use parry2d_f64::transformation::convex_polygons_intersection_points;
 use smallvec::SmallVec;
 
 use crate::geometry::{
@@ -526,11 +527,22 @@ pub fn gap_width_over(
         }
     };
     let bounds = Aabb::from_points([*eye, *aim]).loosened(band.0);
+    // The strip the shot crosses, eye to aim, a band and more to either side: only the part of
+    // a unit inside it narrows the gap — not the part beyond the target or behind the shooter.
+    let reach = left * (2.0 * band.0 + 1.0);
+    let strip = [*eye - reach, *aim - reach, *aim + reach, *eye + reach];
+    let mut level = Vec::new();
     for view in situation.units_in(bounds) {
         if view.index == looker || view.index == target || over.contains(&view.index) {
             continue;
         }
-        let Some(span) = extent(&mut view.corners.iter().copied()) else {
+        level.clear();
+        for stand in view.unit.footprint.stands() {
+            let mut piece = Vec::new();
+            convex_polygons_intersection_points(&stand.corners(), &strip, &mut piece);
+            level.extend(piece);
+        }
+        let Some(span) = extent(&mut level.iter().copied()) else {
             continue;
         };
         match moves(span, left_bound.0, right_bound.0) {

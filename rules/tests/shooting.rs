@@ -431,6 +431,35 @@ fn skirmishers_down_a_lines_flank_do_not_enfilade() {
 }
 
 #[test]
+fn units_lying_beyond_the_target_make_no_gap_to_shoot_through() {
+    // A11: the gap is between what stands beside the line of fire *between* the shooter and
+    // the target. Two units slanting back beside the 3e come nearest the line of fire beyond
+    // the point aimed at; level with the shot they leave 6.34" (they used to count as 4.91",
+    // under the 6" minimum, and the 3e could not be shot).
+    let beside = |id: &str, x: f64, facing: f64| {
+        unit(
+            json!({ "id": id, "side": "blue", "kind": "infantry", "front_center": [x, 25.0],
+            "facing": facing, "width": 4.0, "depth": 1.6 }),
+        )
+    };
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        unit(
+            json!({ "id": "3e", "side": "blue", "kind": "infantry", "front_center": [30.0, 24.0],
+            "facing": 270.0, "width": 4.0, "depth": 1.6, "weapon": "smoothbore-musket" }),
+        ),
+        beside("east", 35.0, 315.0),
+        beside("west", 25.0, 225.0),
+    ]));
+    assert!(
+        must_shoot(&report, "45th").contains(&"3e".to_owned()),
+        "{}",
+        text_of(&report, "45th")
+    );
+    assert!(text_of(&report, "45th").contains("seen through a gap of 6.34\""));
+}
+
+#[test]
 fn a_target_half_hidden_behind_friends_is_not_clear() {
     // A8: friends 5" ahead (x 25.5..30.5) hide the left two thirds of the 3e (x 25.3..34.7)
     // from the 45th's leader at (30, 12).
