@@ -560,6 +560,10 @@ pub struct ProximityWords {
     pub within: String,
     /// What it means to be beyond it.
     pub beyond: String,
+    /// The rule is about close-order enemy only (eRules §20.2.1: formed troops), so
+    /// skirmishers and artillery never set it off.
+    #[serde(default)]
+    pub close_order_enemy_only: bool,
 }
 
 /// Settings only some rulesets use, each read by the code that needs it. Every one has a
@@ -940,7 +944,7 @@ impl Profile {
 
     /// The longest sight line in the open, scaled, if the ruleset caps it.
     pub fn sight_limit(&self) -> Option<Inches> {
-        self.extras.sight_limit.map(|l| self.scale(l))
+        self.extras.sight_limit.map(|l| self.scaled(l))
     }
 
     /// Where `unit`'s ranges are measured from: its leader, or (Bugles, Bullets and Blades) the
@@ -1022,27 +1026,28 @@ impl Profile {
         &self.name
     }
 
-    fn scale(&self, length: Inches) -> Inches {
+    /// A length the profile states (a move, a trigger's distance), at its distance scale.
+    pub fn scaled(&self, length: Inches) -> Inches {
         length * self.distance_scale
     }
 
     /// The borderline tolerance, scaled.
     pub fn tolerance(&self) -> Tolerance {
         Tolerance {
-            distance: self.scale(self.tolerance.distance),
+            distance: self.scaled(self.tolerance.distance),
             angle: self.tolerance.angle,
         }
     }
 
     /// The distance at which enemies restrict movement and give initiative.
     pub fn proximity(&self) -> Inches {
-        self.scale(self.distances.proximity)
+        self.scaled(self.distances.proximity)
     }
 
     /// Every distance the rules measure against, scaled.
     pub fn distances(&self) -> Distances {
         let d = &self.distances;
-        let s = |length: Inches| self.scale(length);
+        let s = |length: Inches| self.scaled(length);
         Distances {
             proximity: s(d.proximity),
             contact: s(d.contact),
@@ -1161,7 +1166,7 @@ impl Profile {
     pub fn halts_near_cavalry(&self, formation: Formation) -> Option<Inches> {
         self.formation_rules(formation)
             .halts_near_cavalry
-            .map(|d| self.scale(d))
+            .map(|d| self.scaled(d))
     }
 
     /// Whether a unit in the formation may move only towards its own lines (a square, A38).
@@ -1195,9 +1200,9 @@ impl Profile {
         };
         self.formation_rules(formation)
             .move_allowance
-            .map(|m| self.scale(m))
+            .map(|m| self.scaled(m))
             .or(limbered_move)
-            .unwrap_or_else(|| self.scale(kind_move))
+            .unwrap_or_else(|| self.scaled(kind_move))
     }
 }
 

@@ -267,7 +267,16 @@ fn unit_rulings(
         .map(|p| (p.to_index, p.gap))
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
         .filter(|(_, gap)| *gap <= close);
-    let mut nearest = nearest_pair.or_else(|| situation.nearest_enemy(index));
+    let close_order_only = profile
+        .specials()
+        .proximity
+        .as_ref()
+        .is_some_and(|words| words.close_order_enemy_only);
+    let mut nearest = if close_order_only {
+        crate::command::nearest_close_order(situation, index)
+    } else {
+        nearest_pair.or_else(|| situation.nearest_enemy(index))
+    };
     if profile.specials().sight_ahead_only {
         let (seen, unseen) = crate::command::nearest_seen_ahead(situation, index, nearest);
         rulings.extend(unseen);

@@ -36,17 +36,21 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
     let profile = situation.profile;
     let tolerance = profile.tolerance().distance;
-    let reach = trigger.wider.unwrap_or(trigger.within).max(trigger.within);
+    // Scaled like every other length of the profile (eRules' ground scale by figure size).
+    let distance = profile.scaled(trigger.within);
+    let reach = profile
+        .scaled(trigger.wider.unwrap_or(trigger.within))
+        .max(distance);
     if gap > reach + tolerance {
         return None;
     }
-    let within = gap <= trigger.within;
-    let near_edge = (gap - trigger.within).abs() <= tolerance;
+    let within = gap <= distance;
+    let near_edge = (gap - distance).abs() <= tolerance;
     let (decision, note) = if within || near_edge {
         let note = if near_edge {
             format!(
                 " Within tolerance of {}: borderline — players decide.",
-                profile.length(trigger.within)
+                profile.length(distance)
             )
         } else {
             String::new()
@@ -56,7 +60,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         let who = trigger.wider_for.as_deref().unwrap_or("some of them");
         let note = format!(
             " Beyond {} but within {} if it is {who}: borderline — players decide.",
-            profile.length(trigger.within),
+            profile.length(distance),
             profile.length(reach)
         );
         (Decision::Borderline, note)
@@ -66,7 +70,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         "{} has {enemy_name} {} away, edge to edge (the rule's distance is {}): {}.{note}",
         unit.name,
         profile.length(gap.rounded()),
-        profile.length(trigger.within),
+        profile.length(distance),
         trigger.then
     );
     let (from, _) = unit.footprint.closest_point(&enemy.unit.footprint.leader());
@@ -79,7 +83,7 @@ fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Opt
         rule: trigger.cited,
         figures: vec![
             Figure::inches("gap", gap),
-            Figure::inches("trigger distance", trigger.within),
+            Figure::inches("trigger distance", distance),
         ],
         explanation,
         shapes: vec![Shape::segment(

@@ -6,7 +6,7 @@ mod common;
 use common::{block, must_shoot, of, rule, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::movement::check_moves;
-use rules::ruling::{FigureUnit, Topic, Verdict};
+use rules::ruling::{Decision, FigureUnit, Topic, Verdict};
 use rules::scene::Format;
 use rules::{Profile, RulesetId, Scene};
 use serde_json::{Value, json};
@@ -133,6 +133,24 @@ fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
         json!({}),
     ));
     assert!(text_of(&far, "ligne").contains("no reaction test is needed"));
+    // The zone is round close-order formed troops: skirmishers 40 m off raise no test.
+    let mut skirmishers = enemy_ahead(40.0, 1.0);
+    skirmishers["formation"] = json!("skirmish");
+    let screen = rule(&scene_in(
+        "erules",
+        vec![battalion(1.0), skirmishers],
+        vec![],
+        json!({}),
+    ));
+    assert!(
+        of(&screen, "ligne")
+            .rulings
+            .iter()
+            .all(|r| r.topic != Topic::Proximity || r.decision != Decision::Yes),
+        "{}",
+        text_of(&screen, "ligne")
+    );
+    assert!(!text_of(&screen, "ligne").contains("must pass a reaction test"));
 }
 
 fn moved(momentum: Option<(f64, f64)>, step: [f64; 2], cinc: bool) -> rules::ruling::Ruling {
@@ -392,6 +410,33 @@ fn infantry_sighting_cavalry_within_its_charge_distance_forms_square() {
         if let Some(r) = square {
             assert!(r.explanation.contains("forms square"), "{}", r.explanation);
             assert_eq!(r.rule.reading, None, "cited from its own book");
+        }
+    }
+}
+
+#[test]
+fn trigger_distances_are_ground_metres_at_every_figure_scale() {
+    // §17.1 is 750 m of ground whatever the figures: with 15 mm figures (2.4 mm a metre) the
+    // cavalry 600 m off is 1440 mm away on the table, and still within it; 950 m is not.
+    for (gap, verdict) in [(600.0, Some(Verdict::Yes)), (950.0, None)] {
+        let mut horse = enemy_ahead(gap, 2.4);
+        horse["id"] = json!("hussars");
+        horse["kind"] = json!("cavalry");
+        let scene = scene_in(
+            "erules",
+            vec![battalion(2.4), horse],
+            vec![],
+            json!({ "figure_scale": 15 }),
+        );
+        let report = rule(&scene);
+        let square = triggered(
+            &report,
+            "ligne",
+            "Standing orders: infantry sighting cavalry",
+        );
+        assert_eq!(square.map(|r| r.verdict()), verdict, "{gap} m");
+        if let Some(r) = square {
+            assert!(r.explanation.contains("750 m"), "{}", r.explanation);
         }
     }
 }

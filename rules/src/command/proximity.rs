@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
+use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
 
@@ -21,6 +22,16 @@ pub struct EnemyWithin {
     pub within: bool,
     /// Within tolerance of it.
     pub borderline: bool,
+}
+
+/// The nearest enemy of `index` in close order (neither skirmishers nor artillery), for a
+/// proximity rule about formed troops only, and the gap to it.
+pub fn nearest_close_order(situation: &Situation, index: usize) -> Option<(usize, Inches)> {
+    situation
+        .enemies_of(index)
+        .filter(|e| e.unit.kind != UnitKind::Artillery && e.unit.formation != Formation::Skirmish)
+        .map(|e| (e.index, situation.gap(index, e.index)))
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
 }
 
 /// What the 12" rule lets a unit within it do (§5.4): an engaged unit fights instead of moving,
@@ -62,10 +73,15 @@ pub fn enemy_within(
             words.within
         ),
         (Some(words), false) => format!(
-            "{} is {} from {}, its nearest enemy: {}.",
+            "{} is {} from {}, its nearest {}enemy: {}.",
             unit.name,
             profile.length(gap.rounded()),
             enemy.unit.name,
+            if words.close_order_enemy_only {
+                "close-order "
+            } else {
+                ""
+            },
             words.beyond
         ),
         (None, true) => format!(
