@@ -152,6 +152,10 @@ pub struct Weapon {
 struct KindRules {
     #[serde(rename = "move")]
     move_allowance: Inches,
+    /// How far a charge of this kind reaches, when the ruleset sets it apart from the move
+    /// (eRules' charge column, BPT's charge distance, BBB's doubled dice).
+    #[serde(default)]
+    charge: Option<Inches>,
     default_formation: Formation,
     formations: Vec<Formation>,
 }
@@ -857,6 +861,7 @@ impl Profile {
         self.tolerance.distance = self.tolerance.distance * factor;
         for kind in self.kinds.values_mut() {
             kind.move_allowance = kind.move_allowance * factor;
+            kind.charge = kind.charge.map(|c| c * factor);
         }
         for formation in self.formations.values_mut() {
             formation.move_allowance = formation.move_allowance.map(|m| m * factor);
@@ -1094,6 +1099,15 @@ impl Profile {
     /// One move of a unit, its weapon included (horse artillery moves faster limbered).
     pub fn unit_move(&self, unit: &crate::scene::Unit) -> Inches {
         self.move_allowance(unit.kind, unit.formation, self.unit_weapon(unit))
+    }
+
+    /// How far a unit's charge reaches: its kind's charge distance where the ruleset has one,
+    /// otherwise one move.
+    pub fn unit_charge(&self, unit: &crate::scene::Unit) -> Inches {
+        self.kinds
+            .get(&unit.kind)
+            .and_then(|k| k.charge)
+            .map_or_else(|| self.unit_move(unit), |c| self.scaled(c))
     }
 
     /// A unit's weapon.

@@ -83,7 +83,7 @@ fn reach(situation: &Situation, index: usize) -> Inches {
     let profile = situation.profile;
     let view = &situation.units[index];
     let range = view.range().unwrap_or(Inches::ZERO);
-    let charge = view.move_allowance;
+    let charge = view.charge_allowance;
     range.max(charge).max(profile.proximity()) + profile.tolerance().distance
 }
 
@@ -244,7 +244,7 @@ fn unit_rulings(
         status
     });
     let unit_reach = reach(situation, index);
-    let close = view.move_allowance.max(profile.proximity()) + profile.tolerance().distance;
+    let close = view.charge_allowance.max(profile.proximity()) + profile.tolerance().distance;
     let mut pairs = Vec::new();
     let side = view.side;
     for enemy in situation
@@ -341,7 +341,7 @@ fn pair_rulings(
         .iter()
         .find(|t| t.index == to)
         .map(|t| t.visible_fraction);
-    let allowance = situation.units[from].move_allowance;
+    let allowance = situation.units[from].charge_allowance;
     // The shooting assessment already looked from the same leader: a target it saw needs no
     // second look for the charge.
     let seen = visible_fraction.is_some_and(|f| f > 0.0);

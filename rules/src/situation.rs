@@ -43,6 +43,8 @@ pub struct UnitView<'a> {
     pub weapon: Option<WeaponRef<'a>>,
     /// One move, its weapon included.
     pub move_allowance: Inches,
+    /// How far its charge reaches (one move, unless the ruleset sets charges apart).
+    pub charge_allowance: Inches,
     /// Where it may shoot (asked for every enemy it might shoot or charge).
     pub arc: ConvexRegion,
 }
@@ -197,6 +199,7 @@ impl<'a> Situation<'a> {
                     side: side_of[index],
                     weapon: profile.unit_weapon(unit),
                     move_allowance: profile.unit_move(unit),
+                    charge_allowance: profile.unit_charge(unit),
                     arc: fire_arc(unit, profile),
                 }
             })

@@ -114,3 +114,39 @@ fn the_sample_scenes_of_each_ruleset_load_and_rule_in_its_unit() {
         assert!(!text.contains('"'), "{file} prints inches: {text}");
     }
 }
+
+#[test]
+fn each_ruleset_judges_a_charge_by_its_own_charge_distance() {
+    // A foot unit with an enemy straight ahead, farther than one move: Black Powder charges a
+    // move (12"); eRules by its charge column (335 m, not the 225 m move), BPT Commander its
+    // 20 cm charge distance whatever the 10 cm move, BBB its dice doubled (480 mm).
+    let cases = [
+        ("black-powder", 15.0, false),
+        ("erules", 280.0 / 25.4, true),
+        ("bpt-commander", 15.0 / 2.54, true),
+        ("bbb", 360.0 / 25.4, true),
+    ];
+    for (ruleset, gap, reaches) in cases {
+        let ours = block("ours", "blue", [30.0, 5.0], 90.0, [4.0, 0.6]);
+        let theirs = block("theirs", "red", [30.0, 5.0 + gap], 270.0, [4.0, 0.6]);
+        let report = rule(&scene_in(ruleset, vec![ours, theirs], vec![], json!({})));
+        let charge = report
+            .pairs
+            .iter()
+            .find(|p| p.measurement.from == "ours" && p.measurement.to == "theirs")
+            .and_then(|p| p.charge.as_ref());
+        assert_eq!(
+            charge.is_some_and(|c| c.reachable),
+            reaches,
+            "{ruleset}: {charge:?}\n{}",
+            text_of(&report, "ours")
+        );
+        if reaches {
+            assert!(
+                text_of(&report, "ours").contains("charge distance"),
+                "{ruleset}: {}",
+                text_of(&report, "ours")
+            );
+        }
+    }
+}

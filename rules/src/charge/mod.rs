@@ -254,7 +254,7 @@ pub fn assess_charge(
         && (reading.inside_footprint
             || reading.margin.distance <= tolerance.distance
             || reading.margin.angle <= tolerance.angle);
-    let allowance = situation.units[charger].move_allowance;
+    let allowance = situation.units[charger].charge_allowance;
     let (closest, _) = enemy.footprint.closest_point(&leader);
     let path = situation
         .terrain
@@ -338,17 +338,23 @@ pub fn charge_ruling(
     let leader = unit.footprint.leader();
     let (closest, _) = enemy.footprint.closest_point(&leader);
     let face_name = charge.face.describe();
+    // A ruleset whose charges reach further than a move names the charge distance.
+    let reach = if charge.allowance == situation.units[charger].move_allowance {
+        "move"
+    } else {
+        "charge distance"
+    };
     let mut explanation = match (&charge.reason, charge.reachable) {
         (Some(reason), _) => format!("{} cannot charge {}: {reason}.", unit.name, enemy.name),
         (None, true) => format!(
-            "{} can charge {} in its {face_name}: the charge costs {} of its {} move.",
+            "{} can charge {} in its {face_name}: the charge costs {} of its {} {reach}.",
             unit.name,
             enemy.name,
             situation.profile.length(charge.cost.rounded()),
             situation.profile.length(charge.allowance)
         ),
         (None, false) => format!(
-            "{} cannot reach {}: the charge costs {}, more than its {} move.",
+            "{} cannot reach {}: the charge costs {}, more than its {} {reach}.",
             unit.name,
             enemy.name,
             situation.profile.length(charge.cost.rounded()),
@@ -411,7 +417,7 @@ pub fn charge_ruling(
         },
         figures: vec![
             Figure::inches("charge cost", charge.cost),
-            Figure::inches("move", charge.allowance),
+            Figure::inches(reach, charge.allowance),
         ],
         explanation,
         shapes,
