@@ -617,6 +617,26 @@ pub struct Specials {
     /// without such an order set this false and get no brigade rulings.
     #[serde(default = "yes")]
     pub brigade_orders: bool,
+    /// Who may not charge whom, where the ruleset's list differs from Black Powder's §7.1.
+    #[serde(default)]
+    pub charge_limits: ChargeLimits,
+}
+
+/// Where a ruleset's list of forbidden charges differs from Black Powder's (§7.1). The defaults
+/// are Black Powder's.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ChargeLimits {
+    /// Skirmishers never charge (BBB, L479-487); Black Powder lets them charge some targets.
+    #[serde(default)]
+    pub skirmishers_never: bool,
+    /// Cavalry may charge a steady square, which is a front like any other (BBB); in Black
+    /// Powder it halts short.
+    #[serde(default)]
+    pub cavalry_into_steady_square: bool,
+    /// Foot may not charge mounted troops unless they are disordered (BBB, L481).
+    #[serde(default)]
+    pub foot_not_into_steady_horse: bool,
 }
 
 fn yes() -> bool {
@@ -638,6 +658,7 @@ impl Default for Specials {
             front_arc_splay: None,
             moves_per_order: three(),
             momentum: false,
+            charge_limits: ChargeLimits::default(),
             beaten_zone: false,
             sight_ahead_only: false,
             quarter_rays: None,

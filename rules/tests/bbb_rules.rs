@@ -190,3 +190,66 @@ fn beyond_half_a_weapons_range_the_score_needed_rises_by_two() {
         assert!(text.contains(band), "{gap} mm: {text}");
     }
 }
+
+/// The charge from `from` at `to`, if the rules looked at one.
+fn charge(
+    report: &rules::rulings::Rulings,
+    from: &str,
+    to: &str,
+) -> Option<rules::charge::ChargeAssessment> {
+    report
+        .pairs
+        .iter()
+        .find(|p| p.measurement.from == from && p.measurement.to == to)
+        .and_then(|p| p.charge.clone())
+}
+
+#[test]
+fn bbbs_own_list_of_who_may_not_charge_whom() {
+    // §1.12 (L479-487, L499): foot may charge mounted only when these are disordered; mounted
+    // may charge a square (a front like any other); skirmishers never charge. Black Powder's
+    // list says otherwise on all three.
+    let mut horse = enemy_ahead(150.0);
+    horse["kind"] = json!("cavalry");
+    let steady = bbb(vec![stand(), horse.clone()], vec![]);
+    let foot_at_horse = charge(&steady, "natal", "impi").expect("looked at");
+    assert!(
+        !foot_at_horse.reachable
+            && foot_at_horse.reason.as_deref()
+                == Some("foot cannot charge mounted troops unless they are disordered"),
+        "{foot_at_horse:?}"
+    );
+    let cited = of(&steady, "natal")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Charge)
+        .map(|r| r.rule.rule);
+    assert_eq!(cited, Some("Eligibility to charge (L479-487)"));
+    horse["disordered"] = json!(true);
+    let shaken_horse = bbb(vec![stand(), horse.clone()], vec![]);
+    assert!(charge(&shaken_horse, "natal", "impi").is_some_and(|c| c.reachable));
+
+    let mut square = stand();
+    square["formation"] = json!("square");
+    horse["disordered"] = json!(false);
+    let into_square = bbb(vec![square, horse], vec![]);
+    assert!(
+        charge(&into_square, "impi", "natal").is_some_and(|c| c.reachable),
+        "{}",
+        text_of(&into_square, "impi")
+    );
+
+    let mut skirmishers = stand();
+    skirmishers["formation"] = json!("skirmish");
+    let mut guns = enemy_ahead(150.0);
+    guns["kind"] = json!("artillery");
+    guns["formation"] = json!("deployed");
+    let screen = bbb(vec![skirmishers, guns], vec![]);
+    assert!(
+        charge(&screen, "natal", "impi").is_some_and(
+            |c| !c.reachable && c.reason.as_deref() == Some("skirmishers cannot charge")
+        ),
+        "{}",
+        text_of(&screen, "natal")
+    );
+}

@@ -22,6 +22,8 @@ use crate::visibility::can_see;
 const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
 const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)", "A21");
 const FORBIDDEN: RuleRef = RuleRef::book("Troops Forbidden from Charging (§7.1)");
+const TERRAIN: RuleRef = RuleRef::book("Terrain (§4.5)");
+const SECOND_CHARGER: RuleRef = RuleRef::read_as("How many Units can Contact? (§7.4)", "A23");
 
 /// A charge from one unit at one enemy (the `charge` object of a pair in `vedette rulings`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -45,6 +47,10 @@ pub struct ChargeAssessment {
     /// Why it cannot be made, if it cannot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The rule that bars it, when it cannot be made: the prohibitions, the leader's sight
+    /// (measuring the charge), terrain, or a face already fought.
+    #[serde(skip)]
+    pub barred_by: Option<RuleRef>,
     /// Where the charger would stand in contact (A22).
     #[serde(skip)]
     pub placement: Option<OrientedRect>,
@@ -63,6 +69,9 @@ fn forbidden(
     let unit = &situation.scene.units[charger];
     let enemy = &situation.scene.units[target];
     let target_engaged_front = situation.engaged_faces(target).contains(&Quarter::Front);
+    let limits = &situation.profile.specials().charge_limits;
+    let skirmishing = unit.formation == Formation::Skirmish;
+    let steady = |u: &Unit| !u.state.disordered && !u.state.shaken;
     match () {
         _ if situation.units[charger].engaged => {
             Some("it is engaged in hand-to-hand combat".into())
@@ -73,7 +82,8 @@ fn forbidden(
         _ if unit.formation == Formation::MarchColumn => Some("march columns cannot charge".into()),
         _ if unit.kind == UnitKind::Artillery => Some("artillery cannot charge".into()),
         _ if unit.formation == Formation::Square => Some("squares cannot charge".into()),
-        _ if unit.formation == Formation::Skirmish
+        _ if skirmishing && limits.skirmishers_never => Some("skirmishers cannot charge".into()),
+        _ if skirmishing
             && matches!(
                 enemy.formation,
                 Formation::Line
@@ -93,10 +103,17 @@ fn forbidden(
                 enemy.formation.as_str()
             ))
         }
+        _ if limits.foot_not_into_steady_horse
+            && unit.kind == UnitKind::Infantry
+            && enemy.kind == UnitKind::Cavalry
+            && steady(enemy) =>
+        {
+            Some("foot cannot charge mounted troops unless they are disordered".into())
+        }
         _ if unit.kind == UnitKind::Cavalry
             && enemy.formation == Formation::Square
-            && !enemy.state.disordered
-            && !enemy.state.shaken =>
+            && !limits.cavalry_into_steady_square
+            && steady(enemy) =>
         {
             Some(format!(
                 "cavalry cannot charge a steady square: it halts {} away",
@@ -261,31 +278,34 @@ pub fn assess_charge(
         .move_cost(unit, &leader, &closest, profile);
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
-    let mut reason = forbidden(situation, charger, target, face);
+    let mut reason = forbidden(situation, charger, target, face).map(|why| (why, FORBIDDEN));
     if reason.is_none() && !seen && can_see(situation, charger, &leader, target).is_err() {
-        reason = Some("its leader cannot see the target".into());
+        reason = Some(("its leader cannot see the target".into(), MEASURING));
     }
     if reason.is_none()
         && let Some(terrain) = &path.forbidden_by
     {
-        reason = Some(format!("it may not enter {terrain}"));
+        reason = Some((format!("it may not enter {terrain}"), TERRAIN));
     }
     if reason.is_none() && occupied {
         let face_length = geometric_face.length();
         let width = unit.footprint.frame().width();
         let room = to - from;
         if room < face_length / 2.0 || room.min(width) < width / 2.0 {
-            reason = Some(format!(
-                "friends already fight that face and only {} of its {} is free (A23 needs half the face and half the charger's frontage)",
-                situation.profile.length(room.rounded()),
-                situation.profile.length(face_length.rounded())
+            reason = Some((
+                format!(
+                    "friends already fight that face and only {} of its {} is free (A23 needs half the face and half the charger's frontage)",
+                    situation.profile.length(room.rounded()),
+                    situation.profile.length(face_length.rounded())
+                ),
+                SECOND_CHARGER,
             ));
         }
     }
     let placement = placement(unit, &geometric_face, (from, to));
     // The book says it of skirmishers (§7.1); other chargers are not held to it.
     if reason.is_none() && unit.formation == Formation::Skirmish {
-        reason = also_engages(situation, charger, target, &placement);
+        reason = also_engages(situation, charger, target, &placement).map(|why| (why, FORBIDDEN));
     }
     let forms_square = must_try_square(situation, charger, target, face);
     let reaches = path.cost <= allowance;
@@ -302,7 +322,8 @@ pub fn assess_charge(
         forms_square,
         borderline: allowed && (face_borderline || reach_borderline),
         face_borderline: allowed && face_borderline,
-        reason,
+        barred_by: reason.as_ref().map(|(_, rule)| *rule),
+        reason: reason.map(|(why, _)| why),
         placement: Some(placement),
         evade,
     }
@@ -408,8 +429,8 @@ pub fn charge_ruling(
         other: Some(enemy.id.clone()),
         // `borderline` is never set for a charge that is not allowed at all.
         decision: Decision::permit(charge.reachable, charge.borderline),
-        rule: if charge.reason.is_some() {
-            FORBIDDEN
+        rule: if let Some(rule) = charge.barred_by {
+            rule
         } else if charge.face_borderline {
             WHICH_FACE
         } else {
