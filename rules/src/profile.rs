@@ -317,6 +317,9 @@ pub struct TerrainRules {
     /// A linear obstacle: crossing costs the profile's obstacle distance.
     #[serde(default)]
     pub crossing: bool,
+    /// Guns standing in it may not fire (eRules fn9: not in woods nor on slopes).
+    #[serde(default)]
+    pub guns_silent: bool,
 }
 
 fn one() -> f64 {
@@ -332,6 +335,7 @@ impl Default for TerrainRules {
             cover: false,
             entry: Entry::Anyone,
             crossing: false,
+            guns_silent: false,
         }
     }
 }

@@ -330,6 +330,47 @@ fn only_rulesets_whose_round_shot_beats_a_strip_draw_one() {
 }
 
 #[test]
+fn guns_may_not_fire_from_a_wood_or_a_slope() {
+    // fn9, §27.1, E-28: artillery fires only from level ground, never in woods.
+    for kind in ["wood", "hill"] {
+        let ground = json!({ "id": "ground", "kind": kind,
+            "polygon": [[26.0, 0.5], [34.0, 0.5], [34.0, 4.0], [26.0, 4.0]] });
+        let scene = scene_in(
+            "erules",
+            vec![battery(), foe("first", "red", 400.0, 0.0)],
+            vec![],
+            json!({ "terrain": [ground] }),
+        );
+        let report = rule(&scene);
+        let shooting = &of(&report, "guns").shooting;
+        assert!(
+            !shooting.can_shoot && shooting.must_target.is_empty(),
+            "{kind}: {}",
+            text_of(&report, "guns")
+        );
+        assert!(
+            text_of(&report, "guns").contains("stands in ground, ground guns may not fire from"),
+            "{kind}: {}",
+            text_of(&report, "guns")
+        );
+    }
+    let open = rule(&scene_in(
+        "erules",
+        vec![battery(), foe("first", "red", 400.0, 0.0)],
+        vec![],
+        json!({}),
+    ));
+    assert!(of(&open, "guns").shooting.can_shoot);
+    // Its target is picked by the guns' standing orders, not the infantry's.
+    let cited = of(&open, "guns")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("first"))
+        .map(|r| r.rule.rule);
+    assert_eq!(cited, Some("Standing orders: artillery firing (§19.3)"));
+}
+
+#[test]
 fn guns_fire_canister_to_250_m_long_canister_to_500_m_and_round_shot_beyond() {
     // fn21, E-07 (long canister configurable, default 500 m).
     for (gap, said) in [

@@ -59,6 +59,20 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
     if situation.units[shooter].engaged {
         return Some("is engaged in hand-to-hand combat".to_owned());
     }
+    if unit.kind == UnitKind::Artillery {
+        let at = unit.footprint.leader();
+        if let Some(piece) = situation
+            .terrain
+            .pieces()
+            .iter()
+            .find(|p| p.rules.guns_silent && p.contains(&at))
+        {
+            return Some(format!(
+                "stands in {}, ground guns may not fire from",
+                piece.id
+            ));
+        }
+    }
     None
 }
 
@@ -99,6 +113,16 @@ fn closest_with_ties<'t>(targets: &[&'t Assessment], tie: Inches) -> Vec<&'t Ass
         .copied()
         .filter(|t| t.range - first.range <= tie)
         .collect()
+}
+
+/// The priority rule a unit picks its target by: guns have their own (eRules §19.3 is not its
+/// infantry's §16.1).
+fn pick_rule(unit: &Unit) -> RuleRef {
+    if unit.kind == UnitKind::Artillery {
+        ARTILLERY
+    } else {
+        PICK_A_TARGET
+    }
 }
 
 /// Apply the priority rule to `shooter`.
@@ -352,7 +376,7 @@ fn priority_among(
             unit,
             t,
             Decision::Must,
-            if tied { TIES } else { PICK_A_TARGET },
+            if tied { TIES } else { pick_rule(unit) },
             format!(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
                 who,
@@ -408,7 +432,7 @@ fn priority_among(
             unit,
             t,
             Decision::Cannot,
-            PICK_A_TARGET,
+            pick_rule(unit),
             format!(
                 "{} may not shoot at {} — {}: {why}.",
                 who,
@@ -580,7 +604,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         unit: unit.id.clone(),
         other: Some(i.id.clone()),
         decision: Decision::permit(false, i.borderline),
-        rule: PICK_A_TARGET,
+        rule: pick_rule(unit),
         figures: Vec::new(),
         explanation: format!(
             "{} cannot shoot at {}: {}.",
