@@ -624,6 +624,10 @@ pub struct Specials {
     /// Who may not charge whom, where the ruleset's list differs from Black Powder's §7.1.
     #[serde(default)]
     pub charge_limits: ChargeLimits,
+    /// A unit picks any visible enemy in range: no nearest-target priority (BPT Commander's
+    /// ordered fire, BBB's nominated target).
+    #[serde(default)]
+    pub free_target_choice: bool,
 }
 
 /// Where a ruleset's list of forbidden charges differs from Black Powder's (§7.1). The defaults
@@ -663,6 +667,7 @@ impl Default for Specials {
             moves_per_order: three(),
             momentum: false,
             charge_limits: ChargeLimits::default(),
+            free_target_choice: false,
             beaten_zone: false,
             sight_ahead_only: false,
             quarter_rays: None,

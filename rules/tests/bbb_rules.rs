@@ -40,7 +40,11 @@ fn muskets_range_from_the_stand_centre_to_the_closest_point() {
     assert!(!pair.in_range);
     let close = bbb(vec![stand(), enemy_ahead(100.0)], vec![]);
     let text = text_of(&close, "natal");
-    assert_eq!(must_shoot(&close, "natal"), vec!["impi"], "{text}");
+    assert_eq!(
+        of(&close, "natal").shooting.may_target,
+        vec!["impi"],
+        "{text}"
+    );
     assert!(
         text.contains("shoots up to 150 mm, measured from the centre of its stand"),
         "{text}"
@@ -189,6 +193,21 @@ fn beyond_half_a_weapons_range_the_score_needed_rises_by_two() {
         let text = text_of(&bbb(vec![stand(), enemy_ahead(gap)], vec![]), "natal");
         assert!(text.contains(band), "{gap} mm: {text}");
     }
+}
+
+#[test]
+fn a_stand_nominates_any_visible_target_in_range_not_the_nearest() {
+    // §1.9 (L355), B-27: no nearest-target priority — the farther enemy is as good a target.
+    let mut far = enemy_ahead(90.0);
+    far["id"] = json!("far");
+    far["front_center"] = json!([40.0 + mm(110.0), 10.0 + mm(90.0)]);
+    let report = bbb(vec![stand(), enemy_ahead(60.0), far], vec![]);
+    let shooting = &of(&report, "natal").shooting;
+    assert!(must_shoot(&report, "natal").is_empty());
+    let mut may = shooting.may_target.clone();
+    may.sort();
+    assert_eq!(may, vec!["far", "impi"], "{}", text_of(&report, "natal"));
+    assert!(text_of(&report, "natal").contains("may pick any visible enemy in range"));
 }
 
 /// The charge from `from` at `to`, if the rules looked at one.

@@ -309,3 +309,37 @@ fn the_initiative_looks_at_the_nearest_enemy_in_the_180_degree_line_of_sight() {
         (Some("behind".to_owned()), vec![])
     );
 }
+
+#[test]
+fn ordered_fire_may_pick_any_visible_enemy_in_range() {
+    // §1.9: no nearest-first priority — the farther enemy may be shot as well as the nearer.
+    let near = block(
+        "near",
+        "grey",
+        [40.0, 10.0 + cm(8.0)],
+        270.0,
+        [cm(4.0), cm(1.5)],
+    );
+    let far = block(
+        "far",
+        "grey",
+        [40.0 + cm(8.0), 10.0 + cm(14.0)],
+        270.0,
+        [cm(4.0), cm(1.5)],
+    );
+    let report = rule(&scene_in(
+        "bpt-commander",
+        vec![shooter(), near, far],
+        vec![],
+        json!({}),
+    ));
+    let shooting = &of(&report, "union").shooting;
+    assert!(
+        shooting.must_target.is_empty(),
+        "{}",
+        text_of(&report, "union")
+    );
+    let mut may = shooting.may_target.clone();
+    may.sort();
+    assert_eq!(may, vec!["far", "near"], "{}", text_of(&report, "union"));
+}

@@ -259,8 +259,12 @@ fn from_face(
     let screened = candidates.clone();
     let artillery = unit.kind == UnitKind::Artillery;
     let mut targets: Vec<Assessment> = Vec::new();
+    // With a free choice every candidate is a target of its own: none is ruled out by a
+    // nearer one.
+    let free = profile.specials().free_target_choice;
     for candidate in candidates {
-        if let Some(limit) = decided_beyond(&targets, artillery, max, tie)
+        if !free
+            && let Some(limit) = decided_beyond(&targets, artillery, max, tie)
             && candidate.bound() > limit
         {
             let first = targets
@@ -304,6 +308,9 @@ fn choose(
     let who = face.who(unit);
     let all: Vec<&Assessment> = targets.iter().collect();
     let mut report = ShootingReport::default();
+    if situation.profile.specials().free_target_choice {
+        return free_choice(situation, unit, &who, &all);
+    }
     if unit.kind == UnitKind::Artillery {
         let within_half: Vec<&Assessment> = all
             .iter()
@@ -325,6 +332,41 @@ fn choose(
         return report;
     }
     priority_among(situation, unit, &who, &all, &all, tie)
+}
+
+/// Every eligible target a unit may shoot at, in a ruleset without nearest-target priority.
+fn free_choice(
+    situation: &Situation,
+    unit: &Unit,
+    who: &str,
+    targets: &[&Assessment],
+) -> ShootingReport {
+    let mut report = ShootingReport::default();
+    for t in targets {
+        let clear = if t.is_clear() {
+            String::new()
+        } else {
+            format!(
+                " It is not a clear target ({}): −1 to hit.",
+                reasons(situation, t)
+            )
+        };
+        report.may_target.push(t.id.clone());
+        report.rulings.push(target_ruling(
+            situation,
+            unit,
+            t,
+            Decision::May,
+            pick_rule(unit),
+            format!(
+                "{who} may shoot at {} — {} ({}): it may pick any visible enemy in range, nearest or not.{clear}",
+                name_of(situation, t),
+                situation.profile.length(t.range.rounded()),
+                t.band.describe(situation.profile.band_words())
+            ),
+        ));
+    }
+    report
 }
 
 fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
