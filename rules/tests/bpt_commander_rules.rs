@@ -343,3 +343,45 @@ fn ordered_fire_may_pick_any_visible_enemy_in_range() {
     may.sort();
     assert_eq!(may, vec!["far", "near"], "{}", text_of(&report, "union"));
 }
+
+#[test]
+fn the_initiative_looks_past_an_enemy_hidden_in_a_wood() {
+    // §1.4, §1.5: the initiative goes by the nearest *visible* enemy. An enemy 8 cm ahead
+    // beyond a wood is not seen; the one farther off to the side is.
+    let hidden = block(
+        "hidden",
+        "grey",
+        [40.0, 10.0 + cm(8.0)],
+        270.0,
+        [cm(4.0), cm(1.5)],
+    );
+    let seen = block(
+        "seen",
+        "grey",
+        [40.0 + cm(12.0), 10.0 + cm(15.0)],
+        270.0,
+        [cm(4.0), cm(1.5)],
+    );
+    // 6.5 cm of wood across the sight line: more than the 5 cm one may see into or out of.
+    let wood = json!({ "id": "copse", "kind": "wood", "polygon": [
+        [40.0 - cm(4.0), 10.0 + cm(1.0)], [40.0 + cm(3.0), 10.0 + cm(1.0)],
+        [40.0 + cm(3.0), 10.0 + cm(7.5)], [40.0 - cm(4.0), 10.0 + cm(7.5)]] });
+    let report = rule(&scene_in(
+        "bpt-commander",
+        vec![shooter(), hidden, seen],
+        vec![],
+        json!({ "terrain": [wood] }),
+    ));
+    let unit = of(&report, "union");
+    assert_eq!(
+        unit.proximity.as_ref().map(|p| p.id.as_str()),
+        Some("seen"),
+        "{}",
+        text_of(&report, "union")
+    );
+    assert!(
+        text_of(&report, "union").contains("hidden from its sight by copse"),
+        "{}",
+        text_of(&report, "union")
+    );
+}

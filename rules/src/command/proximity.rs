@@ -7,6 +7,7 @@ use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
+use crate::visibility::{Obstruction, can_see};
 
 const PROXIMITY: RuleRef =
     RuleRef::read_as("Proximity of Enemy (§4.2) and Initiative (§5.4)", "A17");
@@ -175,16 +176,8 @@ pub fn nearest_seen_ahead(
     index: usize,
     nearest: Option<(usize, Inches)>,
 ) -> (Option<(usize, Inches)>, Vec<Ruling>) {
-    let view = &situation.units[index];
-    let frame = view.unit.footprint.frame();
-    let tolerance = situation.profile.tolerance().distance;
-    let seen = |enemy: usize| {
-        situation.units[enemy]
-            .corners
-            .iter()
-            .any(|c| frame.to_local(c).ahead >= -tolerance)
-    };
-    if nearest.is_none_or(|(enemy, _)| seen(enemy)) {
+    let unseen = |enemy: usize| why_unseen(situation, index, enemy);
+    if nearest.is_none_or(|(enemy, _)| unseen(enemy).is_none()) {
         return (nearest, Vec::new());
     }
     let mut enemies: Vec<(usize, Inches)> = situation
@@ -192,16 +185,45 @@ pub fn nearest_seen_ahead(
         .map(|e| (e.index, situation.gap(index, e.index)))
         .collect();
     enemies.sort_by(|a, b| a.1.0.total_cmp(&b.1.0));
-    let found = enemies.iter().copied().find(|(e, _)| seen(*e));
-    let behind = enemies
-        .iter()
-        .take_while(|(e, _)| found.is_none_or(|(f, _)| f != *e))
-        .map(|&(enemy, gap)| unseen_ruling(situation, index, enemy, gap))
-        .collect();
-    (found, behind)
+    let mut behind = Vec::new();
+    for (enemy, gap) in enemies {
+        match unseen(enemy) {
+            None => return (Some((enemy, gap)), behind),
+            Some(why) => behind.push(unseen_ruling(situation, index, enemy, gap, &why)),
+        }
+    }
+    (None, behind)
 }
 
-fn unseen_ruling(situation: &Situation, index: usize, enemy: usize, gap: Inches) -> Ruling {
+/// Why a unit cannot see an enemy for the initiative rule (§1.4): wholly behind its front
+/// edge's line, or its sight blocked (a wood, a unit between); `None` when it sees it.
+fn why_unseen(situation: &Situation, index: usize, enemy: usize) -> Option<String> {
+    let view = &situation.units[index];
+    let frame = view.unit.footprint.frame();
+    let tolerance = situation.profile.tolerance().distance;
+    let ahead = situation.units[enemy]
+        .corners
+        .iter()
+        .any(|c| frame.to_local(c).ahead >= -tolerance);
+    if !ahead {
+        return Some("wholly behind its front edge's line, outside its 180° line of sight".into());
+    }
+    let leader = view.unit.footprint.leader();
+    let blocker = can_see(situation, index, &leader, enemy).err()?;
+    let name = match blocker {
+        Obstruction::Unit(i) => situation.scene.units[i].name.clone(),
+        Obstruction::Terrain(id) => id,
+    };
+    Some(format!("hidden from its sight by {name}"))
+}
+
+fn unseen_ruling(
+    situation: &Situation,
+    index: usize,
+    enemy: usize,
+    gap: Inches,
+    why: &str,
+) -> Ruling {
     let unit = situation.units[index].unit;
     let other = situation.units[enemy].unit;
     Ruling {
@@ -212,7 +234,7 @@ fn unseen_ruling(situation: &Situation, index: usize, enemy: usize, gap: Inches)
         rule: SIGHT_ARC,
         figures: vec![Figure::inches("gap", gap)],
         explanation: format!(
-            "{} is {} from {} but wholly behind its front edge's line, outside its 180° line of sight: it is not the nearest visible enemy.",
+            "{} is {} from {} but {why}: it is not the nearest visible enemy.",
             other.name,
             situation.profile.length(gap.rounded()),
             unit.name
