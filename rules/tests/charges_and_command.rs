@@ -170,6 +170,12 @@ fn charging_through_a_wood_or_over_a_wall() {
         "8\" plus 6\" for the wall: {charge:?}"
     );
     assert!(!charge.reachable);
+    // The ruling says what the cost is made of, not just its total.
+    let text = text_of(&over_wall, "3e");
+    assert!(
+        text.contains("the charge costs 14.00\" (8.00\" to the target; ") && text.contains("wall"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -36,6 +36,11 @@ pub struct ChargeAssessment {
     pub cost: Inches,
     /// The charger's move.
     pub allowance: Inches,
+    /// The straight distance the charge covers, before terrain.
+    pub length: Inches,
+    /// What the terrain added to it ("2.10" in wood-1 at ×2").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<String>,
     /// The target may answer with closing fire (A26).
     pub closing_fire: bool,
     /// The target must try to form square instead (the Form Square rule, §9.1).
@@ -318,6 +323,8 @@ pub fn assess_charge(
         face,
         cost: path.cost,
         allowance,
+        length: path.length,
+        terrain: path.notes.clone(),
         closing_fire: !forms_square && may_give_closing_fire(situation, target, face),
         forms_square,
         borderline: allowed && (face_borderline || reach_borderline),
@@ -327,6 +334,19 @@ pub fn assess_charge(
         placement: Some(placement),
         evade,
     }
+}
+
+/// What a charge's cost is made of, when terrain added to it: " (8.00\" to the target; 2.10\"
+/// in wood-1 at ×2)"; nothing when the cost is the distance.
+fn breakdown(situation: &Situation, charge: &ChargeAssessment) -> String {
+    if charge.terrain.is_empty() {
+        return String::new();
+    }
+    format!(
+        " ({} to the target; {})",
+        situation.profile.length(charge.length.rounded()),
+        charge.terrain.join("; ")
+    )
 }
 
 /// "It may evade …", for a target that may evade the charge.
@@ -368,17 +388,19 @@ pub fn charge_ruling(
     let mut explanation = match (&charge.reason, charge.reachable) {
         (Some(reason), _) => format!("{} cannot charge {}: {reason}.", unit.name, enemy.name),
         (None, true) => format!(
-            "{} can charge {} in its {face_name}: the charge costs {} of its {} {reach}.",
+            "{} can charge {} in its {face_name}: the charge costs {}{} of its {} {reach}.",
             unit.name,
             enemy.name,
             situation.profile.length(charge.cost.rounded()),
+            breakdown(situation, charge),
             situation.profile.length(charge.allowance)
         ),
         (None, false) => format!(
-            "{} cannot reach {}: the charge costs {}, more than its {} {reach}.",
+            "{} cannot reach {}: the charge costs {}{}, more than its {} {reach}.",
             unit.name,
             enemy.name,
             situation.profile.length(charge.cost.rounded()),
+            breakdown(situation, charge),
             situation.profile.length(charge.allowance)
         ),
     };
