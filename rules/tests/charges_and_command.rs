@@ -635,6 +635,81 @@ fn near_the_enemy_a_unit_must_keep_to_its_front_or_rear_quarter() {
 }
 
 #[test]
+fn whether_the_twelve_inch_rule_binds_a_charge_is_a_reading() {
+    // A18 and charges: 10" from the 3e, the 45th wheels away to its right and ends in contact
+    // with the flankers' front — a charge leaving both its front and rear quarters. The book
+    // does not say whether A18 binds a charge: borderline by default, a setting either way.
+    let flankers = || {
+        unit(
+            json!({ "id": "flankers", "side": "blue", "kind": "infantry", "front_center": [45.0, 14.0],
+            "facing": 180.0, "width": 9.4, "depth": 1.6, "weapon": "smoothbore-musket" }),
+        )
+    };
+    let before = scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+        flankers(),
+    ]);
+    let after = scene(vec![
+        line("45th", "red", [45.0, 14.0], 0.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+        flankers(),
+    ]);
+    let twelve_inch_rule = |reading: &str| {
+        let text = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
+            "charges-near-enemy = \"borderline\"",
+            &format!("charges-near-enemy = \"{reading}\""),
+        );
+        let profile = rules::Profile::from_toml(&text).expect("profile");
+        let (checks, _) = check_moves(&before, &after, &profile);
+        let check = checks.into_iter().find(|c| c.unit == "45th").expect("45th");
+        check
+            .rulings
+            .into_iter()
+            .find(|r| r.rule.rule.starts_with("Proximity of Enemy"))
+            .map(|r| r.decision)
+    };
+    assert_eq!(twelve_inch_rule("borderline"), Some(Decision::Borderline));
+    assert_eq!(twelve_inch_rule("bound"), Some(Decision::Cannot));
+    assert_eq!(twelve_inch_rule("free"), None);
+}
+
+#[test]
+fn whether_guns_pass_over_a_not_clear_target_is_a_reading() {
+    // §6.12: guns pick "in exactly the same way as for infantry": past the skirmishers 10"
+    // off to the line 14" off, both within half range. `guns-pass-not-clear = false` makes the
+    // gun shoot the skirmishers.
+    let gun = unit(
+        json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+        "front_center": [30.0, 2.0], "facing": 90.0, "width": 1.6, "depth": 1.5,
+        "weapon": "smoothbore-artillery" }),
+    );
+    let screen = unit(
+        json!({ "id": "voltigeurs", "side": "blue", "kind": "infantry", "formation": "skirmish",
+        "front_center": [24.0, 12.0], "facing": 270.0, "width": 4.0, "depth": 1.0 }),
+    );
+    let scene = scene(vec![gun, screen, line("3e", "blue", [36.0, 16.0], 270.0)]);
+    let may_target = |passes: bool| {
+        let text = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
+            "guns-pass-not-clear = true",
+            &format!("guns-pass-not-clear = {passes}"),
+        );
+        let profile = rules::Profile::from_toml(&text).expect("profile");
+        let report = rules::rulings::rulings_with(&scene, &profile);
+        let shooting = &of(&report, "gun").shooting;
+        (shooting.must_target.clone(), shooting.may_target.clone())
+    };
+    assert_eq!(
+        may_target(true),
+        (vec!["voltigeurs".to_owned()], vec!["3e".to_owned()])
+    );
+    assert_eq!(
+        may_target(false),
+        (vec!["voltigeurs".to_owned()], Vec::<String>::new())
+    );
+}
+
+#[test]
 fn a_move_through_rough_ground_costs_double() {
     // A19: 4" of the 11" path lies in rough ground: 11 + 4 = 15" of a 12" move, so two moves.
     let rough = json!({ "id": "ploughed", "kind": "rough", "polygon": [[20, 16], [40, 16], [40, 20], [20, 20]] });

@@ -13,7 +13,7 @@ pub use commanders::{CommanderMove, check_commanders};
 use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TablePoint};
-use crate::profile::Profile;
+use crate::profile::{ChargesNearEnemy, Profile};
 use crate::quarter::{Quarter, classify};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
@@ -229,6 +229,17 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
     }
 }
 
+/// Whether the unit ends its move touching an enemy (within the contact distance): a charge.
+fn ends_in_contact(situation: &Situation, index: usize, after: &Unit) -> bool {
+    let contact = situation.profile.distances().contact;
+    let side = situation.units[index].side;
+    situation
+        .units
+        .iter()
+        .filter(|v| v.side != side)
+        .any(|v| v.unit.footprint.gap_to(&after.footprint) <= contact)
+}
+
 /// A18: with an enemy within 12" at the start, the move must stay in the start footprint plus
 /// its front quarter, or plus its rear quarter. Turning on the spot (the leader stays put) is a
 /// formation change, which is allowed.
@@ -255,24 +266,44 @@ fn proximity_breach(
     let kept = in_place
         || stays_in(frame, Quarter::Front, stands)
         || stays_in(frame, Quarter::Rear, stands);
+    // A move that ends in contact was a charge; whether A18 binds one is a reading.
+    let reading = situation.profile.readings().charges_near_enemy;
+    let charged = ends_in_contact(situation, index, after);
+    if charged && reading == ChargesNearEnemy::Free {
+        return false;
+    }
     if !kept {
+        let mut explanation = format!(
+            "{} started {} from {} (within {}), so it had to move wholly within its front or rear quarter; it did not.",
+            before.name,
+            situation.profile.length(near.gap),
+            situation
+                .scene
+                .unit(&near.id)
+                .map_or(near.id.as_str(), |u| u.name.as_str()),
+            situation.profile.length(situation.profile.proximity())
+        );
+        let borderline = charged && reading == ChargesNearEnemy::Borderline;
+        if borderline {
+            explanation.push_str(" It ended in contact, a charge: whether the rule binds a charge the book does not say — borderline, players decide.");
+        }
         rulings.push(Ruling {
             topic: Topic::Movement,
             unit: before.id.clone(),
             other: Some(near.id.clone()),
-            decision: Decision::Cannot,
+            decision: Decision::permit(false, borderline),
             rule: PROXIMITY,
             figures: vec![Figure::inches("enemy gap", near.gap)],
-            explanation: format!(
-                "{} started {} from {} (within {}), so it had to move wholly within its front or rear quarter; it did not.",
-                before.name,
-                situation.profile.length(near.gap),
-                situation.scene.unit(&near.id).map_or(near.id.as_str(), |u| u.name.as_str()),
-                situation.profile.length(situation.profile.proximity())
-            ),
+            explanation,
             shapes: vec![
-                Shape::polygon(ShapeRole::Quarter, &Quarter::Front.region(frame).polygon(Inches(24.0))),
-                Shape::polygon(ShapeRole::Quarter, &Quarter::Rear.region(frame).polygon(Inches(24.0))),
+                Shape::polygon(
+                    ShapeRole::Quarter,
+                    &Quarter::Front.region(frame).polygon(Inches(24.0)),
+                ),
+                Shape::polygon(
+                    ShapeRole::Quarter,
+                    &Quarter::Rear.region(frame).polygon(Inches(24.0)),
+                ),
             ],
         });
     }

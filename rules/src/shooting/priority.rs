@@ -81,11 +81,13 @@ fn max_range(situation: &Situation, unit: usize) -> Inches {
 }
 
 /// The range beyond which no further target can change the choice, once `targets` (sorted)
-/// decide it: past the closest (and its ties) if it is clear, else past the closest clear one.
-/// Guns with nothing within half range choose freely, so for them every target counts.
+/// decide it: past the closest (and its ties) if it is clear or the unit may not pass it over
+/// (`passes`), else past the closest clear one. Guns with nothing within half range choose
+/// freely, so for them every target counts.
 fn decided_beyond(
     targets: &[Assessment],
     artillery: bool,
+    passes: bool,
     max: Inches,
     tie: Inches,
 ) -> Option<Inches> {
@@ -95,12 +97,18 @@ fn decided_beyond(
         .collect();
     let first = pool.first()?;
     let closest = closest_with_ties(&pool, tie);
-    if closest.iter().any(|t| t.is_clear()) {
+    if !passes || closest.iter().any(|t| t.is_clear()) {
         return Some(first.range + tie);
     }
     pool.iter()
         .find(|t| t.is_clear())
         .map(|clear| clear.range + tie)
+}
+
+/// Whether the unit may pass over a not-clear nearest target for a clear one: infantry always,
+/// guns as the profile reads §6.12 (`guns-pass-not-clear`).
+fn may_pass_not_clear(situation: &Situation, unit: &Unit) -> bool {
+    unit.kind != UnitKind::Artillery || situation.profile.readings().guns_pass_not_clear
 }
 
 /// The closest of `targets` (sorted by range) and every target tied with it (A6).
@@ -262,9 +270,10 @@ fn from_face(
     // With a free choice every candidate is a target of its own: none is ruled out by a
     // nearer one.
     let free = profile.specials().free_target_choice;
+    let passes = may_pass_not_clear(situation, unit);
     for candidate in candidates {
         if !free
-            && let Some(limit) = decided_beyond(&targets, artillery, max, tie)
+            && let Some(limit) = decided_beyond(&targets, artillery, passes, max, tie)
             && candidate.bound() > limit
         {
             let first = targets
@@ -429,7 +438,8 @@ fn priority_among(
         ));
     }
     let closest_is_clear = closest.iter().any(|t| t.is_clear());
-    let alternatives: Vec<&Assessment> = if closest_is_clear {
+    let alternatives: Vec<&Assessment> = if closest_is_clear || !may_pass_not_clear(situation, unit)
+    {
         Vec::new()
     } else {
         let clear: Vec<&Assessment> = pool.iter().copied().filter(|t| t.is_clear()).collect();
