@@ -407,12 +407,8 @@ pub fn sight_over(
         match first_obstruction(situation, &corridor, eye, &point, target) {
             None => {
                 seen += 1;
-                let in_region = match region {
-                    ConvexRegion::Everywhere => true,
-                    ConvexRegion::Wedge(w) => w.contains(&point),
-                };
                 let distance = Inches(nalgebra::distance(eye, &point));
-                if in_region && nearest_seen.is_none_or(|(_, d)| distance < d) {
+                if in_region(region, &point) && nearest_seen.is_none_or(|(_, d)| distance < d) {
                     nearest_seen = Some((point, distance));
                 }
             }
@@ -425,6 +421,23 @@ pub fn sight_over(
     }
     let exact_visible = exact
         .filter(|(point, _)| first_obstruction(situation, &corridor, eye, point, target).is_none());
+    // The samples are cell centres, up to half a cell inside the visible part: when the
+    // closest point is hidden, the closest visible one lies where a shadow's edge crosses the
+    // target's outline (or at a corner of it), so those points are tried too.
+    let edge_visible = exact_visible.is_none().then(|| {
+        let seen_at = |point: &TablePoint| {
+            in_region(region, point)
+                && first_obstruction(situation, &corridor, eye, point, target).is_none()
+        };
+        // The nearest point in view lies within a cell or so of the nearest sample in view
+        // (a sliver of view between samples is the exception, and keeps the sample's range):
+        // only candidates in that band are tried, which keeps the search cheap.
+        let band = nearest_seen.map_or(Inches(0.0)..Inches(f64::INFINITY), |(_, d)| {
+            Inches(d.0 - 2.0 * SAMPLE_SPACING)..d
+        });
+        nearest_visible_on_outline(situation, &corridor, eye, bases, band, seen_at)
+    });
+    let nearest_seen = edge_visible.flatten().or(nearest_seen);
     Sight {
         visible_fraction: if total == 0 {
             0.0
@@ -434,6 +447,86 @@ pub fn sight_over(
         closest_visible: exact_visible.or(nearest_seen),
         obstructions,
     }
+}
+
+fn in_region(region: &ConvexRegion, point: &TablePoint) -> bool {
+    match region {
+        ConvexRegion::Everywhere => true,
+        ConvexRegion::Wedge(w) => w.contains(point),
+    }
+}
+
+/// How far either side of a shadow's edge a crossing point is tried: a point exactly on the
+/// edge is neither in view nor hidden.
+const EDGE_NUDGE: f64 = 0.005;
+
+/// The closest point of the target's outline at a distance within `band` that `seen_at` says
+/// is in view, among the corners of its bases and the points where the edges of the shadows
+/// cast by what lies in the corridor (units and sight-blocking terrain) cross the bases' sides
+/// facing the eye. The candidates are tried nearest first: the search stops at the first in
+/// view.
+fn nearest_visible_on_outline(
+    situation: &Situation,
+    corridor: &Corridor,
+    eye: &TablePoint,
+    bases: &[OrientedRect],
+    band: std::ops::Range<Inches>,
+    seen_at: impl Fn(&TablePoint) -> bool,
+) -> Option<(TablePoint, Inches)> {
+    let units = corridor
+        .units
+        .iter()
+        .chain(corridor.occluders.iter().map(|(_, _, index)| index))
+        .flat_map(|&index| corners_of(situation, index));
+    let terrain = corridor
+        .terrain
+        .iter()
+        .flat_map(|&piece| situation.terrain.pieces()[piece].outline().iter().copied());
+    // Only a shadow edge within the target's bearings can cross its outline.
+    let target_corners = bases.iter().flat_map(|b| b.corners());
+    let (low, high) = span(eye, &corridor.axis, target_corners)
+        .map_or((f64::NEG_INFINITY, f64::INFINITY), |(low, high, _, _)| {
+            (low, high)
+        });
+    let shadow_edges: Vec<Ray> = units
+        .chain(terrain)
+        .filter(|corner| {
+            corridor
+                .bearing(eye, corner)
+                .is_some_and(|b| (low..=high).contains(&b))
+        })
+        .map(|corner| Ray::new(*eye, corner - eye))
+        .collect();
+    let mut candidates: Vec<TablePoint> = Vec::new();
+    for base in bases {
+        let corners = base.corners();
+        candidates.extend(corners);
+        let centre = base.center();
+        for k in 0..4 {
+            let (a, b) = (corners[k], corners[(k + 1) % 4]);
+            // A shadow's edge crosses a far side only beyond where it crossed a near one.
+            let middle = nalgebra::center(&a, &b);
+            if (eye - middle).dot(&(middle - centre)) <= 0.0 {
+                continue;
+            }
+            let side = Segment::new(a, b);
+            let along = (b - a).try_normalize(1e-12).unwrap_or(TableVector::x());
+            for ray in &shadow_edges {
+                let Some(toi) = side.cast_local_ray(ray, f64::MAX, true) else {
+                    continue;
+                };
+                let at = ray.point_at(toi);
+                candidates.extend([at + along * EDGE_NUDGE, at - along * EDGE_NUDGE]);
+            }
+        }
+    }
+    let mut by_distance: Vec<(TablePoint, Inches)> = candidates
+        .into_iter()
+        .map(|point| (point, Inches(nalgebra::distance(eye, &point))))
+        .filter(|(_, distance)| band.contains(distance))
+        .collect();
+    by_distance.sort_by(|a, b| a.1.0.total_cmp(&b.1.0));
+    by_distance.into_iter().find(|(point, _)| seen_at(point))
 }
 
 /// Whether `looker`'s `eye` sees any part of `target` (a charger's leader must, §7.2): the

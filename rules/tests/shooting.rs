@@ -460,6 +460,34 @@ fn units_lying_beyond_the_target_make_no_gap_to_shoot_through() {
 }
 
 #[test]
+fn range_to_a_partly_hidden_target_is_to_the_nearest_point_in_view() {
+    // A5: friends ahead hide the middle of the 3e's front; the nearest point in view is where
+    // the shadow of their right-rear corner (31, 16.4) crosses its front edge: x = 30 + 12/4.4,
+    // 12.306" from the 45th's leader — not the centre of a sampling cell up to half a cell
+    // further in.
+    let report = rule(&scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        unit(
+            json!({ "id": "52nd", "side": "red", "kind": "infantry", "front_center": [27.75, 18.0],
+            "facing": 90.0, "width": 6.5, "depth": 1.6 }),
+        ),
+        line("3e", "blue", [30.0, 24.0], 270.0),
+    ]));
+    let target = of(&report, "45th")
+        .shooting
+        .targets
+        .iter()
+        .find(|t| t.id == "3e")
+        .expect("the 3e is in view in part");
+    let expected = (12.0f64 / 4.4).hypot(12.0);
+    assert!(
+        (target.range.0 - expected).abs() < 0.02,
+        "range {:?}, expected {expected:.3}",
+        target.range
+    );
+}
+
+#[test]
 fn a_target_half_hidden_behind_friends_is_not_clear() {
     // A8: friends 5" ahead (x 25.5..30.5) hide the left two thirds of the 3e (x 25.3..34.7)
     // from the 45th's leader at (30, 12).
