@@ -660,6 +660,15 @@ pub struct Specials {
     /// ordered fire, BBB's nominated target).
     #[serde(default)]
     pub free_target_choice: bool,
+    /// What a unit charged to its front may do with its muskets, in the ruleset's words
+    /// (Black Powder's "may answer with closing fire"); empty where the ruleset has no such
+    /// step (eRules: the reaction tests decide).
+    #[serde(default = "closing_fire_words")]
+    pub answer_fire: String,
+}
+
+fn closing_fire_words() -> String {
+    "may answer with closing fire".into()
 }
 
 /// Where a ruleset's list of forbidden charges differs from Black Powder's (§7.1). The defaults
@@ -700,6 +709,7 @@ impl Default for Specials {
             momentum: false,
             charge_limits: ChargeLimits::default(),
             free_target_choice: false,
+            answer_fire: closing_fire_words(),
             beaten_zone: false,
             sight_ahead_only: false,
             quarter_rays: None,

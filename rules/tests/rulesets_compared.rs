@@ -150,3 +150,45 @@ fn each_ruleset_judges_a_charge_by_its_own_charge_distance() {
         }
     }
 }
+
+#[test]
+fn rulings_speak_their_own_rulesets_words() {
+    // Black Powder's "closing fire" is its own step: BPT Commander answers a charge with
+    // counter-initiative, BBB with defensive fire, eRules through its reaction tests. And every
+    // eRules ruling cites its own book, none "as in Black Powder".
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&root).expect("samples") {
+        let path = entry.expect("entry").path();
+        let Ok(scene) = rules::Scene::load(&path) else {
+            continue;
+        };
+        if scene.ruleset == RulesetId::BlackPowder {
+            continue;
+        }
+        seen += 1;
+        let report = rule(&scene);
+        let all = report
+            .units
+            .iter()
+            .flat_map(|u| u.rulings.iter())
+            .chain(report.general.iter());
+        for ruling in all {
+            assert!(
+                !ruling.explanation.contains("closing fire"),
+                "{}: {}",
+                path.display(),
+                ruling.explanation
+            );
+            if scene.ruleset == RulesetId::Erules {
+                assert_ne!(
+                    ruling.rule.reading,
+                    Some("as in Black Powder"),
+                    "{}: {ruling:?}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(seen >= 3, "only {seen} sample scenes of other rulesets");
+}

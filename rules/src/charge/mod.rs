@@ -405,8 +405,9 @@ pub fn charge_ruling(
         ),
     };
     let in_play = charge.reachable || charge.borderline;
-    if in_play && charge.closing_fire {
-        explanation.push_str(&format!(" {} may answer with closing fire.", enemy.name));
+    let answer = &situation.profile.specials().answer_fire;
+    if in_play && charge.closing_fire && !answer.is_empty() {
+        explanation.push_str(&format!(" {} {answer}.", enemy.name));
     }
     if in_play && charge.forms_square {
         explanation.push_str(&format!(
@@ -429,7 +430,9 @@ pub fn charge_ruling(
             other.describe()
         ));
     } else if charge.borderline {
-        explanation.push_str(" Within tolerance of the move: borderline — players decide.");
+        explanation.push_str(&format!(
+            " Within tolerance of the {reach}: borderline — players decide."
+        ));
     }
     let mut shapes = vec![Shape::segment(
         ShapeRole::Measure,
