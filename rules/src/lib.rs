@@ -23,6 +23,7 @@ pub mod measure;
 pub mod movement;
 pub mod profile;
 pub mod quarter;
+pub mod reconstructed;
 pub mod retire;
 pub mod rulesets;
 pub mod ruling;

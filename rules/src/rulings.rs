@@ -118,7 +118,8 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
     let (mut units, pairs): (Vec<UnitRulings>, Vec<Vec<PairRulings>>) =
         per_unit.into_iter().unzip();
     let mut general = general;
-    for unit in &mut units {
+    for (unit, scene_unit) in units.iter_mut().zip(&scene.units) {
+        crate::reconstructed::say_reconstructed(&mut unit.rulings, scene_unit, profile);
         in_ruleset_terms(&mut unit.rulings, profile);
     }
     in_ruleset_terms(&mut general, profile);

@@ -197,11 +197,54 @@ fn reconstructed_constants_are_listed_with_their_defaults() {
         "distances.proximity",
         "distances.command-step",
         "specials.front-arc-splay",
+        "weapons.machine-gun.range",
+        "formations.deployed.move",
+        "kinds.infantry.charge",
     ] {
         assert!(settings.contains(&expected), "{expected} in {settings:?}");
     }
     // The default is the value in force.
     assert!((profile.proximity().0 - cm(20.0)).abs() < 1e-9);
+}
+
+#[test]
+fn a_ruling_resting_on_a_reconstructed_number_says_so() {
+    // The rifle's 20 cm and the 20 cm initiative distance are the digest's guesses: the rulings
+    // that use them say so, with the digest's note.
+    let target = block(
+        "reb",
+        "grey",
+        [40.0, 10.0 + cm(12.0)],
+        270.0,
+        [cm(10.0), cm(1.5)],
+    );
+    let report = rule(&scene_in(
+        "bpt-commander",
+        vec![shooter(), target],
+        vec![],
+        json!({}),
+    ));
+    let rulings = &of(&report, "union").rulings;
+    let said = |topic: Topic, note: &str| {
+        rulings.iter().filter(|r| r.topic == topic).all(|r| {
+            r.explanation
+                .contains("is reconstructed, not printed in the source")
+                && r.explanation.contains(note)
+        })
+    };
+    assert!(said(Topic::Shooting, "§4.7 placeholder"), "{rulings:#?}");
+    assert!(
+        said(Topic::Proximity, "§2 #20 initiative distance"),
+        "{rulings:#?}"
+    );
+    // Black Powder's numbers are the book's: no such words.
+    let bp = rule(&scene_in(
+        "black-powder",
+        vec![shooter()],
+        vec![],
+        json!({}),
+    ));
+    assert!(!text_of(&bp, "union").contains("reconstructed"));
 }
 
 /// Which quarter of a 10 cm line facing north at (40, 30) a shooter whose leader stands

@@ -48,12 +48,14 @@ fn through_the_pipeline(roster: &Path) -> TableState {
 
 /// In the learn-tags list: the tag in view is on the 45th Foot's tray.
 fn put_on_the_45th(harness: &mut egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>) {
+    // `run` steps until the UI settles (the list's popup opening included), not a fixed count
+    // of frames, which a loaded machine can fall short of.
     harness.get_by_value("it is on…").click();
-    harness.run_steps(2);
+    harness.run();
     harness.get_by_label("45th Foot (now tag 99)").click();
-    harness.run_steps(2);
+    harness.run();
     harness.get_by_label("Put it there").click();
-    harness.run_steps(2);
+    harness.run();
 }
 
 fn placed(state: &TableState, unit: &str) -> bool {

@@ -170,7 +170,7 @@ fn learn_tags(
     let options = owners(doc.roster());
     for &tag in unknown {
         ui.horizontal(|ui| {
-            ui.label(RichText::new(format!("Tag {tag} in view")).strong());
+            let named = ui.label(RichText::new(format!("Tag {tag} in view")).strong());
             let picked = choice.get(&tag).copied();
             let text = picked
                 .and_then(|p| options.iter().find(|(o, _)| *o == p))
@@ -184,7 +184,9 @@ fn learn_tags(
                             choice.insert(tag, *owner);
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(named.id);
             let ready = choice.get(&tag).copied();
             if ui
                 .add_enabled(ready.is_some(), egui::Button::new("Put it there"))
