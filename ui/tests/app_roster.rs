@@ -13,9 +13,10 @@ fn camera_samples() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/camera")).to_owned()
 }
 
-/// The sample roster with the 45th Foot's tray given tag 99 instead of the 10 it carries.
-fn wrong_roster() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vedette-learn-{}", std::process::id()));
+/// The sample roster with the 45th Foot's tray given tag 99 instead of the 10 it carries, in a
+/// file of the test's own (`test`): tests run side by side, and one saves its roster.
+fn wrong_roster(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vedette-learn-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("roster.toml");
     let text = std::fs::read_to_string(camera_samples().join("two-lines-roster.toml"))
@@ -48,8 +49,7 @@ fn through_the_pipeline(roster: &Path) -> TableState {
 
 /// In the learn-tags list: the tag in view is on the 45th Foot's tray.
 fn put_on_the_45th(harness: &mut egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>) {
-    // `run` steps until the UI settles (the list's popup opening included), not a fixed count
-    // of frames, which a loaded machine can fall short of.
+    // `run` steps until the UI settles, and checks that every widget has a name.
     harness.get_by_value("it is on…").click();
     harness.run();
     harness.get_by_label("45th Foot (now tag 99)").click();
@@ -64,7 +64,7 @@ fn placed(state: &TableState, unit: &str) -> bool {
 
 #[test]
 fn a_tag_shown_to_the_camera_is_learnt_into_the_roster_file() {
-    let roster = wrong_roster();
+    let roster = wrong_roster("learnt");
     let before = through_the_pipeline(&roster);
     assert!(
         before.status.unknown_tags.contains(&10),
@@ -100,7 +100,7 @@ fn a_tag_shown_to_the_camera_is_learnt_into_the_roster_file() {
 
 #[test]
 fn a_tag_already_on_another_stand_is_refused_with_the_line_at_fault() {
-    let roster = wrong_roster();
+    let roster = wrong_roster("refused");
     let mut state = through_the_pipeline(&roster);
     // Pretend the camera saw tag 11 as a stranger (it is on the 95th's first stand).
     state.status.unknown_tags = vec![11];
