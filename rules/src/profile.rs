@@ -352,6 +352,14 @@ pub struct TerrainRules {
     /// Guns standing in it may not fire (eRules fn9: not in woods nor on slopes).
     #[serde(default)]
     pub guns_silent: bool,
+    /// The farthest anyone sees when the looker or the target stands in it (BBB: 200 mm in
+    /// open woods, 300 mm in rough ground).
+    #[serde(default)]
+    pub sight_inside: Option<Inches>,
+    /// The farthest anyone sees into it from outside (BBB: 50 mm into woods); the inside
+    /// distance when not given.
+    #[serde(default)]
+    pub sight_into: Option<Inches>,
 }
 
 fn one() -> f64 {
@@ -368,6 +376,8 @@ impl Default for TerrainRules {
             entry: Entry::Anyone,
             crossing: false,
             guns_silent: false,
+            sight_inside: None,
+            sight_into: None,
         }
     }
 }
@@ -952,6 +962,10 @@ impl Profile {
             }
         }
         self.extras.convert(factor);
+        for ground in self.terrain.values_mut() {
+            ground.sight_inside = ground.sight_inside.map(|d| d * factor);
+            ground.sight_into = ground.sight_into.map(|d| d * factor);
+        }
         for trigger in &mut self.triggers {
             trigger.within = trigger.within * factor;
             trigger.wider = trigger.wider.map(|w| w * factor);

@@ -272,3 +272,52 @@ fn bbbs_own_list_of_who_may_not_charge_whom() {
         text_of(&screen, "natal")
     );
 }
+
+#[test]
+fn woods_and_rough_ground_cap_how_far_anyone_sees() {
+    // §1.8: 50 mm looking into woods from outside, 300 mm in rough ground — however far the
+    // weapon reaches.
+    let wood = json!({ "id": "copse", "kind": "wood", "polygon": [
+        [40.0 - mm(60.0), 10.0 + mm(80.0)], [40.0 + mm(60.0), 10.0 + mm(80.0)],
+        [40.0 + mm(60.0), 10.0 + mm(200.0)], [40.0 - mm(60.0), 10.0 + mm(200.0)]] });
+    let mut in_wood = enemy_ahead(100.0);
+    in_wood["formation"] = json!("skirmish");
+    let report = rule(&scene_in(
+        "bbb",
+        vec![stand(), in_wood],
+        vec![],
+        json!({ "terrain": [wood] }),
+    ));
+    assert!(
+        text_of(&report, "natal").contains("no one sees further than 50 mm in or into copse"),
+        "{}",
+        text_of(&report, "natal")
+    );
+    let rough = json!({ "id": "boulders", "kind": "rough", "polygon": [
+        [40.0 - mm(100.0), 10.0 - mm(100.0)], [40.0 + mm(100.0), 10.0 - mm(100.0)],
+        [40.0 + mm(100.0), 10.0 + mm(20.0)], [40.0 - mm(100.0), 10.0 + mm(20.0)]] });
+    let mut rifles = stand();
+    rifles["weapon"] = json!("improved-rifle");
+    let far = rule(&scene_in(
+        "bbb",
+        vec![rifles.clone(), enemy_ahead(360.0)],
+        vec![],
+        json!({ "terrain": [rough.clone()] }),
+    ));
+    assert!(
+        text_of(&far, "natal").contains("no one sees further than 300 mm in or into boulders"),
+        "{}",
+        text_of(&far, "natal")
+    );
+    let near = rule(&scene_in(
+        "bbb",
+        vec![rifles, enemy_ahead(200.0)],
+        vec![],
+        json!({ "terrain": [rough] }),
+    ));
+    assert!(
+        !of(&near, "natal").shooting.may_target.is_empty(),
+        "{}",
+        text_of(&near, "natal")
+    );
+}

@@ -216,6 +216,32 @@ fn band(situation: &Situation, artillery: bool, range: Inches, max: Inches) -> R
     }
 }
 
+/// The shortest sight that ground sets between `eye` and `target` (BBB §1.8: 200 mm inside
+/// open woods, 50 mm looking into them, 300 mm in rough ground), with the piece that sets it.
+fn terrain_sight_cap<'s>(
+    situation: &'s Situation,
+    eye: &TablePoint,
+    target: usize,
+) -> Option<(Inches, &'s str)> {
+    let profile = situation.profile;
+    let centre = situation.scene.units[target].footprint.frame().center();
+    situation
+        .terrain
+        .pieces()
+        .iter()
+        .filter_map(|piece| {
+            let inside = piece.rules.sight_inside?;
+            let (eye_in, target_in) = (piece.contains(eye), piece.contains(&centre));
+            let limit = match (eye_in, target_in) {
+                (false, false) => return None,
+                (false, true) => piece.rules.sight_into.unwrap_or(inside),
+                _ => inside,
+            };
+            Some((profile.scaled(limit), piece.id.as_str()))
+        })
+        .min_by(|a, b| a.0.0.total_cmp(&b.0.0))
+}
+
 fn describe_obstruction(situation: &Situation, obstruction: &Obstruction) -> String {
     match obstruction {
         Obstruction::Unit(index) => situation.scene.units[*index].name.clone(),
@@ -273,6 +299,16 @@ pub fn screen(
         let profile = situation.profile;
         return Err(out(format!(
             "beyond sight: {} away, and no one sees further than {} in the open",
+            profile.length(nearest_in_arc.1.rounded()),
+            profile.length(limit)
+        )));
+    }
+    if let Some((limit, piece)) = terrain_sight_cap(situation, &eye, target)
+        && nearest_in_arc.1 > limit
+    {
+        let profile = situation.profile;
+        return Err(out(format!(
+            "beyond sight: {} away, and no one sees further than {} in or into {piece}",
             profile.length(nearest_in_arc.1.rounded()),
             profile.length(limit)
         )));
