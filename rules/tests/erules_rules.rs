@@ -408,8 +408,8 @@ fn musket_fire_is_in_the_short_band_to_75_m_and_the_long_band_to_200_m() {
 }
 
 /// A red cavalry regiment `gap_m` metres ahead of the battalion's front.
-fn cavalry_ahead(gap_m: f64) -> Value {
-    let mut horse = enemy_ahead(gap_m, 1.0);
+fn cavalry_ahead(gap_m: f64, k: f64) -> Value {
+    let mut horse = enemy_ahead(gap_m, k);
     horse["id"] = json!("hussars");
     horse["kind"] = json!("cavalry");
     horse
@@ -426,6 +426,23 @@ fn triggered<'r>(
         .find(|r| r.rule.rule.starts_with(rule))
 }
 
+/// The §17.1 standing-order ruling on the battalion with cavalry `gap_m` metres ahead, figures
+/// taking `k` mm a metre (`figure_scale` in `extra`).
+fn square_order(gap_m: f64, k: f64, extra: Value) -> Option<rules::ruling::Ruling> {
+    let scene = scene_in(
+        "erules",
+        vec![battalion(k), cavalry_ahead(gap_m, k)],
+        vec![],
+        extra,
+    );
+    triggered(
+        &rule(&scene),
+        "ligne",
+        "Standing orders: infantry sighting cavalry",
+    )
+    .cloned()
+}
+
 #[test]
 fn infantry_sighting_cavalry_within_its_charge_distance_forms_square() {
     // §17.1, §34b: regular cavalry charge 750 m, irregular 850 m — the camera cannot tell them
@@ -435,19 +452,8 @@ fn infantry_sighting_cavalry_within_its_charge_distance_forms_square() {
         (800.0, Some(Verdict::Borderline)),
         (950.0, None),
     ] {
-        let scene = scene_in(
-            "erules",
-            vec![battalion(1.0), cavalry_ahead(gap)],
-            vec![],
-            json!({}),
-        );
-        let report = rule(&scene);
-        let square = triggered(
-            &report,
-            "ligne",
-            "Standing orders: infantry sighting cavalry",
-        );
-        assert_eq!(square.map(|r| r.verdict()), verdict, "{gap} m");
+        let square = square_order(gap, 1.0, json!({}));
+        assert_eq!(square.as_ref().map(|r| r.verdict()), verdict, "{gap} m");
         if let Some(r) = square {
             assert!(r.explanation.contains("forms square"), "{}", r.explanation);
             assert_eq!(r.rule.reading, None, "cited from its own book");
@@ -460,22 +466,8 @@ fn trigger_distances_are_ground_metres_at_every_figure_scale() {
     // §17.1 is 750 m of ground whatever the figures: with 15 mm figures (2.4 mm a metre) the
     // cavalry 600 m off is 1440 mm away on the table, and still within it; 950 m is not.
     for (gap, verdict) in [(600.0, Some(Verdict::Yes)), (950.0, None)] {
-        let mut horse = enemy_ahead(gap, 2.4);
-        horse["id"] = json!("hussars");
-        horse["kind"] = json!("cavalry");
-        let scene = scene_in(
-            "erules",
-            vec![battalion(2.4), horse],
-            vec![],
-            json!({ "figure_scale": 15 }),
-        );
-        let report = rule(&scene);
-        let square = triggered(
-            &report,
-            "ligne",
-            "Standing orders: infantry sighting cavalry",
-        );
-        assert_eq!(square.map(|r| r.verdict()), verdict, "{gap} m");
+        let square = square_order(gap, 2.4, json!({ "figure_scale": 15 }));
+        assert_eq!(square.as_ref().map(|r| r.verdict()), verdict, "{gap} m");
         if let Some(r) = square {
             assert!(r.explanation.contains("750 m"), "{}", r.explanation);
         }
@@ -489,7 +481,7 @@ fn guns_approached_by_cavalry_test_and_within_200_m_may_stand() {
     guns["front_center"] = json!([30.0, 10.0]);
     let scene = scene_in(
         "erules",
-        vec![guns, cavalry_ahead(150.0)],
+        vec![guns, cavalry_ahead(150.0, 1.0)],
         vec![],
         json!({}),
     );
@@ -508,7 +500,7 @@ fn guns_approached_by_cavalry_test_and_within_200_m_may_stand() {
     // Black Powder has no such triggers.
     let mut bp_guns = battery();
     bp_guns["weapon"] = json!("smoothbore-artillery");
-    let mut horse = cavalry_ahead(150.0);
+    let mut horse = cavalry_ahead(150.0, 1.0);
     horse["weapon"] = json!("melee");
     let bp = scene_in("black-powder", vec![bp_guns, horse], vec![], json!({}));
     assert!(triggered(&rule(&bp), "guns", "Artillery approached").is_none());

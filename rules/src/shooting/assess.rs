@@ -293,22 +293,22 @@ pub fn screen(
     let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
         return Err(out("not in the arc of fire".to_owned()));
     };
-    if let Some(limit) = situation.profile.sight_limit()
-        && nearest_in_arc.1 > limit
+    // The open country's sight, then the ground's (woods, rough ground), where a ruleset
+    // caps them.
+    let open = situation
+        .profile
+        .sight_limit()
+        .map(|limit| (limit, "in the open".to_owned()));
+    let ground = terrain_sight_cap(situation, &eye, target)
+        .map(|(limit, piece)| (limit, format!("in or into {piece}")));
+    if let Some((limit, where_)) = [open, ground]
+        .into_iter()
+        .flatten()
+        .find(|(limit, _)| nearest_in_arc.1 > *limit)
     {
         let profile = situation.profile;
         return Err(out(format!(
-            "beyond sight: {} away, and no one sees further than {} in the open",
-            profile.length(nearest_in_arc.1.rounded()),
-            profile.length(limit)
-        )));
-    }
-    if let Some((limit, piece)) = terrain_sight_cap(situation, &eye, target)
-        && nearest_in_arc.1 > limit
-    {
-        let profile = situation.profile;
-        return Err(out(format!(
-            "beyond sight: {} away, and no one sees further than {} in or into {piece}",
+            "beyond sight: {} away, and no one sees further than {} {where_}",
             profile.length(nearest_in_arc.1.rounded()),
             profile.length(limit)
         )));

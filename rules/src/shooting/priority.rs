@@ -352,14 +352,7 @@ fn free_choice(
 ) -> ShootingReport {
     let mut report = ShootingReport::default();
     for t in targets {
-        let clear = if t.is_clear() {
-            String::new()
-        } else {
-            format!(
-                " It is not a clear target ({}): −1 to hit.",
-                reasons(situation, t)
-            )
-        };
+        let clear = not_clear_note(situation, t);
         report.may_target.push(t.id.clone());
         report.rulings.push(target_ruling(
             situation,
@@ -376,6 +369,18 @@ fn free_choice(
         ));
     }
     report
+}
+
+/// " It is not a clear target (…): −1 to hit.", for a target that is not clear.
+fn not_clear_note(situation: &Situation, target: &Assessment) -> String {
+    if target.is_clear() {
+        String::new()
+    } else {
+        format!(
+            " It is not a clear target ({}): −1 to hit.",
+            reasons(situation, target)
+        )
+    }
 }
 
 fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
@@ -414,14 +419,7 @@ fn priority_among(
         } else {
             ""
         };
-        let clear = if t.is_clear() {
-            String::new()
-        } else {
-            format!(
-                " It is not a clear target ({}): −1 to hit.",
-                reasons(situation, t)
-            )
-        };
+        let clear = not_clear_note(situation, t);
         report.rulings.push(target_ruling(
             situation,
             unit,
