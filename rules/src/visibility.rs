@@ -629,13 +629,35 @@ pub fn gap_width_over(
         if view.index == looker || view.index == target || over.contains(&view.index) {
             continue;
         }
-        level.clear();
-        for stand in view.unit.footprint.stands() {
-            let mut piece = Vec::new();
-            convex_polygons_intersection_points(&stand.corners(), &strip, &mut piece);
-            level.extend(piece);
+        // The whole unit's extent first: clipping only shrinks it, so a unit that is not level
+        // with the shot, or that could not move a bound even whole, needs no clipping — only
+        // one across an end of the shot and near the line is clipped.
+        let Some(whole) = extent(&mut view.corners.iter().copied()) else {
+            continue;
+        };
+        let crosses_line = whole.0 < 0.0 && whole.1 > 0.0;
+        if !crosses_line && moves(whole, left_bound.0, right_bound.0).is_none() {
+            continue;
         }
-        let Some(span) = extent(&mut level.iter().copied()) else {
+        let (near, far) = view
+            .corners
+            .iter()
+            .map(|c| (c - eye).dot(&along))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), a| {
+                (lo.min(a), hi.max(a))
+            });
+        let span = if near >= 0.0 && far <= length {
+            Some(whole)
+        } else {
+            level.clear();
+            for stand in view.unit.footprint.stands() {
+                let mut piece = Vec::new();
+                convex_polygons_intersection_points(&stand.corners(), &strip, &mut piece);
+                level.extend(piece);
+            }
+            extent(&mut level.iter().copied())
+        };
+        let Some(span) = span else {
             continue;
         };
         match moves(span, left_bound.0, right_bound.0) {
