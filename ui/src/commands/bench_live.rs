@@ -108,24 +108,7 @@ impl Score {
         for corners in shot.visible.values() {
             self.visible_by_side[side_class(corners)] += 1;
         }
-        for (id, corners) in &shot.visible {
-            if detections.tags.iter().all(|tag| tag.sighting.id != *id) {
-                let centre = calibration::TagSighting {
-                    id: *id,
-                    corners: *corners,
-                }
-                .center();
-                tracing::debug!(
-                    way = self.way,
-                    frame = shot.frame,
-                    id,
-                    side = vision::live::roi::side(corners).0,
-                    x = centre.x,
-                    y = centre.y,
-                    "visible tag not found"
-                );
-            }
-        }
+        self.log_misses(shot, detections);
         for tag in &detections.tags {
             let sighting = &tag.sighting;
             let Some(corners) = shot.visible.get(&sighting.id) else {
@@ -154,6 +137,28 @@ impl Score {
             if SMALL_PLACED.contains(&vision::live::roi::side(corners).0) {
                 self.small_placed
                     .extend(placing_error(shot, sighting, truth));
+            }
+        }
+    }
+
+    /// Log each tag in view that was not found (`-vv`), to see where recall is lost.
+    fn log_misses(&self, shot: &Shot, detections: &Detections) {
+        for (id, corners) in &shot.visible {
+            if detections.tags.iter().all(|tag| tag.sighting.id != *id) {
+                let centre = calibration::TagSighting {
+                    id: *id,
+                    corners: *corners,
+                }
+                .center();
+                tracing::debug!(
+                    way = self.way,
+                    frame = shot.frame,
+                    id,
+                    side = vision::live::roi::side(corners).0,
+                    x = centre.x,
+                    y = centre.y,
+                    "visible tag not found"
+                );
             }
         }
     }
