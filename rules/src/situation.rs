@@ -251,6 +251,19 @@ impl<'a> Situation<'a> {
         self.units.iter().filter(move |v| v.side != side)
     }
 
+    /// The closest enemy of `index` that `which` picks (a kind of troops, close order), base
+    /// edge to base edge, and the gap to it.
+    pub fn nearest_enemy_where(
+        &self,
+        index: usize,
+        which: impl Fn(&UnitView) -> bool,
+    ) -> Option<(usize, Inches)> {
+        self.enemies_of(index)
+            .filter(|e| which(e))
+            .map(|e| (e.index, self.gap(index, e.index)))
+            .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    }
+
     /// The other units of `index`'s side.
     pub fn friends_of(&self, index: usize) -> impl Iterator<Item = &UnitView<'a>> {
         let side = self.units[index].side;

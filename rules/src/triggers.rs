@@ -29,11 +29,8 @@ pub fn trigger_rulings(situation: &Situation, index: usize) -> Vec<Ruling> {
 fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Option<Ruling> {
     let view = &situation.units[index];
     let unit = view.unit;
-    let (enemy, gap) = situation
-        .enemies_of(index)
-        .filter(|o| o.unit.kind == trigger.by)
-        .map(|o| (o, situation.gap(index, o.index)))
-        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let (enemy, gap) = situation.nearest_enemy_where(index, |o| o.unit.kind == trigger.by)?;
+    let enemy = &situation.units[enemy];
     let profile = situation.profile;
     let tolerance = profile.tolerance().distance;
     // Scaled like every other length of the profile (eRules' ground scale by figure size).

@@ -233,21 +233,18 @@ fn also_engages(
     placement: &OrientedRect,
 ) -> Option<String> {
     let contact = situation.profile.distances().contact;
-    let side = situation.units[charger].side;
     let profile = situation.profile;
     situation
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(i, view)| *i != target && view.side != side)
-        .filter(|(_, view)| view.unit.footprint.frame().gap_to(placement) <= contact)
-        .find_map(|(i, view)| {
+        .enemies_of(charger)
+        .filter(|view| view.index != target)
+        .filter(|view| view.unit.footprint.frame().gap_to(placement) <= contact)
+        .find_map(|view| {
             let frame = view.unit.footprint.frame();
             let reading = classify(frame, &placement.front_center());
             let face = profile
                 .quarter_scheme(view.unit.formation)
                 .rule_quarter(reading.face);
-            let why = forbidden(situation, charger, i, face)?;
+            let why = forbidden(situation, charger, view.index, face)?;
             Some(format!(
                 "in contact it would also engage {} beside it, and {why}",
                 view.unit.name

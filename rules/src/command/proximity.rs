@@ -28,11 +28,9 @@ pub struct EnemyWithin {
 /// The nearest enemy of `index` in close order (neither skirmishers nor artillery), for a
 /// proximity rule about formed troops only, and the gap to it.
 pub fn nearest_close_order(situation: &Situation, index: usize) -> Option<(usize, Inches)> {
-    situation
-        .enemies_of(index)
-        .filter(|e| e.unit.kind != UnitKind::Artillery && e.unit.formation != Formation::Skirmish)
-        .map(|e| (e.index, situation.gap(index, e.index)))
-        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    situation.nearest_enemy_where(index, |e| {
+        e.unit.kind != UnitKind::Artillery && e.unit.formation != Formation::Skirmish
+    })
 }
 
 /// What the 12" rule lets a unit within it do (§5.4): an engaged unit fights instead of moving,

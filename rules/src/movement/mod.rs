@@ -232,11 +232,8 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
 /// Whether the unit ends its move touching an enemy (within the contact distance): a charge.
 fn ends_in_contact(situation: &Situation, index: usize, after: &Unit) -> bool {
     let contact = situation.profile.distances().contact;
-    let side = situation.units[index].side;
     situation
-        .units
-        .iter()
-        .filter(|v| v.side != side)
+        .enemies_of(index)
         .any(|v| v.unit.footprint.gap_to(&after.footprint) <= contact)
 }
 

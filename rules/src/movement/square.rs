@@ -31,14 +31,9 @@ fn cavalry_near(situation: &Situation, index: usize) -> Option<Ruling> {
     let before = &situation.scene.units[index];
     let reach = profile.halts_near_cavalry(before.formation)?;
     let tolerance = profile.tolerance().distance;
-    let side = situation.units[index].side;
-    let (cavalry, gap) = situation
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.side != side && v.unit.kind == UnitKind::Cavalry)
-        .map(|(i, v)| (v.unit, situation.gap(index, i)))
-        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let (cavalry, gap) =
+        situation.nearest_enemy_where(index, |e| e.unit.kind == UnitKind::Cavalry)?;
+    let cavalry = situation.units[cavalry].unit;
     if gap > reach + tolerance {
         return None;
     }
