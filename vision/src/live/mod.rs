@@ -261,24 +261,24 @@ impl LiveDetector {
         let gray = one_block(gray)?;
         let view = gray_view(&gray)?;
         let seen: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
-        // Every other frame, the strip where a small tag known a moment ago was lost: a hand
-        // lifted off it finds it again within a frame or two, not a round of the table later.
-        // Otherwise the next strip in turn, for tags never seen.
-        let lost = self
-            .frame
-            .is_multiple_of(2)
-            .then(|| lost_small_tag(&self.known, search, &seen, self.frame))
-            .flatten();
-        let index = match lost.and_then(|at| search.strip_at(at, SMALL_STRIPS)) {
-            Some(index) => index,
-            None => {
-                self.small_turn = (self.small_turn + 1) % SMALL_STRIPS;
-                self.small_turn
-            }
-        };
         let strip = if std::mem::take(&mut self.small_whole) {
             Strip::WHOLE
         } else {
+            // Every other frame, the strip where a small tag known a moment ago was lost: a
+            // hand lifted off it finds it again within a frame or two, not a round of the table
+            // later. Otherwise the next strip in turn, for tags never seen.
+            let lost = self
+                .frame
+                .is_multiple_of(2)
+                .then(|| lost_small_tag(&self.known, search, &seen, self.frame))
+                .flatten();
+            let index = match lost.and_then(|at| search.strip_at(at, SMALL_STRIPS)) {
+                Some(index) => index,
+                None => {
+                    self.small_turn = (self.small_turn + 1) % SMALL_STRIPS;
+                    self.small_turn
+                }
+            };
             Strip {
                 index,
                 count: SMALL_STRIPS,
