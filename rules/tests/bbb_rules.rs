@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{block, mm, must_shoot, of, rule, scene_in, text_of, towards};
+use common::{block, charge, mm, must_shoot, of, rule, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::ruling::{FigureUnit, Topic, Verdict};
 use rules::{Profile, Quarter, RulesetId};
@@ -208,19 +208,6 @@ fn a_stand_nominates_any_visible_target_in_range_not_the_nearest() {
     may.sort();
     assert_eq!(may, vec!["far", "impi"], "{}", text_of(&report, "natal"));
     assert!(text_of(&report, "natal").contains("may pick any visible enemy in range"));
-}
-
-/// The charge from `from` at `to`, if the rules looked at one.
-fn charge(
-    report: &rules::rulings::Rulings,
-    from: &str,
-    to: &str,
-) -> Option<rules::charge::ChargeAssessment> {
-    report
-        .pairs
-        .iter()
-        .find(|p| p.measurement.from == from && p.measurement.to == to)
-        .and_then(|p| p.charge.clone())
 }
 
 #[test]

@@ -13,12 +13,7 @@ fn charge_of<'r>(
     from: &str,
     to: &str,
 ) -> &'r rules::charge::ChargeAssessment {
-    report
-        .pairs
-        .iter()
-        .find(|p| p.measurement.from == from && p.measurement.to == to)
-        .and_then(|p| p.charge.as_ref())
-        .unwrap_or_else(|| panic!("no charge {from} → {to}"))
+    common::charge(report, from, to).unwrap_or_else(|| panic!("no charge {from} → {to}"))
 }
 
 fn hussars(id: &str, side: &str, front: [f64; 2], facing: f64) -> serde_json::Value {

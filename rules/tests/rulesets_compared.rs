@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{block, must_shoot, rule, scene_in, text_of};
+use common::{block, charge, must_shoot, rule, scene_in, text_of};
 use rules::ruling::Topic;
 use rules::{Profile, RulesetId};
 use serde_json::json;
@@ -130,15 +130,11 @@ fn each_ruleset_judges_a_charge_by_its_own_charge_distance() {
         let ours = block("ours", "blue", [30.0, 5.0], 90.0, [4.0, 0.6]);
         let theirs = block("theirs", "red", [30.0, 5.0 + gap], 270.0, [4.0, 0.6]);
         let report = rule(&scene_in(ruleset, vec![ours, theirs], vec![], json!({})));
-        let charge = report
-            .pairs
-            .iter()
-            .find(|p| p.measurement.from == "ours" && p.measurement.to == "theirs")
-            .and_then(|p| p.charge.as_ref());
+        let assessed = charge(&report, "ours", "theirs");
         assert_eq!(
-            charge.is_some_and(|c| c.reachable),
+            assessed.is_some_and(|c| c.reachable),
             reaches,
-            "{ruleset}: {charge:?}\n{}",
+            "{ruleset}: {assessed:?}\n{}",
             text_of(&report, "ours")
         );
         if reaches {

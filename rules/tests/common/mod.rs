@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use rules::Scene;
+use rules::charge::ChargeAssessment;
 use rules::ruling::{Decision, Topic};
 use rules::rulings::{Rulings, UnitRulings, rulings};
 use rules::scene::Format;
@@ -44,6 +45,15 @@ pub fn of<'r>(report: &'r Rulings, id: &str) -> &'r UnitRulings {
         .iter()
         .find(|u| u.summary.id == id)
         .unwrap_or_else(|| panic!("no unit {id}"))
+}
+
+/// The charge from `from` at `to`, if the rules looked at one (an enemy within reach).
+pub fn charge<'r>(report: &'r Rulings, from: &str, to: &str) -> Option<&'r ChargeAssessment> {
+    report
+        .pairs
+        .iter()
+        .find(|p| p.measurement.from == from && p.measurement.to == to)
+        .and_then(|p| p.charge.as_ref())
 }
 
 /// What the rulings decide about `id` and `other` on one topic (`None`: no such ruling).
