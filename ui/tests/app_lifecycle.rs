@@ -453,3 +453,25 @@ fn the_toolbar_says_which_values_of_a_ruleset_are_reconstructions() {
             .is_none()
     );
 }
+
+#[test]
+fn a_picture_too_small_to_hold_a_tag_is_refused_by_name_when_reopened_at_start() {
+    // The last run's source, reopened as the app starts: a 1×1 picture once crashed the
+    // detector, and so the app at every start.
+    let path = std::env::temp_dir().join(format!("vedette-1x1-{}.png", std::process::id()));
+    image::RgbImage::new(1, 1)
+        .save(&path)
+        .expect("a 1×1 picture");
+    let mut settings = Settings::default();
+    settings.setup.source = SourceChoice::Image(path.clone());
+    let mut harness = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| VedetteApp::new(&cc.egui_ctx, settings));
+    let name = format!("vedette-1x1-{}.png", std::process::id());
+    step_until(&mut harness, "the tiny picture's message", |s| {
+        s.status()
+            .and_then(|st| st.error.as_deref())
+            .is_some_and(|e| e.contains(&name) && e.contains("too small to hold a tag"))
+    });
+    std::fs::remove_file(&path).ok();
+}

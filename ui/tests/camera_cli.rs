@@ -239,3 +239,40 @@ fn bad_inputs_are_named_and_nothing_panics() {
     assert!(!err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn pictures_too_small_to_hold_a_tag_or_too_large_to_work_on_are_refused_by_name() {
+    let dir = temp("sizes");
+    for (width, height) in [(1, 1), (2, 2), (500, 1)] {
+        let name = format!("tiny-{width}x{height}.png");
+        let file = dir.join(&name);
+        image::GrayImage::new(width, height)
+            .save(&file)
+            .expect("write");
+        let file = file.display().to_string();
+        let output = dir.join("camera.toml").display().to_string();
+        for command in [
+            vec!["detect", file.as_str()],
+            vec!["calibrate", &file, "--anchors", ANCHORS, "-o", &output],
+        ] {
+            let output = vedette(&command);
+            let (_, err) = text(&output);
+            assert_eq!(output.status.code(), Some(1), "{command:?}: {err}");
+            assert!(
+                err.contains(&name) && err.contains("too small to hold a tag"),
+                "{command:?}: {err}"
+            );
+        }
+    }
+    // A 20000×20000 picture is refused from its header, before it is decoded into gigabytes.
+    let huge = dir.join("huge.png");
+    image::GrayImage::new(20_000, 20_000)
+        .save(&huge)
+        .expect("write");
+    let output = vedette(&["detect", &huge.display().to_string()]);
+    let (_, err) = text(&output);
+    assert!(
+        err.contains("huge.png") && err.contains("too large") && err.contains("64 megapixels"),
+        "{err}"
+    );
+}

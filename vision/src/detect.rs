@@ -14,6 +14,7 @@ use opencv::imgproc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::VisionError;
+use crate::image_io::{check_picture_size, image_size};
 
 /// How the detector runs. The defaults favour accuracy: full resolution (`decimate = 1`) is
 /// what finds 1" tags at the far edge of a 1080p table, and edge refinement (snapping each side
@@ -188,6 +189,7 @@ impl TagDetector {
     /// Find the tags in a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();
+        check_picture_size(image_size(image))?;
         let gray = as_gray(image)?;
         let buffer = to_apriltag_image(&gray)?;
         let prepared = Instant::now();

@@ -21,6 +21,14 @@ pub enum VisionError {
         /// Why.
         reason: String,
     },
+    /// A picture too small to hold a tag, or too large to work on.
+    #[error("a {size} picture {why}")]
+    PictureSize {
+        /// Its size.
+        size: calibration::ImageSize,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The image is unusable (empty, odd channel count …).
     #[error("image: {0}")]
     Image(String),

@@ -7,6 +7,31 @@ use opencv::imgcodecs;
 
 use crate::error::VisionError;
 
+/// The narrowest picture worked on: the smallest tag the detector finds is about ten pixels
+/// across, and the AprilTag library crashes on pictures a pixel or two high.
+pub const NARROWEST_PICTURE: u32 = 16;
+
+/// The most pixels a picture may have: 64 megapixels (a phone's 48 MP photo fits). Detection
+/// takes about 14 bytes a pixel, so a 20000×20000 picture would want 5.6 GB.
+pub const LARGEST_PICTURE: u64 = 64_000_000;
+
+/// Refuse a picture too small to hold a tag or too large to work on, saying why.
+pub fn check_picture_size(size: calibration::ImageSize) -> Result<(), VisionError> {
+    let why = if size.width.min(size.height) < NARROWEST_PICTURE {
+        format!(
+            "is too small to hold a tag: Vedette needs at least {NARROWEST_PICTURE}×{NARROWEST_PICTURE} pixels"
+        )
+    } else if u64::from(size.width) * u64::from(size.height) > LARGEST_PICTURE {
+        format!(
+            "is too large: Vedette works on pictures of up to {} megapixels; scale it down first (a 4K picture, 3840×2160, is plenty)",
+            LARGEST_PICTURE / 1_000_000
+        )
+    } else {
+        return Ok(());
+    };
+    Err(VisionError::PictureSize { size, why })
+}
+
 /// Read an image file as BGR (PNG, JPEG, TIFF, BMP … whatever OpenCV reads).
 pub fn read_image(path: &Path) -> Result<Mat, VisionError> {
     read(path, imgcodecs::IMREAD_COLOR)
@@ -30,6 +55,11 @@ fn read(path: &Path, flags: i32) -> Result<Mat, VisionError> {
         };
         return Err(unreadable(reason.into()));
     }
+    // The header's size, where the format is known, refuses a huge picture before it is
+    // decoded into gigabytes.
+    if let Some(size) = header_size(path) {
+        check_picture_size(size).map_err(|e| unreadable(e.to_string()))?;
+    }
     let image = imgcodecs::imread(path, flags).map_err(|e| unreadable(e.message))?;
     if image.empty() {
         return Err(unreadable(
@@ -37,7 +67,18 @@ fn read(path: &Path, flags: i32) -> Result<Mat, VisionError> {
                 .into(),
         ));
     }
+    check_picture_size(image_size(&image)).map_err(|e| unreadable(e.to_string()))?;
     Ok(image)
+}
+
+/// A PNG's or JPEG's size from its header, without decoding it.
+fn header_size(path: &Path) -> Option<calibration::ImageSize> {
+    let reader = image::ImageReader::open(path)
+        .ok()?
+        .with_guessed_format()
+        .ok()?;
+    let (width, height) = reader.into_dimensions().ok()?;
+    Some(calibration::ImageSize { width, height })
 }
 
 /// Write an image; the format follows the extension (`.png`, `.jpg` …).

@@ -186,12 +186,9 @@ impl LiveDetector {
     /// Find the tags of the next frame, a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();
+        crate::image_io::check_picture_size(crate::image_io::image_size(image))?;
         let gray = as_gray(image)?;
         let gray = gray.as_ref();
-        let (width, height) = (gray.cols() as usize, gray.rows() as usize);
-        if width == 0 || height == 0 {
-            return Err(VisionError::Image("the image is empty".into()));
-        }
         let prepare_time = started.elapsed();
         let plan = self.schedule.plan(self.known.len());
         let (mut tags, report) = match plan {
