@@ -81,17 +81,27 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Fil
     })
 }
 
-/// Write `value` as TOML, replacing the file.
+/// Write `value` as TOML, replacing the file whole: through a temporary file beside it, renamed
+/// into place, so that a crash or a full disk leaves the old file rather than half of the new.
 pub fn write_toml<T: Serialize>(value: &T, path: &Path) -> Result<(), FileError> {
     let text = toml::to_string(value).map_err(|e| FileError::Invalid {
         file: path.to_owned(),
         line: None,
         message: format!("cannot be written as TOML: {e}"),
     })?;
-    std::fs::write(path, text).map_err(|source| FileError::Write {
+    let failed = |source| FileError::Write {
         file: path.to_owned(),
         source,
-    })
+    };
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".saving");
+    let temporary = std::path::PathBuf::from(temporary);
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&temporary);
+            failed(e)
+        })
 }
 
 /// The 1-based line holding byte `offset` of `text`.

@@ -114,6 +114,9 @@ pub enum Command {
         /// measure a better-founded one.
         #[arg(long, value_name = "CAMERA.toml")]
         lens: Option<PathBuf>,
+        /// Replace the output if it exists.
+        #[arg(long)]
+        force: bool,
         /// Detector settings.
         #[command(flatten)]
         detector: DetectorArgs,
@@ -142,6 +145,9 @@ pub enum Command {
         /// Write the picture with tags, stands and units drawn on it.
         #[arg(long, value_name = "OUT.png")]
         annotate: Option<PathBuf>,
+        /// Replace the annotated picture if it exists.
+        #[arg(long)]
+        force: bool,
         /// Detector settings.
         #[command(flatten)]
         detector: DetectorArgs,
@@ -186,6 +192,9 @@ pub enum Command {
         /// A perfect camera: no blur, noise or JPEG.
         #[arg(long)]
         ideal: bool,
+        /// Replace the picture (and the saved roster) if they exist.
+        #[arg(long)]
+        force: bool,
     },
     /// Compare two scenes of the same units (before and after a move) and check each unit's
     /// move against its allowance, with terrain, and the 12" rule's front-or-rear constraint.
@@ -512,6 +521,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             roster,
             output,
             lens,
+            force,
             detector,
         }) => {
             let args = commands::calibrate::CalibrateArgs {
@@ -520,6 +530,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 roster: roster.as_deref(),
                 output,
                 lens: lens.as_deref(),
+                force: *force,
             };
             commands::calibrate::run(args, detector.settings(), out)
         }
@@ -532,12 +543,14 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             inputs,
             json,
             annotate,
+            force,
             detector,
         }) => commands::locate::run_analyze(
             &inputs.args(),
             detector.settings(),
             *json,
             annotate.as_deref(),
+            *force,
             out,
         ),
         Some(Command::Render {
@@ -553,6 +566,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             ideal,
             lens,
             lens_seed,
+            force,
         }) => {
             let lens = commands::render::lens_class(lens)?.map(|class| (class, *lens_seed));
             let args = commands::render::RenderArgs {
@@ -569,6 +583,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 field_of_view: rules::units::Degrees(*fov),
                 ideal: *ideal,
                 lens,
+                force: *force,
             };
             commands::render::run(args, out)
         }

@@ -276,3 +276,78 @@ fn pictures_too_small_to_hold_a_tag_or_too_large_to_work_on_are_refused_by_name(
         "{err}"
     );
 }
+
+#[test]
+fn no_command_writes_over_its_input_or_an_existing_file_without_force() {
+    let dir = temp("outputs");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let camera = calibrated(&dir);
+    // Copies of the inputs, to see that they come through untouched.
+    let (photo, anchors) = (path("photo.jpg"), path("anchors.toml"));
+    std::fs::copy(format!("../{PICTURE}"), &photo).expect("copy");
+    std::fs::write(&anchors, sample(ANCHORS)).expect("write");
+    let before = (std::fs::read(&photo).expect("photo"), sample(ANCHORS));
+    let refused = |output: Output, wanted: &str| {
+        let (_, err) = text(&output);
+        assert!(!output.status.success() && err.contains(wanted), "{err}");
+    };
+    let analyze = |annotate: &str, force: bool| {
+        let mut args = vec![
+            "analyze",
+            &photo,
+            "--calibration",
+            &camera,
+            "--roster",
+            ROSTER,
+        ];
+        args.extend(["--annotate", annotate]);
+        if force {
+            args.push("--force");
+        }
+        vedette(&args)
+    };
+
+    // The photo as its own annotation, even with --force; the anchors as the calibration.
+    refused(analyze(&photo, true), "input of the command");
+    let calibrate = |output: &str, force: bool| {
+        let mut args = vec!["calibrate", &photo, "--anchors", &anchors, "-o", output];
+        if force {
+            args.push("--force");
+        }
+        vedette(&args)
+    };
+    refused(calibrate(&anchors, true), "input of the command");
+    assert_eq!(
+        std::fs::read(&photo).expect("photo"),
+        before.0,
+        "the photo is untouched"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&anchors).expect("anchors"),
+        before.1
+    );
+
+    // An existing output: refused before any work, replaced with --force.
+    refused(
+        calibrate(&camera, false),
+        "already exists (--force to replace it)",
+    );
+    assert!(calibrate(&camera, true).status.success());
+    let annotated = path("annotated.png");
+    assert!(analyze(&annotated, false).status.success());
+    refused(analyze(&annotated, false), "already exists");
+    assert!(analyze(&annotated, true).status.success());
+    let scene = "samples/scenes/two-lines.json";
+    refused(
+        vedette(&["render", scene, "-o", &annotated]),
+        "already exists",
+    );
+    // Nothing half-written is left beside the outputs.
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

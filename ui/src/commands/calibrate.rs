@@ -27,6 +27,8 @@ pub struct CalibrateArgs<'a> {
     /// A previous calibration whose lens to start from (kept unless these pictures measure a
     /// better one).
     pub lens: Option<&'a Path>,
+    /// Replace `output` if it exists.
+    pub force: bool,
 }
 
 /// Calibrate, save, and print the figures a player checks.
@@ -38,6 +40,13 @@ pub fn run(
     if args.images.is_empty() {
         bail!("no images given: show the camera the table with its anchors");
     }
+    let mut inputs: Vec<&Path> = args.images.iter().map(PathBuf::as_path).collect();
+    inputs.extend(
+        [Some(args.anchors), args.roster, args.lens]
+            .into_iter()
+            .flatten(),
+    );
+    super::output::claim(args.output, &inputs, args.force)?;
     let layout = AnchorLayout::load(args.anchors)?;
     let mut detector = TagDetector::new(DetectorSettings {
         family: layout.family.clone(),

@@ -176,8 +176,21 @@ pub fn run_analyze(
     detector: DetectorSettings,
     json: bool,
     annotate_to: Option<&Path>,
+    force: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    if let Some(path) = annotate_to {
+        let inputs: Vec<&Path> = [
+            Some(args.image),
+            Some(args.calibration),
+            args.roster,
+            args.terrain,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        super::output::claim(path, &inputs, force)?;
+    }
     let located = locate(args, detector)?;
     let (scene, unseen) = located
         .scene
@@ -196,7 +209,7 @@ pub fn run_analyze(
             Some(scene),
             height,
         )?;
-        write_image(path, &picture)?;
+        super::output::write_whole(path, |path| Ok(write_image(path, &picture)?))?;
     }
     if json {
         let value = serde_json::json!({

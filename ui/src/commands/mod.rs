@@ -9,6 +9,7 @@ pub mod check_move;
 pub mod detect;
 pub mod locate;
 pub mod measure;
+pub mod output;
 pub mod printables;
 pub mod render;
 pub mod roster;

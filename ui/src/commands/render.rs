@@ -34,6 +34,8 @@ pub struct RenderArgs<'a> {
     /// A real webcam's kind of lens, drawn from this seed (its own field of view replaces
     /// `field_of_view`); `None`: an ideal lens.
     pub lens: Option<(LensClass, u64)>,
+    /// Replace the outputs if they exist.
+    pub force: bool,
 }
 
 /// The kinds of lens `--lens` names.
@@ -49,6 +51,20 @@ pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
 
 /// Render and save.
 pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let inputs: Vec<&Path> = [Some(args.scene), args.roster, args.anchors]
+        .into_iter()
+        .flatten()
+        .collect();
+    super::output::claim(args.output, &inputs, args.force)?;
+    if let Some(path) = args.save_roster {
+        if path == args.output {
+            anyhow::bail!(
+                "{}: the picture and the roster cannot both be written to it",
+                path.display()
+            );
+        }
+        super::output::claim(path, &inputs, args.force)?;
+    }
     let scene = Scene::load(args.scene)?;
     let table = TableSize {
         width: scene.table.width.0,
@@ -78,7 +94,7 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Effects::WEBCAM
     };
     let image = Renderer::new().render(&world, &camera, &effects)?;
-    write_image(args.output, &image)?;
+    super::output::write_whole(args.output, |path| Ok(write_image(path, &image)?))?;
     let eye = camera.pose.eye();
     writeln!(
         out,

@@ -27,16 +27,6 @@ pub enum NewFrom<'a> {
 }
 
 /// A roster a player has worked on is never replaced without `--force`.
-fn refuse_to_overwrite(output: &Path, force: bool) -> anyhow::Result<()> {
-    if output.exists() && !force {
-        bail!(
-            "{}: already exists (--force to replace it)",
-            output.display()
-        );
-    }
-    Ok(())
-}
-
 /// `vedette roster new`.
 pub fn new(
     from: NewFrom,
@@ -45,7 +35,7 @@ pub fn new(
     force: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    refuse_to_overwrite(output, force)?;
+    super::output::claim(output, &[], force)?;
     let roster = match from {
         NewFrom::Template => {
             std::fs::write(output, TEMPLATE)
@@ -378,7 +368,7 @@ pub fn import(
     force: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    refuse_to_overwrite(output, force)?;
+    super::output::claim(output, &[file], force)?;
     let options = ImportOptions {
         first_tag,
         ..ImportOptions::default()

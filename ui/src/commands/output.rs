@@ -1,0 +1,124 @@
+//! Files the commands write. Decisions:
+//! - A command never writes over one of its own inputs (`analyze photo.jpg --annotate
+//!   photo.jpg` would destroy the photo), whatever `--force` says.
+//! - An existing file is replaced only with `--force`, checked before any work is done.
+//! - A file is written whole or not at all: to a temporary file beside it, renamed into place,
+//!   so a crash or a full disk leaves the old file.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+/// Check, before any work, that `output` may be written: it is none of `inputs`, and it does
+/// not exist unless `force`.
+pub fn claim(output: &Path, inputs: &[&Path], force: bool) -> anyhow::Result<()> {
+    if let Some(input) = inputs.iter().find(|input| same_file(output, input)) {
+        bail!(
+            "{}: this is an input of the command ({}); writing the result over it would destroy it — name another output",
+            output.display(),
+            input.display()
+        );
+    }
+    if output.exists() && !force {
+        bail!(
+            "{}: already exists (--force to replace it)",
+            output.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether two paths name one file (either may not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Write `output` through `write`, which is handed a temporary path beside it with the same
+/// extension (the format follows it), renamed into place once written.
+pub fn write_whole(
+    output: &Path,
+    write: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let temporary = temporary_beside(output);
+    let written = write(&temporary).and_then(|()| {
+        std::fs::rename(&temporary, output)
+            .with_context(|| format!("{}: cannot write", output.display()))
+    });
+    if written.is_err() {
+        // Nothing half-written is left behind; there may be nothing to remove.
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// `dir/.name.vedette-PID.ext` beside `dir/name.ext`.
+fn temporary_beside(output: &Path) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map_or_else(|| "output".into(), |s| s.to_string_lossy().into_owned());
+    let mut name = format!(".{stem}.vedette-{}", std::process::id());
+    if let Some(extension) = output.extension() {
+        name.push('.');
+        name.push_str(&extension.to_string_lossy());
+    }
+    output.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("vedette-output-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    #[test]
+    fn an_input_is_never_an_output_even_by_another_name() {
+        let dir = scratch("input");
+        let photo = dir.join("photo.jpg");
+        std::fs::write(&photo, b"photo").expect("write");
+        let by_another_name = dir.join(".").join("photo.jpg");
+        let error = claim(&by_another_name, &[&photo], true).expect_err("refused");
+        assert!(
+            error.to_string().contains("input of the command"),
+            "{error}"
+        );
+        claim(&dir.join("annotated.jpg"), &[&photo], false).expect("a new file may be written");
+    }
+
+    #[test]
+    fn an_existing_file_is_replaced_only_with_force() {
+        let dir = scratch("force");
+        let existing = dir.join("camera.toml");
+        std::fs::write(&existing, b"old").expect("write");
+        let error = claim(&existing, &[], false).expect_err("refused");
+        assert!(error.to_string().contains("--force"), "{error}");
+        claim(&existing, &[], true).expect("forced");
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = scratch("whole");
+        let file = dir.join("camera.toml");
+        std::fs::write(&file, b"old").expect("write");
+        let failed = write_whole(&file, |temporary| {
+            std::fs::write(temporary, b"half")?;
+            bail!("disk full")
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read(&file).expect("read"), b"old");
+        assert_eq!(
+            std::fs::read_dir(&dir).expect("dir").count(),
+            1,
+            "no temporary left"
+        );
+        write_whole(&file, |temporary| Ok(std::fs::write(temporary, b"new")?)).expect("written");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+    }
+}
