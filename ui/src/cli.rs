@@ -41,8 +41,8 @@ pub enum Command {
         /// The picture to write.
         output: PathBuf,
         /// The demo's turn to show (1 is the opening positions).
-        #[arg(long, default_value_t = 2)]
-        turn: usize,
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+        turn: u16,
         /// The unit to select (default: one that must shoot at someone).
         #[arg(long, value_name = "UNIT")]
         select: Option<String>,
@@ -170,17 +170,18 @@ pub enum Command {
         /// The anchor layout; four 2" anchors in the corners, 1.5" in, by default.
         #[arg(long, value_name = "ANCHORS.toml")]
         anchors: Option<PathBuf>,
-        /// Image width, pixels.
-        #[arg(long, default_value_t = 1920)]
+        /// Image width, pixels (16 to 16384, at most 64 megapixels in all).
+        #[arg(long, default_value_t = 1920, value_parser = clap::value_parser!(u32).range(16..=16384))]
         width: u32,
-        /// Image height, pixels.
-        #[arg(long, default_value_t = 1080)]
+        /// Image height, pixels (16 to 16384).
+        #[arg(long, default_value_t = 1080, value_parser = clap::value_parser!(u32).range(16..=16384))]
         height: u32,
-        /// Camera angle from vertical, degrees.
-        #[arg(long, default_value_t = 40.0)]
+        /// Camera angle from vertical, degrees (0 straight down to 80: beyond, the camera
+        /// looks along the table rather than at it).
+        #[arg(long, default_value_t = 40.0, value_parser = within(0.0, 80.0))]
         tilt: f64,
-        /// Horizontal field of view of the lens, degrees.
-        #[arg(long, default_value_t = 70.0)]
+        /// Horizontal field of view of the lens, degrees (20 to 120, as webcams have).
+        #[arg(long, default_value_t = 70.0, value_parser = within(20.0, 120.0))]
         fov: f64,
         /// A real webcam's kind of lens: none (ideal), ordinary, pincushion or wide (80–90°,
         /// strong barrel distortion); it brings its own field of view.
@@ -333,10 +334,10 @@ pub enum RosterCommand {
 pub struct DetectorArgs {
     /// Find quads on an image this many times smaller: faster, but small tags are lost
     /// (1 finds 1" tags across a 6' table at 1080p; 2 needs about 2" tags).
-    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR", value_parser = within(1.0_f32, 8.0))]
     pub decimate: f32,
     /// Detector threads (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
     pub threads: Option<u8>,
 }
 
@@ -628,7 +629,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             output,
             turn,
             select,
-        }) => crate::app::headless::screenshot(output, turn.saturating_sub(1), select.clone(), out),
+        }) => crate::app::headless::screenshot(output, usize::from(*turn) - 1, select.clone(), out),
         Some(Command::Tags {
             ids,
             roster,
@@ -768,6 +769,24 @@ fn parse_family(text: &str) -> Result<vision::TagFamily, String> {
         .into_iter()
         .find(|f| f.name() == text)
         .ok_or_else(|| format!("{text}: use tag36h11, tag25h9 or tag16h5"))
+}
+
+/// A parser of a number from `low` to `high`, saying the range when it is not in it.
+fn within<T>(low: T, high: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        let value: T = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a number"))?;
+        if low <= value && value <= high {
+            Ok(value)
+        } else {
+            Err(format!("{text} is out of range: use {low} to {high}"))
+        }
+    }
 }
 
 /// A camera picture size by its everyday name.

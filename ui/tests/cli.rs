@@ -320,3 +320,56 @@ fn bench_app_reports_ui_time_and_memory() {
     assert!(text.contains("UI frame"), "{text}");
     assert!(text.contains("memory: "), "{text}");
 }
+
+#[test]
+fn out_of_range_options_are_refused_with_their_range_before_any_work() {
+    let scene = "samples/scenes/two-lines.json";
+    let picture = "samples/camera/two-lines.jpg";
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["render", scene, "-o", "never.png", "--width", "0"],
+            "16..=16384",
+        ),
+        (
+            &["render", scene, "-o", "never.png", "--tilt", "95"],
+            "use 0 to 80",
+        ),
+        (
+            &["render", scene, "-o", "never.png", "--fov", "0"],
+            "use 20 to 120",
+        ),
+        (
+            &[
+                "render",
+                scene,
+                "-o",
+                "never.png",
+                "--width",
+                "16000",
+                "--height",
+                "16000",
+            ],
+            "up to 64 megapixels",
+        ),
+        (&["detect", picture, "--decimate", "0"], "use 1 to 8"),
+        (&["detect", picture, "--threads", "0"], "--threads"),
+        (
+            &["screenshot", "--demo", "never.png", "--turn", "99"],
+            "the demo has turns 1 to",
+        ),
+        (
+            &["screenshot", "--demo", "never.png", "--select", "nobody"],
+            "no such unit; the demo's are 95th-rifles",
+        ),
+    ];
+    for (args, wanted) in cases {
+        let output = vedette(args);
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        assert!(err.contains(wanted), "{args:?}: {err}");
+    }
+    assert!(
+        !std::path::Path::new("../never.png").exists(),
+        "nothing was written"
+    );
+}

@@ -97,7 +97,30 @@ pub fn screenshot(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let demo = Demo::new()?;
-    let state = demo_state(&demo, turn.min(demo.turns.len() - 1))?;
+    if turn >= demo.turns.len() {
+        anyhow::bail!(
+            "--turn {}: the demo has turns 1 to {}",
+            turn + 1,
+            demo.turns.len()
+        );
+    }
+    let state = demo_state(&demo, turn)?;
+    if let Some(unit) = &select
+        && state
+            .scene
+            .as_ref()
+            .is_none_or(|scene| scene.unit(unit).is_none())
+    {
+        let names: Vec<&str> = state
+            .scene
+            .as_ref()
+            .map(|scene| scene.units.iter().map(|u| u.id.as_str()).collect())
+            .unwrap_or_default();
+        anyhow::bail!(
+            "--select {unit}: no such unit; the demo's are {}",
+            names.join(", ")
+        );
+    }
     let select = select.or_else(|| showcase_unit(&state));
     let builder = Harness::builder().allow_missing_glyphs();
     let mut harness = harness_with(builder, state, select.clone());

@@ -51,6 +51,7 @@ pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
 
 /// Render and save.
 pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    vision::check_picture_size(args.size)?;
     let inputs: Vec<&Path> = [Some(args.scene), args.roster, args.anchors]
         .into_iter()
         .flatten()
