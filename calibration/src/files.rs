@@ -73,6 +73,13 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Fil
         };
     let deserializer = toml::de::Deserializer::parse(text)
         .map_err(|e| parse_error(e.span(), None, e.message()))?;
+    if let Some((field, span)) = rules::toml_numbers::first_not_finite(text) {
+        return Err(parse_error(
+            Some(span),
+            Some(field),
+            "must be a finite number (TOML allows nan and inf; no measurement is one)",
+        ));
+    }
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let field = error.path().to_string();
         let field = (field != ".").then_some(field);

@@ -35,6 +35,7 @@ pub mod support;
 pub mod synthetic;
 pub mod terrain;
 pub(crate) mod text;
+pub mod toml_numbers;
 pub mod triggers;
 pub mod units;
 pub mod visibility;

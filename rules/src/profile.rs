@@ -881,6 +881,13 @@ impl Profile {
     /// table inches here, once.
     pub fn from_toml(text: &str) -> Result<Profile, toml::de::Error> {
         let mut profile: Profile = toml::from_str(text)?;
+        if let Some((field, span)) = crate::toml_numbers::first_not_finite(text) {
+            let line = text[..span.start].matches('\n').count() + 1;
+            return Err(serde::de::Error::custom(format!(
+                "line {line}: {field}: must be a finite number, not {}",
+                &text[span]
+            )));
+        }
         let per_inch = match (profile.length_unit, &profile.ground_scale) {
             (LengthUnit::Inches, _) => 1.0,
             (LengthUnit::Centimetres, _) => MM_PER_INCH / 10.0,
@@ -1318,6 +1325,22 @@ mod tests {
     fn the_builtin_profile_parses() {
         assert_eq!(bp().name(), "Black Powder");
         assert_eq!(bp().tolerance().distance, Inches(0.5));
+    }
+
+    #[test]
+    fn a_profile_with_a_number_that_is_not_one_is_refused_by_line_and_field() {
+        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
+            "distance = 0.5",
+            "distance = nan",
+            1,
+        );
+        let error = Profile::from_toml(&text)
+            .expect_err("nan refused")
+            .to_string();
+        assert!(
+            error.contains("line 12: tolerance.distance: must be a finite number, not nan"),
+            "{error}"
+        );
     }
 
     #[test]

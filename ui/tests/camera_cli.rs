@@ -186,6 +186,18 @@ fn bad_inputs_are_named_and_nothing_panics() {
     let (_, err) = text(&vedette(&["locate", PICTURE, "--calibration", &corrupt]));
     assert!(err.contains("corrupt.toml:"), "{err}");
 
+    // A calibration with a number that is not one: TOML allows nan and inf.
+    let nan = path("nan.toml");
+    let good = std::fs::read_to_string(&camera).expect("camera");
+    let at = good.find("rotation = [").expect("rotation") + "rotation = [".len();
+    std::fs::write(&nan, format!("{}nan, {}", &good[..at], &good[at..])).expect("write");
+    let (_, err) = text(&vedette(&["locate", PICTURE, "--calibration", &nan]));
+    assert!(
+        err.contains("nan.toml:")
+            && err.contains("camera.pose.rotation[0]: must be a finite number"),
+        "{err}"
+    );
+
     // A roster naming a tag twice.
     let twice = path("twice.toml");
     std::fs::write(&twice, sample(ROSTER).replacen("tag = 11", "tag = 10", 1)).expect("write");
