@@ -214,6 +214,42 @@ fn bad_inputs_are_named_and_nothing_panics() {
         "{err}"
     );
 
+    // A roster giving a stand an anchor's tag: it would be put at the table's corner.
+    let anchor_tag = path("anchor-tag.toml");
+    std::fs::write(
+        &anchor_tag,
+        sample(ROSTER).replacen("tag = 11", "tag = 2", 1),
+    )
+    .expect("write");
+    for args in [
+        vec![
+            "locate",
+            PICTURE,
+            "--calibration",
+            &camera,
+            "--roster",
+            &anchor_tag,
+        ],
+        vec![
+            "calibrate",
+            PICTURE,
+            "--anchors",
+            ANCHORS,
+            "--roster",
+            &anchor_tag,
+            "-o",
+            &path("y.toml"),
+        ],
+    ] {
+        let (_, err) = text(&vedette(&args));
+        assert!(
+            err.contains("anchor-tag.toml:")
+                && err.contains("tag 2 on")
+                && err.contains("is also an anchor of the table"),
+            "{args:?}: {err}"
+        );
+    }
+
     // A roster printed in another family than the anchors: refused before any work.
     let other = path("other-family.toml");
     std::fs::write(

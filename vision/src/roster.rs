@@ -333,6 +333,18 @@ impl Roster {
         })
     }
 
+    /// The roster's tags that are also anchors of the table, with what each is on: a stand
+    /// wearing an anchor's id would be placed where the anchor is, at the table's edge.
+    pub fn anchor_clashes(&self, anchors: impl IntoIterator<Item = u32>) -> Vec<(u32, TagOwner)> {
+        let mounts = self.mounts();
+        let mut clashes: Vec<(u32, TagOwner)> = anchors
+            .into_iter()
+            .filter_map(|id| mounts.get(&id).map(|mount| (id, mount.owner)))
+            .collect();
+        clashes.sort_by_key(|(id, _)| *id);
+        clashes
+    }
+
     /// Parse and check a roster's text; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Roster, FileError> {
         let (roster, problems) = Roster::parse_listing_problems(text, path)?;

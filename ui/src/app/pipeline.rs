@@ -161,6 +161,20 @@ impl Inputs {
         {
             inputs.notes.push(format!("{}: {clash}", path.display()));
         }
+        let anchor_ids: Vec<u32> = match (&inputs.calibration, &inputs.anchors) {
+            (Some(calibration), _) => calibration.anchors.iter().map(|a| a.anchor.id).collect(),
+            (None, Some(layout)) => layout.anchors.iter().map(|a| a.id).collect(),
+            (None, None) => Vec::new(),
+        };
+        if let (Some(roster), Some(path)) = (&inputs.roster, &setup.roster) {
+            for (id, owner) in roster.anchor_clashes(anchor_ids) {
+                inputs.notes.push(format!(
+                    "{}: tag {id} on {} is also an anchor of the table: give the stand another tag",
+                    path.display(),
+                    roster.describe(owner)
+                ));
+            }
+        }
         if let Some(path) = &setup.terrain {
             match Scene::load(path) {
                 Ok(scene) => inputs.terrain = rules::scene::SceneDoc::from(&scene).terrain,
@@ -654,8 +668,16 @@ impl Processor {
                 .push("no roster: tags are shown, units are not".into());
             return;
         };
+        // An anchor's id in the roster is noted when the inputs are read; its place is the
+        // anchor's, never a stand's.
         let poses: HashMap<u32, TagPose> = tracked
             .iter()
+            .filter(|t| {
+                !calibration
+                    .anchors
+                    .iter()
+                    .any(|a| a.anchor.id == t.tag.pose.id)
+            })
             .map(|t| (t.tag.pose.id, t.tag.pose))
             .collect();
         let table = TableDoc {

@@ -71,7 +71,8 @@ pub fn run(
     let previous = args.lens.map(TableCalibration::load).transpose()?;
     let stands = match args.roster {
         Some(path) => {
-            let roster = super::roster_for_table(path, &layout.family)?;
+            let anchors: Vec<u32> = layout.anchors.iter().map(|a| a.id).collect();
+            let roster = super::roster_for_table(path, &layout.family, &anchors, args.anchors)?;
             stand_tags(&roster, &layout, &board, out)?
         }
         None => HashMap::new(),

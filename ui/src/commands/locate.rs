@@ -44,7 +44,10 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
     let calibration = TableCalibration::load(args.calibration)?;
     let roster = args
         .roster
-        .map(|path| super::roster_for_table(path, &calibration.family))
+        .map(|path| {
+            let anchors: Vec<u32> = calibration.anchors.iter().map(|a| a.anchor.id).collect();
+            super::roster_for_table(path, &calibration.family, &anchors, args.calibration)
+        })
         .transpose()?;
     let image = read_image(args.image)?;
     let size = vision::image_size(&image);

@@ -41,10 +41,27 @@ pub fn profile_for(scene: &Scene, path: Option<&Path>) -> anyhow::Result<Profile
 
 /// The roster at `path`, for a table whose anchors are printed in `family`: refused, naming
 /// the file, when its tags are of another family (the detector would never see them).
-pub fn roster_for_table(path: &Path, family: &str) -> anyhow::Result<vision::Roster> {
+pub fn roster_for_table(
+    path: &Path,
+    family: &str,
+    anchors: &[u32],
+    anchors_from: &Path,
+) -> anyhow::Result<vision::Roster> {
     let roster = vision::Roster::load(path)?;
     if let Some(clash) = roster.family_clash(family) {
         bail!("{}: {clash}", path.display());
+    }
+    if let Some(&(id, owner)) = roster.anchor_clashes(anchors.iter().copied()).first() {
+        let line = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| roster.tag_lines(&text).get(&id).copied())
+            .map_or_else(String::new, |line| format!(":{line}"));
+        bail!(
+            "{}{line}: tag {id} on {} is also an anchor of the table ({}): a stand wearing it would be put at the anchor's place; give the stand another tag (`vedette roster check --anchors` lists every clash)",
+            path.display(),
+            roster.describe(owner),
+            anchors_from.display()
+        );
     }
     Ok(roster)
 }
