@@ -399,3 +399,78 @@ fn no_command_writes_over_its_input_or_an_existing_file_without_force() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off_and_said() {
+    let dir = temp("partial");
+    let camera = calibrated(&dir);
+    // A second stand on the 45th's line and a fifth skirmisher of the 95th, their tags (40, 41)
+    // hidden from the camera: nowhere in the picture.
+    let second = "[[units.stands]]\ntag = 40\nwidth = 9.4\ndepth = 1.6\n\n";
+    let fifth = "[[units.stands]]\ntag = 41\nwidth = 1.0\ndepth = 1.0\n\n";
+    let roster = sample(ROSTER)
+        .replacen(
+            "[[units]]\nid = \"95th-rifles\"",
+            &format!("{second}[[units]]\nid = \"95th-rifles\""),
+            1,
+        )
+        .replacen(
+            "[[units]]\nid = \"rha-troop\"",
+            &format!("{fifth}[[units]]\nid = \"rha-troop\""),
+            1,
+        );
+    assert!(
+        roster.contains("tag = 40") && roster.contains("tag = 41"),
+        "{roster}"
+    );
+    let roster_path = dir.join("roster.toml").display().to_string();
+    std::fs::write(&roster_path, roster).expect("write");
+
+    let output = vedette(&[
+        "analyze",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        &roster_path,
+    ]);
+    let (out, err) = text(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(
+        out.contains("⚠ partly seen: 45th-foot: stand(s) 2 (tag 40) not seen; filled in from its line — its rulings rest on a partial sighting"),
+        "{out}"
+    );
+    assert!(
+        out.contains("⚠ partly seen: 95th-rifles: stand(s) 5 (tag 41) not seen; left off the table: in skirmish"),
+        "{out}"
+    );
+    // The 45th still rules (its line filled in); the 95th, left off, is in no ruling.
+    assert!(out.contains("45th Foot must shoot at 3e Ligne"), "{out}");
+    assert!(
+        !out.contains("95th Rifles may") && !out.contains("95th Rifles must"),
+        "{out}"
+    );
+
+    // The same in JSON, and the 45th's line is two stands wide.
+    let output = vedette(&[
+        "locate",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "--roster",
+        &roster_path,
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let partial = value["partial"].as_array().expect("partial");
+    assert_eq!(partial.len(), 2, "{partial:?}");
+    assert_eq!(partial[0]["placed"], true);
+    assert_eq!(partial[1]["placed"], false);
+    let units = value["scene"]["units"].as_array().expect("units");
+    let foot = units
+        .iter()
+        .find(|u| u["id"] == "45th-foot")
+        .expect("the 45th placed");
+    assert_eq!(foot["stands"].as_array().map(Vec::len), Some(2), "{foot}");
+    std::fs::remove_dir_all(&dir).ok();
+}

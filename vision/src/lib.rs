@@ -24,6 +24,7 @@ pub mod error;
 pub mod image_io;
 pub mod live;
 pub mod locate;
+pub mod partial;
 pub mod pattern;
 pub mod printables;
 pub mod roster;

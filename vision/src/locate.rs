@@ -9,6 +9,7 @@ use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, Terra
 use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
+use crate::partial::{self, PartialUnit};
 use crate::roster::{Roster, TagMount, TagOwner};
 
 /// Tags whose centre lies further than this outside the table are not trusted.
@@ -245,37 +246,71 @@ fn role_of(roster: &Roster, owner: TagOwner) -> TagRole {
     }
 }
 
-/// The scene the roster's tags describe: every unit with at least one stand placed (stands from
-/// their tags), every commander placed. Units with no tag in `poses` are left off the table
-/// and listed in the second value.
+/// What the tags said of the roster beyond the scene they make.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Sighted {
+    /// Units and commanders with no tag in view: left off the table.
+    pub unseen: Vec<String>,
+    /// Units seen by some of their stands and not others (see [`crate::partial`]).
+    pub partial: Vec<PartialUnit>,
+}
+
+/// The scene the roster's tags describe: every unit whose stands were all seen, or enough of
+/// them for its formation to say where the others are (see [`crate::partial`]); every
+/// commander seen. What was not seen, or only partly, is said in [`Sighted`].
 pub fn build_scene(
     roster: &Roster,
     poses: &HashMap<u32, TagPose>,
     table: TableDoc,
     terrain: Vec<TerrainDoc>,
     source: &str,
-) -> Result<(Scene, Vec<String>), SceneError> {
-    let mut unseen = Vec::new();
+) -> Result<(Scene, Sighted), SceneError> {
+    let mut sighted = Sighted::default();
     let mut units = Vec::new();
     for unit in &roster.units {
-        let stands: Vec<StandDoc> = unit
+        let seen: Vec<(usize, StandDoc)> = unit
             .stands
             .iter()
-            .filter_map(|stand| {
+            .enumerate()
+            .filter_map(|(i, stand)| {
                 let pose = poses.get(&stand.tag)?;
                 let (center, facing) = stand.pose_from_tag(pose.center, pose.facing);
-                Some(StandDoc {
-                    center: [center.x, center.y],
-                    facing: facing.0,
-                    width: stand.width,
-                    depth: stand.depth,
-                })
+                Some((
+                    i,
+                    StandDoc {
+                        center: [center.x, center.y],
+                        facing: facing.0,
+                        width: stand.width,
+                        depth: stand.depth,
+                    },
+                ))
             })
             .collect();
-        if stands.is_empty() {
-            unseen.push(unit.id.clone());
+        if seen.is_empty() {
+            sighted.unseen.push(unit.id.clone());
             continue;
         }
+        let stands = if seen.len() == unit.stands.len() {
+            seen.into_iter().map(|(_, stand)| stand).collect()
+        } else {
+            let filled = partial::fill_in(unit, &seen);
+            let unseen_stands = (0..unit.stands.len())
+                .filter(|i| seen.iter().all(|(j, _)| j != i))
+                .map(|i| (i + 1, unit.stands[i].tag))
+                .collect();
+            sighted.partial.push(PartialUnit {
+                unit: unit.id.clone(),
+                unseen_stands,
+                placed: filled
+                    .as_ref()
+                    .map(|(_, formation)| *formation)
+                    .map_err(Clone::clone),
+            });
+            match filled {
+                Ok((stands, _)) => stands,
+                Err(_) => continue,
+            }
+        };
         units.push(UnitDoc {
             id: unit.id.clone(),
             name: unit.name.clone(),
@@ -302,7 +337,7 @@ pub fn build_scene(
         .iter()
         .filter_map(|c| {
             let pose = poses.get(&c.tag).or_else(|| {
-                unseen.push(c.id.clone());
+                sighted.unseen.push(c.id.clone());
                 None
             })?;
             Some(CommanderDoc {
@@ -327,5 +362,5 @@ pub fn build_scene(
         units,
         commanders,
     };
-    Ok((Scene::from_doc(doc, source)?, unseen))
+    Ok((Scene::from_doc(doc, source)?, sighted))
 }

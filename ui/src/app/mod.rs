@@ -381,6 +381,9 @@ impl AppState {
 /// Text colours shared by the views.
 pub const DIM: Color32 = Color32::from_rgb(150, 150, 150);
 
+/// Text that warns: amber.
+pub const WARN: Color32 = Color32::from_rgb(255, 190, 40);
+
 /// The app's name for eframe: its window and its data folder.
 pub const APP_ID: &str = "vedette";
 

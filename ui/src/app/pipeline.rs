@@ -228,6 +228,8 @@ pub struct Status {
     pub held_tags: Vec<(u32, Unseen)>,
     /// Units of the roster not on the table.
     pub unseen: Vec<String>,
+    /// Units seen by some of their stands only: filled in from their formation, or left off.
+    pub partial: Vec<vision::partial::PartialUnit>,
     /// Other things a player should know (tags off the table, files that did not load …).
     pub notes: Vec<String>,
     /// The source is failing (lost camera, unreadable file): shown in red.
@@ -247,6 +249,7 @@ impl Status {
             unknown_tags: Vec::new(),
             held_tags: Vec::new(),
             unseen: Vec::new(),
+            partial: Vec::new(),
             notes: Vec::new(),
             error: None,
         }
@@ -448,7 +451,7 @@ impl Processor {
                 return (state, self.rules_changed);
             }
         };
-        let detections = match detector.detect(&frame.image) {
+        let mut detections = match detector.detect(&frame.image) {
             Ok(d) => d,
             Err(e) => {
                 state.status.error = Some(e.to_string());
@@ -467,7 +470,13 @@ impl Processor {
                 self.rules_changed,
                 &mut self.for_camera,
             );
+            // A calibration just made: the small tags are searched for on this frame, not the
+            // next, which a still picture never gives.
+            if let Err(e) = detector.search_pending(&frame.image, &mut detections) {
+                tracing::warn!("the search for small tags failed: {e}");
+            }
         }
+        let sightings = detections.sightings();
         state.sight = self.for_camera.sight.clone();
         if let Some(calibration) = self.inputs.calibration.clone() {
             self.place(frame, &calibration, &sightings, &mut state);
@@ -691,7 +700,7 @@ impl Processor {
             self.inputs.terrain.clone(),
             &state.status.source,
         ) {
-            Ok((mut scene, unseen)) => {
+            Ok((mut scene, sighted)) => {
                 if let Some(ruleset) = self.inputs.ruleset {
                     scene.ruleset = ruleset;
                 }
@@ -701,7 +710,8 @@ impl Processor {
                     .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
                     .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
                     .collect();
-                state.status.unseen = unseen;
+                state.status.unseen = sighted.unseen;
+                state.status.partial = sighted.partial;
                 state.scene = Some(Arc::new(scene));
             }
             Err(e) => state.status.notes.push(e.to_string()),

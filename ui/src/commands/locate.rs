@@ -36,7 +36,7 @@ pub struct Located {
     tags: FrameTags,
     check: AnchorCheck,
     roster: Option<Roster>,
-    scene: Option<(Scene, Vec<String>)>,
+    scene: Option<(Scene, vision::locate::Sighted)>,
 }
 
 /// Detect, place and assemble.
@@ -118,14 +118,15 @@ pub fn run_locate(
             "problem_messages": located.tags.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "calibration": located.check,
             "scene": located.scene.as_ref().map(|(s, _)| s),
-            "unseen": located.scene.as_ref().map(|(_, u)| u),
+            "unseen": located.scene.as_ref().map(|(_, s)| &s.unseen),
+            "partial": located.scene.as_ref().map(|(_, s)| partial_json(s)),
         });
         serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
         return Ok(());
     }
     write_tags(&located, out)?;
-    if let Some((scene, unseen)) = &located.scene {
+    if let Some((scene, sighted)) = &located.scene {
         writeln!(
             out,
             "\nscene: {} unit(s), {} commander(s) on the table",
@@ -144,11 +145,36 @@ pub fn run_locate(
                 unit.footprint.stands().len()
             )?;
         }
-        if !unseen.is_empty() {
-            writeln!(out, "  not seen: {}", unseen.join(", "))?;
-        }
+        write_sighted(sighted, out)?;
     }
     Ok(())
+}
+
+/// The units not seen, and those seen only in part.
+fn write_sighted(sighted: &vision::locate::Sighted, out: &mut dyn Write) -> std::io::Result<()> {
+    if !sighted.unseen.is_empty() {
+        writeln!(out, "  not seen: {}", sighted.unseen.join(", "))?;
+    }
+    for partial in &sighted.partial {
+        writeln!(out, "  ⚠ partly seen: {partial}")?;
+    }
+    Ok(())
+}
+
+/// The partly seen units for JSON: each with its sentence.
+fn partial_json(sighted: &vision::locate::Sighted) -> serde_json::Value {
+    sighted
+        .partial
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "unit": p.unit,
+                "unseen_stands": p.unseen_stands,
+                "placed": p.placed.is_ok(),
+                "message": p.to_string(),
+            })
+        })
+        .collect()
 }
 
 fn write_tags(located: &Located, out: &mut dyn Write) -> std::io::Result<()> {
@@ -195,7 +221,7 @@ pub fn run_analyze(
         super::output::claim(path, &inputs, force)?;
     }
     let located = locate(args, detector)?;
-    let (scene, unseen) = located
+    let (scene, sighted) = located
         .scene
         .as_ref()
         .context("analyze needs --roster: it names the units the tags are on")?;
@@ -219,7 +245,8 @@ pub fn run_analyze(
             "tags": located.tags.tags,
             "problems": located.tags.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "calibration": located.check,
-            "unseen": unseen,
+            "unseen": sighted.unseen,
+            "partial": partial_json(sighted),
             "scene": scene,
             "rulings": report,
         });
@@ -228,9 +255,7 @@ pub fn run_analyze(
         return Ok(());
     }
     write_tags(&located, out)?;
-    if !unseen.is_empty() {
-        writeln!(out, "  not seen: {}", unseen.join(", "))?;
-    }
+    write_sighted(sighted, out)?;
     writeln!(out)?;
     super::rulings::write_report(scene, &report, out)?;
     if let Some(path) = annotate_to {

@@ -183,6 +183,24 @@ impl LiveDetector {
         self.small = search;
     }
 
+    /// Run a whole-table search for small tags, given since the last frame, on this frame at
+    /// once (a still picture has no next frame to run it on), adding what it finds.
+    pub fn search_pending(
+        &mut self,
+        image: &Mat,
+        detections: &mut Detections,
+    ) -> Result<(), VisionError> {
+        if !self.small_whole {
+            return Ok(());
+        }
+        let gray = as_gray(image)?;
+        let found = self.small_pass(gray.as_ref(), &detections.tags)?;
+        self.learn(&found);
+        detections.tags.extend(found);
+        sort_tags(&mut detections.tags);
+        Ok(())
+    }
+
     /// Find the tags of the next frame, a BGR or grey image.
     pub fn detect(&mut self, image: &Mat) -> Result<Detections, VisionError> {
         let started = Instant::now();

@@ -7,7 +7,7 @@ use rules::scene::Unit;
 
 use crate::app::measure::tape;
 use crate::app::overlay::{side_colour, verdict_colour, verdict_mark};
-use crate::app::{AppState, DIM};
+use crate::app::{AppState, DIM, WARN};
 
 /// Every unit on the table, by side; click one to select it.
 pub fn unit_list(ui: &mut egui::Ui, state: &mut AppState) {
@@ -51,12 +51,18 @@ pub fn unit_list(ui: &mut egui::Ui, state: &mut AppState) {
             }
             ui.add_space(6.0);
         }
-        if let Some(status) = state.status()
-            && !status.unseen.is_empty()
-        {
-            ui.label(RichText::new("Not seen").strong().color(DIM));
-            for id in &status.unseen {
-                ui.label(RichText::new(id).color(DIM));
+        if let Some(status) = state.status() {
+            if !status.partial.is_empty() {
+                ui.label(RichText::new("Partly seen").strong().color(DIM));
+                for partial in &status.partial {
+                    ui.label(RichText::new(partial.to_string()).color(DIM));
+                }
+            }
+            if !status.unseen.is_empty() {
+                ui.label(RichText::new("Not seen").strong().color(DIM));
+                for id in &status.unseen {
+                    ui.label(RichText::new(id).color(DIM));
+                }
             }
         }
     });
@@ -215,6 +221,12 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
             .italics()
             .color(DIM),
         );
+    }
+    if let Some(partial) = state
+        .status()
+        .and_then(|s| s.partial.iter().find(|p| p.unit == unit.id))
+    {
+        ui.label(RichText::new(format!("⚠ {partial}")).color(WARN));
     }
     stats(ui, unit, state, &table);
     if state.turn.start.is_some()

@@ -5,9 +5,8 @@ use egui::{Color32, RichText};
 
 use crate::app::lens::LensStatus;
 use crate::app::pipeline::CalibrationStatus;
-use crate::app::{AppState, DIM};
+use crate::app::{AppState, DIM, WARN};
 
-const WARN: Color32 = Color32::from_rgb(255, 190, 40);
 const BAD: Color32 = Color32::from_rgb(240, 90, 80);
 const GOOD: Color32 = Color32::from_rgb(90, 220, 110);
 
@@ -117,6 +116,13 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
         ));
         if !status.unseen.is_empty() {
             ui.label(RichText::new(format!("{} unit(s) not seen", status.unseen.len())).color(WARN));
+        }
+        if !status.partial.is_empty() {
+            let lines: Vec<String> = status.partial.iter().map(ToString::to_string).collect();
+            ui.label(
+                RichText::new(format!("{} unit(s) partly seen", status.partial.len())).color(WARN),
+            )
+            .on_hover_text(lines.join("\n"));
         }
         for note in status.notes.iter().take(2) {
             ui.label(RichText::new(note).color(WARN));
