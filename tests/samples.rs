@@ -177,3 +177,24 @@ fn every_sample_gets_rulings_in_text_and_json() {
         }
     }
 }
+
+#[test]
+fn the_release_binary_sheds_its_debug_information() {
+    // 212 MB with line tables, 42 MB without: what `make run` builds and a user installs.
+    let manifest: toml::Table = toml::from_str(
+        &std::fs::read_to_string(vedette_tests::workspace_root().join("Cargo.toml"))
+            .expect("the workspace manifest"),
+    )
+    .expect("TOML");
+    let release = &manifest["profile"]["release"];
+    assert_eq!(
+        release.get("strip").and_then(|s| s.as_str()),
+        Some("debuginfo")
+    );
+    assert!(
+        release
+            .get("debug")
+            .is_none_or(|d| d.as_bool() == Some(false)),
+        "{release:?}"
+    );
+}

@@ -10,20 +10,20 @@ use serde::de::DeserializeOwned;
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be opened or read.
-    #[error("{}: cannot read: {source}", file.display())]
+    #[error("{}: cannot read: {cause}", file.display())]
     Read {
         /// The file.
         file: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file could not be written.
-    #[error("{}: cannot write: {source}", file.display())]
+    #[error("{}: cannot write: {cause}", file.display())]
     Write {
         /// The file.
         file: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The text is not valid TOML, or a field has the wrong type.
     #[error("{}:{line}: {}{message}", file.display(), field.as_ref().map(|f| format!("{f}: ")).unwrap_or_default())]
@@ -51,9 +51,9 @@ pub enum FileError {
 
 /// Read a text file, naming it if it cannot be read.
 pub fn read_text(path: &Path) -> Result<String, FileError> {
-    std::fs::read_to_string(path).map_err(|source| FileError::Read {
+    std::fs::read_to_string(path).map_err(|cause| FileError::Read {
         file: path.to_owned(),
-        source,
+        cause,
     })
 }
 
@@ -96,9 +96,9 @@ pub fn write_toml<T: Serialize>(value: &T, path: &Path) -> Result<(), FileError>
         line: None,
         message: format!("cannot be written as TOML: {e}"),
     })?;
-    let failed = |source| FileError::Write {
+    let failed = |cause| FileError::Write {
         file: path.to_owned(),
-        source,
+        cause,
     };
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".saving");

@@ -815,22 +815,20 @@ impl<'p> WeaponRef<'p> {
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
     /// The file could not be read.
-    #[error("{}: cannot read the profile: {source}", file.display())]
+    #[error("{}: cannot read the profile: {cause}", file.display())]
     Read {
         /// The file.
         file: std::path::PathBuf,
         /// What the system said.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file is not a valid profile.
-    #[error("{}: not a valid profile: {source}", file.display())]
+    #[error("{}: not a valid profile: {cause}", file.display())]
     Invalid {
         /// The file.
         file: std::path::PathBuf,
         /// What the parser said (with the line).
-        #[source]
-        source: toml::de::Error,
+        cause: toml::de::Error,
     },
 }
 
@@ -857,13 +855,13 @@ impl Profile {
 
     /// A profile from a TOML file.
     pub fn load(path: &std::path::Path) -> Result<Profile, ProfileError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+        let text = std::fs::read_to_string(path).map_err(|cause| ProfileError::Read {
             file: path.to_owned(),
-            source,
+            cause,
         })?;
-        Profile::from_toml(&text).map_err(|source| ProfileError::Invalid {
+        Profile::from_toml(&text).map_err(|cause| ProfileError::Invalid {
             file: path.to_owned(),
-            source,
+            cause,
         })
     }
 

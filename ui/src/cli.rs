@@ -1,6 +1,6 @@
 //! The command-line interface: argument definitions, logging set-up and dispatch.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -724,9 +724,11 @@ fn init_logging(verbose: u8) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     // A second initialisation (tests calling main twice) is harmless: keep the first.
+    // Colours only on a terminal: a log piped to a file or `less` stays plain text.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
         .try_init();
 }
 

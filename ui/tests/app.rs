@@ -316,7 +316,11 @@ fn a_still_picture_finds_its_small_far_tags_on_its_one_frame() {
     // The sample's far skirmishers' tags are 14 px: the detector alone misses tag 20, and a
     // still picture gives no second frame for the small-tag search to run on.
     let state = camera_state();
-    assert!(state.status.partial.is_empty(), "{:?}", state.status.partial);
+    assert!(
+        state.status.partial.is_empty(),
+        "{:?}",
+        state.status.partial
+    );
     let scene = state.scene.as_ref().expect("a scene");
     let leger = scene.unit("1er-leger").expect("placed");
     assert_eq!(leger.footprint.stands().len(), 4);

@@ -179,3 +179,17 @@ fn a_battlescribe_roster_imports_and_a_broken_one_names_the_fault() {
     assert!(text(&out).contains("broken.ros"), "{}", text(&out));
     assert!(!nowhere.exists(), "no roster from a broken file");
 }
+
+#[test]
+fn an_empty_roster_is_not_ok() {
+    let dir = scratch("empty-roster");
+    let empty = dir.join("empty.toml");
+    std::fs::write(&empty, "ruleset = \"black-powder\"\n").expect("write");
+    let output = vedette(&["roster", "check", path(&empty)]);
+    assert!(!output.status.success());
+    let said = text(&output);
+    assert!(
+        said.contains("empty.toml") && said.contains("lists no units and no commanders"),
+        "{said}"
+    );
+}

@@ -390,6 +390,22 @@ fn no_command_writes_over_its_input_or_an_existing_file_without_force() {
         vedette(&["render", scene, "-o", &annotated]),
         "already exists",
     );
+    // Outputs that cannot be written: said plainly, once, before any work.
+    refused(
+        vedette(&["render", scene, "-o", "/no-such-folder/table.png"]),
+        "/no-such-folder/table.png: cannot write: there is no folder /no-such-folder",
+    );
+    refused(
+        vedette(&["render", scene, "-o", &path("table.unknown")]),
+        "not a picture format Vedette writes: name it .png or .jpg",
+    );
+    let (_, err) = text(&vedette(&["roster", "check", &photo]));
+    assert_eq!(
+        err.matches("valid UTF-8").count(),
+        1,
+        "the cause said once: {err}"
+    );
+
     // Nothing half-written is left beside the outputs.
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .expect("dir")

@@ -66,6 +66,12 @@ fn logs_stay_quiet_by_default_and_speak_with_v() {
         "{}",
         stderr(&verbose)
     );
+    // Piped (as here), the log is plain text: no terminal colour codes.
+    assert!(
+        !stderr(&verbose).contains('\u{1b}'),
+        "{:?}",
+        stderr(&verbose)
+    );
 }
 
 #[test]

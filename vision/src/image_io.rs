@@ -81,12 +81,23 @@ fn header_size(path: &Path) -> Option<calibration::ImageSize> {
     Some(calibration::ImageSize { width, height })
 }
 
+/// Whether a picture can be written under this name: its extension names a format OpenCV
+/// writes (`.png`, `.jpg` …).
+pub fn writable_picture_name(path: &Path) -> bool {
+    path.extension().is_some() && imgcodecs::have_image_writer(path).unwrap_or(false)
+}
+
 /// Write an image; the format follows the extension (`.png`, `.jpg` …).
 pub fn write_image(path: &Path, image: &Mat) -> Result<(), VisionError> {
     let unwritable = |reason: String| VisionError::UnwritableImage {
         file: path.to_owned(),
         reason,
     };
+    if !writable_picture_name(path) {
+        return Err(unwritable(
+            "not a picture format Vedette writes: name it .png or .jpg".into(),
+        ));
+    }
     match imgcodecs::imwrite(path, image, &Vector::new()) {
         Ok(true) => Ok(()),
         Ok(false) => Err(unwritable(

@@ -453,6 +453,13 @@ impl Roster {
 
     fn problems(&self, path: &Path, line: &dyn Fn(TagOwner) -> Option<usize>) -> Vec<FileError> {
         let mut problems = Vec::new();
+        if self.units.is_empty() && self.commanders.is_empty() {
+            problems.push(FileError::Invalid {
+                file: PathBuf::from(path),
+                line: None,
+                message: "lists no units and no commanders: nothing for the camera to place (add [[units]] with their [[units.stands]], or `vedette roster new`)".into(),
+            });
+        }
         if let Err(problem) = self.check_defaults(path) {
             problems.push(problem);
         }

@@ -134,9 +134,9 @@ impl RosterDocument {
     pub fn save(&mut self) -> Result<(), FileError> {
         let text = self.document.to_string();
         let temporary = self.path.with_extension("toml.saving");
-        let write = |source| FileError::Write {
+        let write = |cause| FileError::Write {
             file: self.path.clone(),
-            source,
+            cause,
         };
         std::fs::write(&temporary, &text).map_err(write)?;
         std::fs::rename(&temporary, &self.path).map_err(write)?;

@@ -125,13 +125,12 @@ impl fmt::Display for Problem {
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
     /// The file could not be read.
-    #[error("{}: cannot read the scene: {source}", file.display())]
+    #[error("{}: cannot read the scene: {cause}", file.display())]
     Read {
         /// The file.
         file: PathBuf,
         /// What the system said.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The text is not JSON (or TOML) at all.
     #[error("{file}:{line}:{column}: not a valid {format} document: {message}")]

@@ -48,9 +48,9 @@ impl Format {
 impl Scene {
     /// Read a scene file (JSON or TOML, by extension).
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Read {
+        let text = std::fs::read_to_string(path).map_err(|cause| SceneError::Read {
             file: path.to_owned(),
-            source,
+            cause,
         })?;
         Scene::parse(&text, Format::of(path, &text), &path.display().to_string())
     }

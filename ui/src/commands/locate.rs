@@ -12,7 +12,7 @@ use rules::scene::TableDoc;
 use rules::units::Inches;
 use vision::{
     DetectorSettings, FrameTags, Mat, Roster, SmallTagSearch, TagDetector, TagPose,
-    annotate::annotate, build_scene, locate_tags, read_image, write_image,
+    annotate::annotate, build_scene, locate_tags, read_image,
 };
 
 /// What `locate` and `analyze` read.
@@ -218,7 +218,7 @@ pub fn run_analyze(
         .into_iter()
         .flatten()
         .collect();
-        super::output::claim(path, &inputs, force)?;
+        super::output::claim_picture(path, &inputs, force)?;
     }
     let located = locate(args, detector)?;
     let (scene, sighted) = located
@@ -238,7 +238,7 @@ pub fn run_analyze(
             Some(scene),
             height,
         )?;
-        super::output::write_whole(path, |path| Ok(write_image(path, &picture)?))?;
+        super::output::write_picture(path, &picture)?;
     }
     if json {
         let value = serde_json::json!({

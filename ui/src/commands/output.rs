@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 /// Check, before any work, that `output` may be written: it is none of `inputs`, and it does
 /// not exist unless `force`.
@@ -17,6 +17,15 @@ pub fn claim(output: &Path, inputs: &[&Path], force: bool) -> anyhow::Result<()>
             "{}: this is an input of the command ({}); writing the result over it would destroy it — name another output",
             output.display(),
             input.display()
+        );
+    }
+    if let Some(folder) = output.parent().filter(|p| !p.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        bail!(
+            "{}: cannot write: there is no folder {}",
+            output.display(),
+            folder.display()
         );
     }
     if output.exists() && !force {
@@ -36,22 +45,41 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// As [`claim`], for a picture: its name must also say a format Vedette writes.
+pub fn claim_picture(output: &Path, inputs: &[&Path], force: bool) -> anyhow::Result<()> {
+    if !vision::image_io::writable_picture_name(output) {
+        bail!(
+            "{}: not a picture format Vedette writes: name it .png or .jpg",
+            output.display()
+        );
+    }
+    claim(output, inputs, force)
+}
+
+/// Write a picture whole (see [`write_whole`]).
+pub fn write_picture(output: &Path, picture: &vision::Mat) -> anyhow::Result<()> {
+    write_whole(output, |temporary| {
+        vision::write_image(temporary, picture).map_err(|e| match e {
+            vision::VisionError::UnwritableImage { reason, .. } => reason,
+            other => other.to_string(),
+        })
+    })
+}
+
 /// Write `output` through `write`, which is handed a temporary path beside it with the same
-/// extension (the format follows it), renamed into place once written.
-pub fn write_whole(
+/// extension (the format follows it) and says why it failed, renamed into place once written.
+fn write_whole(
     output: &Path,
-    write: impl FnOnce(&Path) -> anyhow::Result<()>,
+    write: impl FnOnce(&Path) -> Result<(), String>,
 ) -> anyhow::Result<()> {
     let temporary = temporary_beside(output);
-    let written = write(&temporary).and_then(|()| {
-        std::fs::rename(&temporary, output)
-            .with_context(|| format!("{}: cannot write", output.display()))
-    });
+    let written = write(&temporary)
+        .and_then(|()| std::fs::rename(&temporary, output).map_err(|e| e.to_string()));
     if written.is_err() {
         // Nothing half-written is left behind; there may be nothing to remove.
         let _ = std::fs::remove_file(&temporary);
     }
-    written
+    written.map_err(|reason| anyhow::anyhow!("{}: cannot write: {reason}", output.display()))
 }
 
 /// `dir/.name.vedette-PID.ext` beside `dir/name.ext`.
@@ -108,17 +136,24 @@ mod tests {
         let file = dir.join("camera.toml");
         std::fs::write(&file, b"old").expect("write");
         let failed = write_whole(&file, |temporary| {
-            std::fs::write(temporary, b"half")?;
-            bail!("disk full")
+            std::fs::write(temporary, b"half").map_err(|e| e.to_string())?;
+            Err("disk full".into())
         });
-        assert!(failed.is_err());
+        let error = failed.expect_err("failed").to_string();
+        assert_eq!(
+            error,
+            format!("{}: cannot write: disk full", file.display())
+        );
         assert_eq!(std::fs::read(&file).expect("read"), b"old");
         assert_eq!(
             std::fs::read_dir(&dir).expect("dir").count(),
             1,
             "no temporary left"
         );
-        write_whole(&file, |temporary| Ok(std::fs::write(temporary, b"new")?)).expect("written");
+        write_whole(&file, |temporary| {
+            std::fs::write(temporary, b"new").map_err(|e| e.to_string())
+        })
+        .expect("written");
         assert_eq!(std::fs::read(&file).expect("read"), b"new");
     }
 }

@@ -7,9 +7,9 @@ use std::path::Path;
 use calibration::{AnchorLayout, ImageSize, Intrinsics, TableSize};
 use rules::Scene;
 use rules::units::{Degrees, Inches};
+use vision::Roster;
 use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_camera_for};
-use vision::{Roster, write_image};
 
 /// What to render and how.
 pub struct RenderArgs<'a> {
@@ -56,7 +56,7 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .into_iter()
         .flatten()
         .collect();
-    super::output::claim(args.output, &inputs, args.force)?;
+    super::output::claim_picture(args.output, &inputs, args.force)?;
     if let Some(path) = args.save_roster {
         if path == args.output {
             anyhow::bail!(
@@ -95,7 +95,7 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Effects::WEBCAM
     };
     let image = Renderer::new().render(&world, &camera, &effects)?;
-    super::output::write_whole(args.output, |path| Ok(write_image(path, &image)?))?;
+    super::output::write_picture(args.output, &image)?;
     let eye = camera.pose.eye();
     writeln!(
         out,
