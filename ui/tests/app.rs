@@ -198,6 +198,23 @@ fn umpire_mode_writes_its_case_files() {
         serde_json::from_str(&std::fs::read_to_string(json).expect("readable")).expect("JSON");
     assert_eq!(value["case"]["note"], "did the 45th reach?");
     assert_eq!(value["case"]["units"][1], "3e-ligne");
+    // Named by a readable local time, not a raw count of seconds.
+    let name = json
+        .file_name()
+        .expect("a name")
+        .to_string_lossy()
+        .into_owned();
+    let stamp = name
+        .trim_start_matches("case-")
+        .get(..19)
+        .unwrap_or_default();
+    assert!(
+        stamp.len() == 19
+            && stamp.as_bytes()[4] == b'-'
+            && stamp[10..].starts_with('_')
+            && stamp.contains('h'),
+        "{name}"
+    );
     assert!(
         value["scene"]["units"]
             .as_array()

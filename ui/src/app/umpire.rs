@@ -3,7 +3,6 @@
 //! each unit's move against its allowance.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use rules::Scene;
@@ -79,10 +78,15 @@ pub fn save_case(
 ) -> anyhow::Result<CaseFiles> {
     std::fs::create_dir_all(folder)
         .with_context(|| format!("cannot make the case folder {}", folder.display()))?;
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let stem = format!("case-{stamp}-{}-vs-{}", dispute.a, dispute.b);
+    // Named by the local time (`2026-11-25_14h03m27`): sorts in time order, reads as a time,
+    // and holds no character a file system refuses.
+    let now = jiff::Zoned::now();
+    let stem = format!(
+        "case-{}-{}-vs-{}",
+        now.strftime("%Y-%m-%d_%Hh%Mm%S"),
+        dispute.a,
+        dispute.b
+    );
     let json = folder.join(format!("{stem}.json"));
     let picture = match (&table.frame, &table.calibration) {
         (Some(frame), Some(calibration)) => {
@@ -96,7 +100,8 @@ pub fn save_case(
         "case": {
             "units": [dispute.a, dispute.b],
             "note": note,
-            "saved_at_unix": stamp,
+            "saved_at": now.timestamp().to_string(),
+            "saved_at_unix": now.timestamp().as_second(),
             "source": table.status.source,
             "frame": table.frame_index,
             "picture": picture.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()),
