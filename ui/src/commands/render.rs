@@ -75,6 +75,22 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(path) => AnchorLayout::load(path)?,
         None => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
     };
+    if let Some(path) = args.anchors
+        && !same_table(anchors.table, table)
+    {
+        writeln!(
+            out,
+            "warning: {} lays the anchors out for a {}\"×{}\" table, but {} is on a {}\"×{}\" table: the camera frames the anchors' table, and the units beyond it are off the picture (make anchors for it with `vedette anchors --kit 4 --table {}x{}in --save-layout anchors.toml -o anchors.pdf`, or leave --anchors out)",
+            path.display(),
+            anchors.table.width,
+            anchors.table.depth,
+            args.scene.display(),
+            table.width,
+            table.depth,
+            table.width,
+            table.depth
+        )?;
+    }
     let roster = match args.roster {
         Some(path) => Roster::load(path)?,
         None => Roster::for_scene(&scene, TagDefaults::default(), 10),
@@ -95,6 +111,7 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         Effects::WEBCAM
     };
     let image = Renderer::new().render(&world, &camera, &effects)?;
+    warn_small_tags(&world, &camera, out)?;
     super::output::write_picture(args.output, &image)?;
     let eye = camera.pose.eye();
     writeln!(
@@ -123,4 +140,60 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Whether two tables are the same size, to a tenth of an inch.
+fn same_table(a: TableSize, b: TableSize) -> bool {
+    (a.width - b.width).abs() < 0.1 && (a.depth - b.depth).abs() < 0.1
+}
+
+/// Say how many tags will be too small in the picture for the detector to find.
+fn warn_small_tags(
+    world: &SyntheticTable,
+    camera: &calibration::Camera,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let sides: Vec<(u32, f64)> = world
+        .tags()
+        .filter_map(|tag| {
+            let corners: Vec<_> = tag
+                .placement
+                .corners()
+                .iter()
+                .filter_map(|c| camera.project(c))
+                .collect();
+            let corners = corners.try_into().ok()?;
+            Some((
+                tag.id,
+                calibration::TagSighting {
+                    id: tag.id,
+                    corners,
+                }
+                .side(),
+            ))
+        })
+        .collect();
+    let findable = vision::sight::FINDABLE.0;
+    let mut small: Vec<&(u32, f64)> = sides.iter().filter(|(_, side)| *side < findable).collect();
+    if small.is_empty() {
+        return Ok(());
+    }
+    small.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let named: Vec<String> = small
+        .iter()
+        .take(8)
+        .map(|(id, side)| format!("{id} ({side:.1} px)"))
+        .collect();
+    writeln!(
+        out,
+        "warning: {} of {} tags will be under {findable:.0} px across, too small for the detector to find: {}{} — print bigger tags, raise the camera, or render a larger picture",
+        small.len(),
+        sides.len(),
+        named.join(", "),
+        if small.len() > named.len() {
+            ", …"
+        } else {
+            ""
+        }
+    )
 }
