@@ -117,3 +117,49 @@ fn a_tag_already_on_another_stand_is_refused_with_the_line_at_fault() {
     assert_eq!(doc.roster().units[0].stands[0].tag, 99, "nothing changed");
     assert!(doc.is_saved());
 }
+
+/// Step the app until `done` holds, failing with `what` after a generous deadline.
+fn step_until(
+    harness: &mut egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>,
+    what: &str,
+    done: impl Fn(&vedette_ui::app::AppState) -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !done(&harness.state().state) {
+        assert!(std::time::Instant::now() < deadline, "never saw {what}");
+        harness.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn on_a_still_picture_the_table_shows_a_learnt_tag_as_soon_as_it_is_put_there() {
+    // The app itself, its pipeline reading the picture once: it has no next frame to show the
+    // change on, so the last one is looked at again.
+    let roster = wrong_roster("still");
+    let camera = camera_samples();
+    let mut settings = vedette_ui::app::Settings::default();
+    settings.setup = Setup {
+        source: SourceChoice::Image(camera.join("two-lines.jpg")),
+        calibration: None,
+        anchors: Some(camera.join("anchors.toml")),
+        roster: Some(roster.clone()),
+        terrain: None,
+        ruleset: None,
+    };
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(vedette_ui::app::headless::WINDOW)
+        .build_eframe(move |cc| vedette_ui::app::VedetteApp::new(&cc.egui_ctx, settings));
+    step_until(&mut harness, "tag 10 unknown", |s| {
+        s.status().is_some_and(|st| st.unknown_tags.contains(&10))
+    });
+    harness.get_by_label("🏷 Roster").click();
+    harness.run_steps(3);
+    put_on_the_45th(&mut harness);
+    step_until(&mut harness, "the 45th on the table", |s| {
+        s.table
+            .as_ref()
+            .and_then(|t| t.scene.as_ref())
+            .is_some_and(|scene| scene.unit("45th-foot").is_some())
+    });
+}

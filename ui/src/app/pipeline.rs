@@ -769,6 +769,9 @@ struct Running {
     /// A live source: its frames are skipped when a stage is busy, never waited for.
     live: bool,
     setup: Setup,
+    /// The last frame read: a source that has ended (a still picture) shows a change of
+    /// roster, ruleset or calibration on it again, having no next frame to show it on.
+    last_frame: Option<vision::Frame>,
 }
 
 impl Running {
@@ -780,6 +783,7 @@ impl Running {
             processor: Processor::new(inputs),
             opened: false,
             setup,
+            last_frame: None,
         }
     }
 }
@@ -1003,6 +1007,10 @@ fn run(
                 Err(TryRecvError::Disconnected) => return,
             }
         };
+        let changes_inputs = matches!(
+            command,
+            Some(Command::Recalibrate | Command::Roster(_) | Command::Ruleset(_))
+        );
         match command {
             Some(Command::Open(setup)) => (running, error) = open(&setup),
             Some(Command::Recalibrate) => running.processor.recalibrate(),
@@ -1013,6 +1021,13 @@ fn run(
         if let Some(e) = error.take() {
             let message = TableState::message(&running.name, Some(e));
             hand_over(to_ruling, message, 0, true);
+        }
+        if changes_inputs
+            && running.capture.is_none()
+            && let Some(frame) = &running.last_frame
+        {
+            let (state, rules) = running.processor.observe(frame, &running.name);
+            hand_over(to_ruling, state, rules, true);
         }
         let Some(capture) = &running.capture else {
             continue;
@@ -1026,6 +1041,7 @@ fn run(
                 let (mut state, rules) = running.processor.observe(&frame, &running.name);
                 state.status.dropped_frames = dropped;
                 hand_over(to_ruling, state, rules, !running.live);
+                running.last_frame = Some(frame);
             }
             Ok(Captured::Failed(message)) => {
                 if !running.opened && matches!(running.setup.source, SourceChoice::Webcam { .. }) {
