@@ -138,14 +138,16 @@ fn on_a_still_picture_the_table_shows_a_learnt_tag_as_soon_as_it_is_put_there() 
     // change on, so the last one is looked at again.
     let roster = wrong_roster("still");
     let camera = camera_samples();
-    let mut settings = vedette_ui::app::Settings::default();
-    settings.setup = Setup {
-        source: SourceChoice::Image(camera.join("two-lines.jpg")),
-        calibration: None,
-        anchors: Some(camera.join("anchors.toml")),
-        roster: Some(roster.clone()),
-        terrain: None,
-        ruleset: None,
+    let settings = vedette_ui::app::Settings {
+        setup: Setup {
+            source: SourceChoice::Image(camera.join("two-lines.jpg")),
+            calibration: None,
+            anchors: Some(camera.join("anchors.toml")),
+            roster: Some(roster.clone()),
+            terrain: None,
+            ruleset: None,
+        },
+        ..vedette_ui::app::Settings::default()
     };
     let mut harness = egui_kittest::Harness::builder()
         .with_size(vedette_ui::app::headless::WINDOW)
