@@ -104,21 +104,37 @@ fn ranges(ids: &[u32]) -> String {
     parts.join(",")
 }
 
+/// The tag size for a base whose shorter side is `side` inches: the roster's `default` when it
+/// fits with its white border (`sticker` times its black square), else the largest that does,
+/// in steps of 0.05".
+fn fitting_tag(default: f64, side: f64, sticker: f64) -> Option<f64> {
+    (default * sticker > side).then(|| ((side / sticker) / 0.05).floor() * 0.05)
+}
+
+/// Ask one question: the answer, or `default` when it is left empty.
+fn prompt(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    question: &str,
+    default: &str,
+) -> anyhow::Result<String> {
+    if default.is_empty() {
+        write!(out, "{question}: ")?;
+    } else {
+        write!(out, "{question} [{default}]: ")?;
+    }
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        bail!("the answers ended before the questions: nothing written");
+    }
+    let answer = line.trim();
+    Ok(if answer.is_empty() { default } else { answer }.to_owned())
+}
+
 /// Ask for the army unit by unit.
 pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyhow::Result<Roster> {
-    let mut prompt = |question: &str, default: &str| -> anyhow::Result<String> {
-        if default.is_empty() {
-            write!(out, "{question}: ")?;
-        } else {
-            write!(out, "{question} [{default}]: ")?;
-        }
-        out.flush()?;
-        let mut line = String::new();
-        input.read_line(&mut line)?;
-        let answer = line.trim();
-        Ok(if answer.is_empty() { default } else { answer }.to_owned())
-    };
-    let side_name = prompt("Army (e.g. British)", "")?;
+    let side_name = prompt(input, out, "Army (e.g. British)", "")?;
     if side_name.is_empty() {
         bail!("no army named: nothing written");
     }
@@ -137,31 +153,46 @@ pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyh
         staff_rating: None,
         home_edge: None,
     });
+    // A printed tag is its black square and a white border a cell wide all round.
+    let texture = vision::pattern::TagTexture::new(roster.tags.family.name(), 0)?;
+    let sticker = texture.cells as f64 / texture.inked_cells() as f64;
     let mut tag = first_tag;
     loop {
-        let name = prompt("Unit name (empty when done)", "")?;
+        let name = prompt(input, out, "Unit name (empty when done)", "")?;
         if name.is_empty() {
             break;
         }
-        let kind = match prompt("  infantry, cavalry or artillery", "infantry")?.as_str() {
-            k if k.starts_with('c') => UnitKind::Cavalry,
-            k if k.starts_with('a') => UnitKind::Artillery,
-            _ => UnitKind::Infantry,
+        let kind =
+            match prompt(input, out, "  infantry, cavalry or artillery", "infantry")?.as_str() {
+                k if k.starts_with('c') => UnitKind::Cavalry,
+                k if k.starts_with('a') => UnitKind::Artillery,
+                _ => UnitKind::Infantry,
+            };
+        // A typo is asked again, not the end of every answer given so far.
+        let count: usize = loop {
+            match prompt(input, out, "  stands", "1")?.parse::<usize>() {
+                Ok(count) if (1..=60).contains(&count) => break count,
+                _ => writeln!(out, "  a number of stands from 1 to 60, please")?,
+            }
         };
-        let count: usize = prompt("  stands", "1")?
-            .parse()
-            .context("the number of stands")?;
-        let base = parse_base(&prompt("  base, frontage x depth", "40x20mm")?)?;
-        let stands = (0..count.max(1))
+        let base = loop {
+            match parse_base(&prompt(input, out, "  base, frontage x depth", "40x20mm")?) {
+                Ok(base) => break base,
+                Err(e) => writeln!(out, "  {e:#}: try again (e.g. 40x20mm or 2x1in)")?,
+            }
+        };
+        let (width, depth) = (base.width.inches().0, base.depth.inches().0);
+        let tag_size = fitting_tag(roster.tags.size, width.min(depth), sticker);
+        let stands = (0..count)
             .map(|_| {
                 tag += 1;
                 RosterStand {
                     tag: tag - 1,
-                    width: base.width.inches().0,
-                    depth: base.depth.inches().0,
+                    width,
+                    depth,
                     tag_offset: [0.0, 0.0],
                     tag_turn: 0.0,
-                    tag_size: None,
+                    tag_size,
                     tag_height: None,
                 }
             })
@@ -180,7 +211,7 @@ pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyh
         });
     }
     loop {
-        let name = prompt("Commander (empty when done)", "")?;
+        let name = prompt(input, out, "Commander (empty when done)", "")?;
         if name.is_empty() {
             break;
         }
@@ -407,6 +438,36 @@ mod tests {
         assert_eq!(roster.commanders[0].tag, 23);
         let text = String::from_utf8(said).expect("utf-8");
         assert!(text.contains("Unit name (empty when done): "), "{text}");
+    }
+
+    #[test]
+    fn a_typo_is_asked_again_and_the_tags_fit_the_bases() {
+        // "two" and "40 by 20" are typos; each is asked again and the answers so far kept.
+        let answers = "British\n45th Foot\n\ntwo\n2\n40 by 20\n40x20mm\n\n\n";
+        let mut input = std::io::Cursor::new(answers);
+        let mut said = Vec::new();
+        let roster = ask(&mut input, &mut said, 20).expect("roster");
+        let text = String::from_utf8(said).expect("utf-8");
+        assert!(
+            text.contains("a number of stands from 1 to 60, please"),
+            "{text}"
+        );
+        assert!(text.contains("try again"), "{text}");
+        assert_eq!(roster.units[0].stands.len(), 2);
+        // A 1" tag with its border (1.25") is deeper than a 20 mm base: 0.6" fits.
+        let stand = &roster.units[0].stands[0];
+        let size = stand.tag_size.expect("a smaller tag");
+        assert!(
+            (size - 0.6).abs() < 1e-9 && size * 1.25 <= stand.depth,
+            "{size}"
+        );
+    }
+
+    #[test]
+    fn answers_that_end_early_write_nothing() {
+        let mut input = std::io::Cursor::new("British\n45th Foot\n");
+        let error = ask(&mut input, &mut Vec::new(), 20).expect_err("ended");
+        assert!(error.to_string().contains("the answers ended"), "{error}");
     }
 
     #[test]
