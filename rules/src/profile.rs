@@ -878,11 +878,25 @@ impl Profile {
     /// A profile from its TOML text. Its lengths, written in its own unit, are turned into
     /// table inches here, once.
     pub fn from_toml(text: &str) -> Result<Profile, toml::de::Error> {
+        const LARGEST_NUMBER: f64 = 100_000.0;
         let mut profile: Profile = toml::from_str(text)?;
-        if let Some((field, span)) = crate::toml_numbers::first_not_finite(text) {
+        // Every number of a profile is a length, an angle, a count or a scale: finite, and
+        // never below zero (a negative range once panicked the shooting rules).
+        let wrong = [
+            (
+                crate::toml_numbers::first_not_finite(text),
+                "a finite number",
+            ),
+            (crate::toml_numbers::first_negative(text), "zero or more"),
+            (
+                crate::toml_numbers::first_number_where(text, &|n| n > LARGEST_NUMBER),
+                "at most 100,000 (no length, angle or count of a ruleset is larger)",
+            ),
+        ];
+        if let Some((Some((field, span)), wanted)) = wrong.into_iter().find(|(w, _)| w.is_some()) {
             let line = text[..span.start].matches('\n').count() + 1;
             return Err(serde::de::Error::custom(format!(
-                "line {line}: {field}: must be a finite number, not {}",
+                "line {line}: {field}: must be {wanted}, not {}",
                 &text[span]
             )));
         }
@@ -1339,6 +1353,28 @@ mod tests {
             error.contains("line 12: tolerance.distance: must be a finite number, not nan"),
             "{error}"
         );
+        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
+            "distance = 0.5",
+            "distance = -1",
+            1,
+        );
+        let error = Profile::from_toml(&text)
+            .expect_err("negative refused")
+            .to_string();
+        assert!(
+            error.contains("line 12: tolerance.distance: must be zero or more, not -1"),
+            "{error}"
+        );
+        // An absurd allowance once made a retiring unit's path search loop for ever.
+        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
+            "move = 12.0",
+            "move = 1e300",
+            1,
+        );
+        let error = Profile::from_toml(&text)
+            .expect_err("huge refused")
+            .to_string();
+        assert!(error.contains("must be at most 100,000"), "{error}");
     }
 
     #[test]

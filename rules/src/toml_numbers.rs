@@ -10,29 +10,49 @@ use toml::de::{DeTable, DeValue};
 /// rotation[0]`) and its place in the text; `None` when every number is finite (or the text is
 /// not TOML, which the caller's parser reports).
 pub fn first_not_finite(text: &str) -> Option<(String, Range<usize>)> {
+    first_number_where(text, &|n| !n.is_finite())
+}
+
+/// The first number of the text below zero, as [`first_not_finite`] gives it: for files in
+/// which every number is a length, an angle or a count.
+pub fn first_negative(text: &str) -> Option<(String, Range<usize>)> {
+    first_number_where(text, &|n| n < 0.0)
+}
+
+/// The first number of the text for which `wrong` holds, as [`first_not_finite`] gives it.
+pub fn first_number_where(
+    text: &str,
+    wrong: &dyn Fn(f64) -> bool,
+) -> Option<(String, Range<usize>)> {
     let table = DeTable::parse(text).ok()?;
     table
         .get_ref()
         .iter()
-        .find_map(|(key, value)| not_finite_in(value, key.get_ref().to_string()))
+        .find_map(|(key, value)| number_in(value, key.get_ref().to_string(), wrong))
 }
 
-fn not_finite_in(value: &Spanned<DeValue>, field: String) -> Option<(String, Range<usize>)> {
-    match value.get_ref() {
-        DeValue::Float(number) => number
-            .as_str()
-            .parse::<f64>()
-            .is_ok_and(|n| !n.is_finite())
-            .then(|| (field, value.span())),
-        DeValue::Array(items) => items
-            .iter()
-            .enumerate()
-            .find_map(|(i, item)| not_finite_in(item, format!("{field}[{i}]"))),
-        DeValue::Table(table) => table
-            .iter()
-            .find_map(|(key, item)| not_finite_in(item, format!("{field}.{}", key.get_ref()))),
+fn number_in(
+    value: &Spanned<DeValue>,
+    field: String,
+    wrong: &dyn Fn(f64) -> bool,
+) -> Option<(String, Range<usize>)> {
+    let number = match value.get_ref() {
+        DeValue::Float(number) => number.as_str().parse::<f64>().ok(),
+        DeValue::Integer(number) => number.as_str().replace('_', "").parse::<f64>().ok(),
+        DeValue::Array(items) => {
+            return items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| number_in(item, format!("{field}[{i}]"), wrong));
+        }
+        DeValue::Table(table) => {
+            return table.iter().find_map(|(key, item)| {
+                number_in(item, format!("{field}.{}", key.get_ref()), wrong)
+            });
+        }
         _ => None,
-    }
+    };
+    number.filter(|n| wrong(*n)).map(|_| (field, value.span()))
 }
 
 #[cfg(test)]
@@ -51,5 +71,12 @@ mod tests {
             first_not_finite("x = 1e308\ny = [1, 2.5]\nname = \"nan\"\n"),
             None
         );
+    }
+
+    #[test]
+    fn negative_numbers_are_found_integers_included() {
+        let (field, _) = super::first_negative("[a]\nb = [1, -2]\n").expect("found");
+        assert_eq!(field, "a.b[1]");
+        assert_eq!(super::first_negative("a = 0\nb = 2.5\n"), None);
     }
 }

@@ -190,9 +190,13 @@ pub fn full_moves(
     if cost(budget.0) <= budget {
         return budget;
     }
-    // The cost grows with the distance: halve the interval until it is finer than a tape.
+    // The cost grows with the distance: halve the interval until it is finer than a tape (or
+    // 64 times, whatever the interval: an absurd allowance must not loop for ever).
     let (mut lo, mut hi) = (0.0, budget.0);
-    while hi - lo > 0.01 {
+    for _ in 0..64 {
+        if hi - lo <= 0.01 {
+            break;
+        }
         let mid = (lo + hi) / 2.0;
         if cost(mid) <= budget {
             lo = mid;
