@@ -1339,42 +1339,32 @@ mod tests {
         assert_eq!(bp().tolerance().distance, Inches(0.5));
     }
 
+    /// Why the Black Powder profile with `from` replaced by `to` is refused.
+    fn refusal(from: &str, to: &str) -> String {
+        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(from, to, 1);
+        assert_ne!(
+            text,
+            Profile::builtin_text(RulesetId::BlackPowder),
+            "{from}"
+        );
+        Profile::from_toml(&text).expect_err(to).to_string()
+    }
+
     #[test]
     fn a_profile_with_a_number_that_is_not_one_is_refused_by_line_and_field() {
-        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
-            "distance = 0.5",
-            "distance = nan",
-            1,
-        );
-        let error = Profile::from_toml(&text)
-            .expect_err("nan refused")
-            .to_string();
+        let nan = refusal("distance = 0.5", "distance = nan");
         assert!(
-            error.contains("line 12: tolerance.distance: must be a finite number, not nan"),
-            "{error}"
+            nan.contains("line 12: tolerance.distance: must be a finite number, not nan"),
+            "{nan}"
         );
-        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
-            "distance = 0.5",
-            "distance = -1",
-            1,
-        );
-        let error = Profile::from_toml(&text)
-            .expect_err("negative refused")
-            .to_string();
+        let negative = refusal("distance = 0.5", "distance = -1");
         assert!(
-            error.contains("line 12: tolerance.distance: must be zero or more, not -1"),
-            "{error}"
+            negative.contains("line 12: tolerance.distance: must be zero or more, not -1"),
+            "{negative}"
         );
         // An absurd allowance once made a retiring unit's path search loop for ever.
-        let text = Profile::builtin_text(RulesetId::BlackPowder).replacen(
-            "move = 12.0",
-            "move = 1e300",
-            1,
-        );
-        let error = Profile::from_toml(&text)
-            .expect_err("huge refused")
-            .to_string();
-        assert!(error.contains("must be at most 100,000"), "{error}");
+        let huge = refusal("move = 12.0", "move = 1e300");
+        assert!(huge.contains("must be at most 100,000"), "{huge}");
     }
 
     #[test]

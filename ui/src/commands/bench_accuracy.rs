@@ -351,16 +351,7 @@ impl Truth {
             .tags()
             .filter(|t| !anchors.contains(&t.id))
             .map(|t| {
-                let projected: Vec<_> = t
-                    .placement
-                    .corners()
-                    .iter()
-                    .filter_map(|c| camera.project(c))
-                    .collect();
-                let seen = projected
-                    .try_into()
-                    .ok()
-                    .map(|corners| TagSighting { id: t.id, corners });
+                let seen = t.as_seen(camera);
                 let tag = TrueTag {
                     placement: t.placement,
                     seen,

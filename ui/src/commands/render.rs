@@ -155,23 +155,7 @@ fn warn_small_tags(
 ) -> std::io::Result<()> {
     let sides: Vec<(u32, f64)> = world
         .tags()
-        .filter_map(|tag| {
-            let corners: Vec<_> = tag
-                .placement
-                .corners()
-                .iter()
-                .filter_map(|c| camera.project(c))
-                .collect();
-            let corners = corners.try_into().ok()?;
-            Some((
-                tag.id,
-                calibration::TagSighting {
-                    id: tag.id,
-                    corners,
-                }
-                .side(),
-            ))
-        })
+        .filter_map(|tag| Some((tag.id, tag.as_seen(camera)?.side())))
         .collect();
     let findable = vision::sight::FINDABLE.0;
     let mut small: Vec<&(u32, f64)> = sides.iter().filter(|(_, side)| *side < findable).collect();

@@ -39,6 +39,23 @@ pub struct PrintedTag {
     pub placement: TagPlacement,
 }
 
+impl PrintedTag {
+    /// Where its printed corners are in a camera's picture, in the detector's order: the
+    /// truth a detection is held against. `None` when a corner is behind the camera.
+    pub fn as_seen(&self, camera: &calibration::Camera) -> Option<calibration::TagSighting> {
+        let corners: Vec<_> = self
+            .placement
+            .corners()
+            .iter()
+            .filter_map(|c| camera.project(c))
+            .collect();
+        Some(calibration::TagSighting {
+            id: self.id,
+            corners: corners.try_into().ok()?,
+        })
+    }
+}
+
 /// A box standing on the cloth: a stand, a movement tray, an anchor card.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
