@@ -880,20 +880,20 @@ impl Profile {
     pub fn from_toml(text: &str) -> Result<Profile, toml::de::Error> {
         const LARGEST_NUMBER: f64 = 100_000.0;
         let mut profile: Profile = toml::from_str(text)?;
-        // Every number of a profile is a length, an angle, a count or a scale: finite, and
-        // never below zero (a negative range once panicked the shooting rules).
-        let wrong = [
-            (
-                crate::toml_numbers::first_not_finite(text),
-                "a finite number",
-            ),
-            (crate::toml_numbers::first_negative(text), "zero or more"),
-            (
-                crate::toml_numbers::first_number_where(text, &|n| n > LARGEST_NUMBER),
-                "at most 100,000 (no length, angle or count of a ruleset is larger)",
-            ),
-        ];
-        if let Some((Some((field, span)), wanted)) = wrong.into_iter().find(|(w, _)| w.is_some()) {
+        // Every number of a profile is a length, an angle, a count or a scale: finite, never
+        // below zero (a negative range once panicked the shooting rules) and never absurd (a
+        // move of 1e300 once made a retiring unit's path search loop for ever).
+        let in_range = |n: f64| (0.0..=LARGEST_NUMBER).contains(&n);
+        if let Some((field, span)) =
+            crate::toml_numbers::first_number_where(text, &|n| !in_range(n))
+        {
+            let wanted = match text[span.clone()].parse::<f64>() {
+                Ok(n) if n < 0.0 && n.is_finite() => "zero or more",
+                Ok(n) if n.is_finite() => {
+                    "at most 100,000 (no length, angle or count of a ruleset is larger)"
+                }
+                _ => "a finite number",
+            };
             let line = text[..span.start].matches('\n').count() + 1;
             return Err(serde::de::Error::custom(format!(
                 "line {line}: {field}: must be {wanted}, not {}",

@@ -13,12 +13,6 @@ pub fn first_not_finite(text: &str) -> Option<(String, Range<usize>)> {
     first_number_where(text, &|n| !n.is_finite())
 }
 
-/// The first number of the text below zero, as [`first_not_finite`] gives it: for files in
-/// which every number is a length, an angle or a count.
-pub fn first_negative(text: &str) -> Option<(String, Range<usize>)> {
-    first_number_where(text, &|n| n < 0.0)
-}
-
 /// The first number of the text for which `wrong` holds, as [`first_not_finite`] gives it.
 pub fn first_number_where(
     text: &str,
@@ -75,8 +69,12 @@ mod tests {
 
     #[test]
     fn negative_numbers_are_found_integers_included() {
-        let (field, _) = super::first_negative("[a]\nb = [1, -2]\n").expect("found");
+        let (field, _) =
+            super::first_number_where("[a]\nb = [1, -2]\n", &|n| n < 0.0).expect("found");
         assert_eq!(field, "a.b[1]");
-        assert_eq!(super::first_negative("a = 0\nb = 2.5\n"), None);
+        assert_eq!(
+            super::first_number_where("a = 0\nb = 2.5\n", &|n| n < 0.0),
+            None
+        );
     }
 }
