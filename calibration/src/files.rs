@@ -88,27 +88,47 @@ pub fn parse_toml<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Fil
     })
 }
 
-/// Write `value` as TOML, replacing the file whole: through a temporary file beside it, renamed
-/// into place, so that a crash or a full disk leaves the old file rather than half of the new.
+/// Write `value` as TOML, replacing the file whole (see [`write_whole`]).
 pub fn write_toml<T: Serialize>(value: &T, path: &Path) -> Result<(), FileError> {
     let text = toml::to_string(value).map_err(|e| FileError::Invalid {
         file: path.to_owned(),
         line: None,
         message: format!("cannot be written as TOML: {e}"),
     })?;
-    let failed = |cause| FileError::Write {
-        file: path.to_owned(),
-        cause,
-    };
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".saving");
-    let temporary = std::path::PathBuf::from(temporary);
-    std::fs::write(&temporary, text)
+    write_whole(path, |temporary| std::fs::write(temporary, text))
+}
+
+/// Replace `path` whole: `write` is handed a temporary path beside it, with the same extension
+/// (a writer that picks the format by it still does), renamed into place once written. A
+/// crash or a full disk leaves the old file, and nothing half-written beside it.
+pub fn write_whole(
+    path: &Path,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), FileError> {
+    let temporary = temporary_beside(path);
+    write(&temporary)
         .and_then(|()| std::fs::rename(&temporary, path))
-        .map_err(|e| {
+        .map_err(|cause| {
+            // There may be nothing to remove.
             let _ = std::fs::remove_file(&temporary);
-            failed(e)
+            FileError::Write {
+                file: path.to_owned(),
+                cause,
+            }
         })
+}
+
+/// `dir/.name.vedette-PID.ext` beside `dir/name.ext`.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "output".into(), |s| s.to_string_lossy().into_owned());
+    let mut name = format!(".{stem}.vedette-{}", std::process::id());
+    if let Some(extension) = path.extension() {
+        name.push('.');
+        name.push_str(&extension.to_string_lossy());
+    }
+    path.with_file_name(name)
 }
 
 /// The 1-based line holding byte `offset` of `text`.
@@ -119,4 +139,35 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         .filter(|&&b| b == b'\n')
         .count()
         + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("vedette-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let file = dir.join("camera.toml");
+        std::fs::write(&file, b"old").expect("write");
+        let failed = write_whole(&file, |temporary| {
+            std::fs::write(temporary, b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        let error = failed.expect_err("failed").to_string();
+        assert_eq!(
+            error,
+            format!("{}: cannot write: disk full", file.display())
+        );
+        assert_eq!(std::fs::read(&file).expect("read"), b"old");
+        assert_eq!(
+            std::fs::read_dir(&dir).expect("dir").count(),
+            1,
+            "no temporary left"
+        );
+        write_whole(&file, |temporary| std::fs::write(temporary, b"new")).expect("written");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

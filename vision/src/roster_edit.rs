@@ -133,13 +133,7 @@ impl RosterDocument {
     /// the old roster, never half of the new one.
     pub fn save(&mut self) -> Result<(), FileError> {
         let text = self.document.to_string();
-        let temporary = self.path.with_extension("toml.saving");
-        let write = |cause| FileError::Write {
-            file: self.path.clone(),
-            cause,
-        };
-        std::fs::write(&temporary, &text).map_err(write)?;
-        std::fs::rename(&temporary, &self.path).map_err(write)?;
+        files::write_whole(&self.path, |temporary| std::fs::write(temporary, &text))?;
         self.saved = true;
         Ok(())
     }

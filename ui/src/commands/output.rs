@@ -5,7 +5,7 @@
 //! - A file is written whole or not at all: to a temporary file beside it, renamed into place,
 //!   so a crash or a full disk leaves the old file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::bail;
 
@@ -56,50 +56,22 @@ pub fn claim_picture(output: &Path, inputs: &[&Path], force: bool) -> anyhow::Re
     claim(output, inputs, force)
 }
 
-/// Write a picture whole (see [`write_whole`]).
+/// Write a picture whole (see [`calibration::files::write_whole`]).
 pub fn write_picture(output: &Path, picture: &vision::Mat) -> anyhow::Result<()> {
-    write_whole(output, |temporary| {
+    calibration::files::write_whole(output, |temporary| {
         vision::write_image(temporary, picture).map_err(|e| match e {
-            vision::VisionError::UnwritableImage { reason, .. } => reason,
-            other => other.to_string(),
+            vision::VisionError::UnwritableImage { reason, .. } => std::io::Error::other(reason),
+            other => std::io::Error::other(other.to_string()),
         })
-    })
-}
-
-/// Write `output` through `write`, which is handed a temporary path beside it with the same
-/// extension (the format follows it) and says why it failed, renamed into place once written.
-fn write_whole(
-    output: &Path,
-    write: impl FnOnce(&Path) -> Result<(), String>,
-) -> anyhow::Result<()> {
-    let temporary = temporary_beside(output);
-    let written = write(&temporary)
-        .and_then(|()| std::fs::rename(&temporary, output).map_err(|e| e.to_string()));
-    if written.is_err() {
-        // Nothing half-written is left behind; there may be nothing to remove.
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written.map_err(|reason| anyhow::anyhow!("{}: cannot write: {reason}", output.display()))
-}
-
-/// `dir/.name.vedette-PID.ext` beside `dir/name.ext`.
-fn temporary_beside(output: &Path) -> PathBuf {
-    let stem = output
-        .file_stem()
-        .map_or_else(|| "output".into(), |s| s.to_string_lossy().into_owned());
-    let mut name = format!(".{stem}.vedette-{}", std::process::id());
-    if let Some(extension) = output.extension() {
-        name.push('.');
-        name.push_str(&extension.to_string_lossy());
-    }
-    output.with_file_name(name)
+    })?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    fn scratch(name: &str) -> std::path::PathBuf {
         let dir =
             std::env::temp_dir().join(format!("vedette-output-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("scratch dir");
@@ -128,32 +100,5 @@ mod tests {
         let error = claim(&existing, &[], false).expect_err("refused");
         assert!(error.to_string().contains("--force"), "{error}");
         claim(&existing, &[], true).expect("forced");
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
-        let dir = scratch("whole");
-        let file = dir.join("camera.toml");
-        std::fs::write(&file, b"old").expect("write");
-        let failed = write_whole(&file, |temporary| {
-            std::fs::write(temporary, b"half").map_err(|e| e.to_string())?;
-            Err("disk full".into())
-        });
-        let error = failed.expect_err("failed").to_string();
-        assert_eq!(
-            error,
-            format!("{}: cannot write: disk full", file.display())
-        );
-        assert_eq!(std::fs::read(&file).expect("read"), b"old");
-        assert_eq!(
-            std::fs::read_dir(&dir).expect("dir").count(),
-            1,
-            "no temporary left"
-        );
-        write_whole(&file, |temporary| {
-            std::fs::write(temporary, b"new").map_err(|e| e.to_string())
-        })
-        .expect("written");
-        assert_eq!(std::fs::read(&file).expect("read"), b"new");
     }
 }

@@ -26,8 +26,7 @@ pub enum NewFrom<'a> {
     Questions,
 }
 
-/// A roster a player has worked on is never replaced without `--force`.
-/// `vedette roster new`.
+/// `vedette roster new`: a roster a player has worked on is never replaced without `--force`.
 pub fn new(
     from: NewFrom,
     output: &Path,
@@ -38,8 +37,9 @@ pub fn new(
     super::output::claim(output, &[], force)?;
     let roster = match from {
         NewFrom::Template => {
-            std::fs::write(output, TEMPLATE)
-                .with_context(|| format!("{}: cannot write", output.display()))?;
+            calibration::files::write_whole(output, |temporary| {
+                std::fs::write(temporary, TEMPLATE)
+            })?;
             writeln!(
                 out,
                 "{}: a template roster; fill it in, then `vedette roster check {}`",
