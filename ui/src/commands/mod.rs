@@ -47,14 +47,15 @@ pub fn roster_for_table(
     anchors: &[u32],
     anchors_from: &Path,
 ) -> anyhow::Result<vision::Roster> {
-    let roster = vision::Roster::load(path)?;
+    let text = calibration::files::read_text(path)?;
+    let roster = vision::Roster::parse(&text, path)?;
     if let Some(clash) = roster.family_clash(family) {
         bail!("{}: {clash}", path.display());
     }
     if let Some(&(id, owner)) = roster.anchor_clashes(anchors.iter().copied()).first() {
-        let line = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|text| roster.tag_lines(&text).get(&id).copied())
+        let line = roster
+            .tag_lines(&text)
+            .get(&id)
             .map_or_else(String::new, |line| format!(":{line}"));
         bail!(
             "{}{line}: tag {id} on {} is also an anchor of the table ({}): a stand wearing it would be put at the anchor's place; give the stand another tag (`vedette roster check --anchors` lists every clash)",

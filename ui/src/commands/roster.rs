@@ -286,16 +286,13 @@ pub fn check(args: &CheckArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if let Some(clash) = roster.family_clash(&layout.family) {
             problems.push(format!("{}: {clash}", path.display()));
         }
-        for anchor in &layout.anchors {
-            if let Some(&owner) = owners.get(&anchor.id) {
-                problems.push(format!(
-                    "{}: tag {} on {} is also an anchor in {}",
-                    at(anchor.id),
-                    anchor.id,
-                    roster.describe(owner),
-                    anchors.display()
-                ));
-            }
+        for (id, owner) in roster.anchor_clashes(layout.anchors.iter().map(|a| a.id)) {
+            problems.push(format!(
+                "{}: tag {id} on {} is also an anchor in {}",
+                at(id),
+                roster.describe(owner),
+                anchors.display()
+            ));
         }
     }
     let board = Board::default();
