@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{block, charge, mm, must_shoot, of, rule, scene_in, text_of, towards};
+use common::{assert_says, block, charge, mm, must_shoot, of, rule, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::ruling::{FigureUnit, Topic, Verdict};
 use rules::{Profile, Quarter, RulesetId};
@@ -114,22 +114,14 @@ fn guns_fire_canister_at_200_mm_or_less() {
                 "weapon": "smoothbore-artillery" })
     };
     let near = bbb(vec![gun("gun"), enemy_ahead(180.0)], vec![]);
-    assert!(
-        text_of(&near, "gun").contains("it may fire canister"),
-        "{}",
-        text_of(&near, "gun")
-    );
+    assert_says(&near, "gun", "it may fire canister");
     let far = bbb(vec![gun("gun"), enemy_ahead(400.0)], vec![]);
     assert!(text_of(&far, "gun").contains("too far for canister"));
     // §1.8: no one sees further than 800 mm in open temperate country, even a heavy gun.
     let mut heavy = gun("heavy");
     heavy["weapon"] = json!("heavy-gun");
     let beyond = bbb(vec![heavy, enemy_ahead(900.0)], vec![]);
-    assert!(
-        text_of(&beyond, "heavy").contains("beyond sight"),
-        "{}",
-        text_of(&beyond, "heavy")
-    );
+    assert_says(&beyond, "heavy", "beyond sight");
 }
 
 fn in_arc(profile: &Profile, off: f64) -> bool {
@@ -275,10 +267,10 @@ fn woods_and_rough_ground_cap_how_far_anyone_sees() {
         vec![],
         json!({ "terrain": [wood] }),
     ));
-    assert!(
-        text_of(&report, "natal").contains("no one sees further than 50 mm in or into copse"),
-        "{}",
-        text_of(&report, "natal")
+    assert_says(
+        &report,
+        "natal",
+        "no one sees further than 50 mm in or into copse",
     );
     let rough = json!({ "id": "boulders", "kind": "rough", "polygon": [
         [40.0 - mm(100.0), 10.0 - mm(100.0)], [40.0 + mm(100.0), 10.0 - mm(100.0)],
@@ -291,10 +283,10 @@ fn woods_and_rough_ground_cap_how_far_anyone_sees() {
         vec![],
         json!({ "terrain": [rough.clone()] }),
     ));
-    assert!(
-        text_of(&far, "natal").contains("no one sees further than 300 mm in or into boulders"),
-        "{}",
-        text_of(&far, "natal")
+    assert_says(
+        &far,
+        "natal",
+        "no one sees further than 300 mm in or into boulders",
     );
     let near = rule(&scene_in(
         "bbb",

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{block, cm, of, rule, scene_in, text_of, towards};
+use common::{assert_says, block, cm, of, rule, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::ruling::{FigureUnit, Topic, Verdict};
 use rules::{Profile, Quarter, RulesetId};
@@ -422,9 +422,5 @@ fn the_initiative_looks_past_an_enemy_hidden_in_a_wood() {
         "{}",
         text_of(&report, "union")
     );
-    assert!(
-        text_of(&report, "union").contains("hidden from its sight by copse"),
-        "{}",
-        text_of(&report, "union")
-    );
+    assert_says(&report, "union", "hidden from its sight by copse");
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{line, of, rule, scene, scene_with, text_of, unit};
+use common::{assert_says, line, of, rule, scene, scene_with, text_of, unit};
 use rules::movement::check_moves;
 use rules::quarter::Quarter;
 use rules::ruling::{Decision, Topic, Verdict};
@@ -121,11 +121,7 @@ fn a_borderline_face_asks_for_the_books_die_roll() {
     ]));
     let charge = charge_of(&report, "3e", "45th");
     assert!(charge.face_borderline);
-    assert!(
-        text_of(&report, "3e").contains("roll a D6, 1–3 front, 4–6 left flank"),
-        "{}",
-        text_of(&report, "3e")
-    );
+    assert_says(&report, "3e", "roll a D6, 1–3 front, 4–6 left flank");
 }
 
 #[test]

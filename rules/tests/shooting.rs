@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{decision, line, must_shoot, of, rule, scene, scene_with, text_of, unit};
+use common::{assert_says, decision, line, must_shoot, of, rule, scene, scene_with, text_of, unit};
 use rules::ruling::{Decision, Topic};
 use serde_json::json;
 
@@ -221,10 +221,10 @@ fn guns_choose_freely_beyond_half_range_and_must_shoot_the_closest_within_it() {
             text_of(&at_half, "gun")
         );
     }
-    assert!(
-        text_of(&at_half, "gun").contains("within tolerance of half the gun's range (24.00\")"),
-        "{}",
-        text_of(&at_half, "gun")
+    assert_says(
+        &at_half,
+        "gun",
+        "within tolerance of half the gun's range (24.00\")",
     );
 }
 

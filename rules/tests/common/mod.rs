@@ -85,6 +85,13 @@ pub fn text_of(report: &Rulings, id: &str) -> String {
         .join("\n")
 }
 
+/// Assert that a ruling about `id` says `phrase`, showing all it says when not.
+#[track_caller]
+pub fn assert_says(report: &Rulings, id: &str, phrase: &str) {
+    let text = text_of(report, id);
+    assert!(text.contains(phrase), "{text}");
+}
+
 /// A 72" × 48" scene under any ruleset, with extra top-level fields (e.g. `figure-scale`).
 pub fn scene_in(ruleset: &str, units: Vec<Value>, commanders: Vec<Value>, extra: Value) -> Scene {
     let mut doc = json!({ "ruleset": ruleset, "table": { "width": 72, "depth": 48 },
