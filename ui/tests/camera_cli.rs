@@ -495,51 +495,33 @@ fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off
 fn render_says_when_the_anchors_are_for_another_table_or_the_tags_will_be_too_small() {
     let dir = temp("render-warnings");
     let picture = |name: &str| dir.join(name).display().to_string();
+    let small = ["--width", "640", "--height", "360"];
+    let render = |args: &[&str]| {
+        let output = vedette(&[&["render"], args].concat());
+        let (out, err) = text(&output);
+        assert!(output.status.success(), "{args:?}: {err}");
+        out
+    };
     // A book scenario on a 9'×5' table with the sample's 6'×4' anchors.
-    let output = vedette(&[
-        "render",
-        "samples/scenarios/crimea-river.json",
-        "--anchors",
-        ANCHORS,
-        "-o",
-        &picture("crimea.png"),
-        "--width",
-        "640",
-        "--height",
-        "360",
-    ]);
-    let (out, err) = text(&output);
-    assert!(output.status.success(), "{err}");
+    let crimea = picture("crimea.png");
+    let scenario = "samples/scenarios/crimea-river.json";
+    let out = render(&[&[scenario, "--anchors", ANCHORS, "-o", &crimea], &small[..]].concat());
     assert!(
         out.contains("lays the anchors out for a 72\"×48\" table")
             && out.contains("crimea-river.json is on a 108\"×60\" table"),
         "{out}"
     );
     // The sample table at 640×360: its 1" tags are a few pixels across.
-    let output = vedette(&[
-        "render",
-        "samples/scenes/two-lines.json",
-        "-o",
-        &picture("small.png"),
-        "--width",
-        "640",
-        "--height",
-        "360",
-    ]);
-    let (out, err) = text(&output);
-    assert!(output.status.success(), "{err}");
+    let scene = "samples/scenes/two-lines.json";
+    let tiny = picture("small.png");
+    let out = render(&[&[scene, "-o", &tiny], &small[..]].concat());
     assert!(
         out.contains("tags will be under 11 px across, too small for the detector to find"),
         "{out}"
     );
     assert!(!out.contains("lays the anchors out"), "{out}");
     // At 1080p they are all big enough: no warning.
-    let (out, _) = text(&vedette(&[
-        "render",
-        "samples/scenes/two-lines.json",
-        "-o",
-        &picture("hd.png"),
-    ]));
+    let out = render(&[scene, "-o", &picture("hd.png")]);
     assert!(!out.contains("warning:"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
