@@ -10,7 +10,7 @@
 //! - Any other formation, or a unit whose seen stands disagree, is left off the table and named,
 //!   with its unseen stands, rather than placed wrong without a word.
 
-use rules::geometry::{TablePoint, heading};
+use rules::geometry::{TablePoint, angle_between, heading};
 use rules::scene::{Formation, StandDoc};
 use rules::units::Degrees;
 use serde::Serialize;
@@ -94,8 +94,7 @@ pub fn fill_in(
     };
     for (i, stand) in seen {
         let off = (point(stand) - place(*i)).norm();
-        let turn = (stand.facing - facing.0).rem_euclid(360.0);
-        let turn = turn.min(360.0 - turn);
+        let turn = angle_between(heading(Degrees(stand.facing)), forward).0;
         if off > AGREEMENT || turn > TURN_AGREEMENT {
             return Err(format!(
                 "stand {} is {off:.1}\" and {turn:.0}° from where its {} puts it: the unit has been re-formed",

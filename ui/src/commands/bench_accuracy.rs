@@ -22,6 +22,7 @@ use calibration::{
     Board, Camera, ImageSize, Intrinsics, LensSource, Settings, TableCalibration, TableSize,
     TagSighting, calibrate, calibrate_from_tags,
 };
+use rules::geometry::{angle_between, heading};
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
     Block, Effects, LensClass, Renderer, Rgb, Scenery, SyntheticTable, framing_camera_for,
@@ -465,8 +466,8 @@ impl Truth {
             }
             let truth = &true_tag.placement;
             score.position.push((tag.pose.center - truth.center).norm());
-            let turn = (tag.pose.facing - truth.facing).0.rem_euclid(360.0);
-            score.facing.push(turn.min(360.0 - turn));
+            let turn = angle_between(heading(tag.pose.facing), heading(truth.facing));
+            score.facing.push(turn.0);
         }
         score.anchor_rms.push(calibration.quality.rms.0);
         let model = match calibration.lens {

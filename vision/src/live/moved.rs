@@ -5,6 +5,7 @@
 //! depends on both, and the whole scene takes a few milliseconds): this decides when.
 
 use rules::Scene;
+use rules::geometry::{angle_between, heading};
 use rules::units::{Degrees, Inches};
 
 /// How far a stand must move, or turn, to count as moved.
@@ -31,10 +32,7 @@ pub fn scene_moved(before: &Scene, now: &Scene, threshold: MoveThreshold) -> boo
     if before.units.len() != now.units.len() || before.commanders.len() != now.commanders.len() {
         return true;
     }
-    let turned = |a: Degrees, b: Degrees| {
-        let d = (a.0 - b.0).rem_euclid(360.0);
-        d.min(360.0 - d) > threshold.turn.0
-    };
+    let turned = |a: Degrees, b: Degrees| angle_between(heading(a), heading(b)) > threshold.turn;
     let stands_moved = before.units.iter().zip(&now.units).any(|(a, b)| {
         let (sa, sb) = (a.footprint.stands(), b.footprint.stands());
         sa.len() != sb.len()
