@@ -6,8 +6,8 @@
 use anyhow::Context;
 use calibration::{AnchorLayout, Camera, ImageSize, TableSize};
 use rules::Scene;
-use rules::geometry::{OrientedRect, TableVector, heading};
-use rules::scene::{Format, SceneDoc};
+use rules::geometry::{OrientedRect, TablePoint, TableVector, heading};
+use rules::scene::{Format, Formation, SceneDoc};
 use rules::units::{Degrees, Inches};
 use vision::Roster;
 use vision::roster::TagDefaults;
@@ -109,9 +109,23 @@ impl Demo {
     }
 }
 
-/// The next turn: every unit that can advances a move straight ahead, unless that takes it
-/// off the table, onto a friend, or within an inch of an enemy (the demo shows a battle closing,
-/// not one resolved).
+/// How far apart the demo keeps units: an inch from an enemy (Black Powder lets no unit but a
+/// charger come closer, and the demo shows a battle closing, not one resolved), a little from a
+/// friend so that neighbouring stands stay apart on the picture.
+const ROOM_FROM_ENEMY: Inches = Inches(1.0);
+const ROOM_FROM_FRIEND: Inches = Inches(0.25);
+/// The steps a unit's advance is checked in. Between two steps a stand is never more than an
+/// eighth of an inch nearer anything than at the closer step, less than the room kept, so a
+/// unit clear at every step touched no one on the way.
+const STEP: Inches = Inches(0.25);
+/// The table's edge zone a unit never advances into.
+const EDGE: Inches = Inches(3.0);
+
+/// The next turn: every unit but deployed guns advances straight ahead up to a move, halting
+/// where the next step would take it off the table, too close to another unit (see
+/// [`ROOM_FROM_ENEMY`]) or past the front of an enemy ahead of it. The whole path is checked,
+/// not only where the unit ends: a 12" move checked only at its end jumped clean over a
+/// 6"-deep column in its way.
 fn advance(scene: &Scene) -> anyhow::Result<Scene> {
     let profile = scene.profile();
     let mut doc = SceneDoc::from(scene);
@@ -121,25 +135,66 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
         .map(|u| u.footprint.stands().to_vec())
         .collect();
     for (i, unit) in scene.units.iter().enumerate() {
-        let step = heading(unit.footprint.facing()) * profile.unit_move(unit).0;
-        let moved: Vec<OrientedRect> = placed[i].iter().map(|s| shifted(s, step)).collect();
-        let clear = scene.units.iter().enumerate().all(|(j, other)| {
-            let room = if other.side == unit.side { 0.25 } else { 1.0 };
-            j == i
-                || moved
-                    .iter()
-                    .all(|a| placed[j].iter().all(|b| a.gap_to(b).0 >= room))
-        });
-        let on_table = moved.iter().flat_map(|s| s.corners()).all(|c| {
-            c.x > 3.0
-                && c.y > 3.0
-                && c.x < scene.table.width.0 - 3.0
-                && c.y < scene.table.depth.0 - 3.0
-        });
-        if !(clear && on_table) {
+        // Guns deployed stay to fire (the scenario's redoubt guns may not move at all).
+        if unit.formation == Formation::Deployed {
             continue;
         }
-        placed[i] = moved;
+        let ahead = heading(unit.footprint.facing());
+        let allowance = profile.unit_move(unit);
+        let front = unit.footprint.leader();
+        // The enemy fronts ahead of this unit's front: it halts short of their line, through
+        // a gap in it or not (a limbered battery drove between two columns to behind them).
+        let enemy_fronts: Vec<f64> = scene
+            .units
+            .iter()
+            .filter(|e| e.side != unit.side)
+            .map(|e| (e.footprint.leader() - front).dot(&ahead))
+            .filter(|d| *d > 0.0)
+            .collect();
+        let margins: Vec<f64> = placed[i]
+            .iter()
+            .flat_map(|s| s.corners())
+            .map(|c| edge_margin(scene, &c))
+            .collect();
+        let clear_at = |distance: Inches| {
+            let moved: Vec<OrientedRect> = placed[i]
+                .iter()
+                .map(|s| shifted(s, ahead * distance.0))
+                .collect();
+            // No corner goes into the edge zone, nor deeper into it than it stood (a unit
+            // deployed at its table edge marches out of it).
+            let on_table = moved
+                .iter()
+                .flat_map(|s| s.corners())
+                .zip(&margins)
+                .all(|(c, was)| edge_margin(scene, &c) >= was.min(EDGE.0));
+            let short_of_their_line = enemy_fronts
+                .iter()
+                .all(|d| d - distance.0 >= ROOM_FROM_ENEMY.0);
+            on_table
+                && short_of_their_line
+                && scene.units.iter().enumerate().all(|(j, other)| {
+                    let room = if other.side == unit.side {
+                        ROOM_FROM_FRIEND
+                    } else {
+                        ROOM_FROM_ENEMY
+                    };
+                    j == i
+                        || moved
+                            .iter()
+                            .all(|a| placed[j].iter().all(|b| a.gap_to(b).0 >= room.0))
+                })
+        };
+        // The last step of the path that is clear, every step before it clear too.
+        let steps = (allowance.0 / STEP.0).floor() as usize;
+        let clear_steps = (1..=steps)
+            .take_while(|k| clear_at(STEP * *k as f64))
+            .count();
+        if clear_steps == 0 {
+            continue;
+        }
+        let step = ahead * (STEP * clear_steps as f64).0;
+        placed[i] = placed[i].iter().map(|s| shifted(s, step)).collect();
         let unit_doc = &mut doc.units[i];
         if let Some(front) = unit_doc.front_center.as_mut() {
             front[0] += step.x;
@@ -151,6 +206,13 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
         }
     }
     Ok(Scene::from_doc(doc, "demo table")?)
+}
+
+/// How far a point is inside the table, from its nearest edge (negative off the table).
+fn edge_margin(scene: &Scene, p: &TablePoint) -> f64 {
+    p.x.min(p.y)
+        .min(scene.table.width.0 - p.x)
+        .min(scene.table.depth.0 - p.y)
 }
 
 fn shifted(stand: &OrientedRect, by: TableVector) -> OrientedRect {
@@ -179,8 +241,134 @@ mod tests {
             .filter(|(a, b)| a.footprint.leader() != b.footprint.leader())
             .count();
         assert!(moved >= first.units.len() / 2, "{moved} units moved");
+        for side in ["british", "russian"] {
+            let advanced = first
+                .units
+                .iter()
+                .zip(&last.units)
+                .filter(|(a, b)| a.side == side && a.footprint.leader() != b.footprint.leader())
+                .count();
+            assert!(advanced >= 4, "{advanced} {side} units advanced");
+        }
         for (unit, roster) in last.units.iter().zip(&demo.roster.units) {
             assert_eq!(unit.id, roster.id);
         }
+    }
+
+    /// Whether two stands share more than an edge: each is shrunk by a hair first, so stands
+    /// in contact (touching fronts) are not counted as overlapping.
+    fn overlap(a: &OrientedRect, b: &OrientedRect) -> bool {
+        let hair = Inches(0.01);
+        let shrunk = |r: &OrientedRect| {
+            OrientedRect::from_center(
+                r.center(),
+                r.facing(),
+                r.width() - hair * 2.0,
+                r.depth() - hair * 2.0,
+            )
+        };
+        shrunk(a).gap_to(&shrunk(b)).0 == 0.0
+    }
+
+    #[test]
+    fn no_two_units_of_any_turn_stand_on_each_other() {
+        let demo = Demo::new().expect("the demo builds");
+        for (turn, scene) in demo.turns.iter().enumerate() {
+            for (i, a) in scene.units.iter().enumerate() {
+                for b in &scene.units[i + 1..] {
+                    let clash = a
+                        .footprint
+                        .stands()
+                        .iter()
+                        .any(|s| b.footprint.stands().iter().any(|t| overlap(s, t)));
+                    assert!(
+                        !clash,
+                        "turn {}: {} ({}) and {} ({}) overlap",
+                        turn + 1,
+                        a.id,
+                        a.side,
+                        b.id,
+                        b.side
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_unit_goes_through_an_enemy_between_turns() {
+        let demo = Demo::new().expect("the demo builds");
+        for (turn, pair) in demo.turns.windows(2).enumerate() {
+            let (before, after) = (&pair[0], &pair[1]);
+            for (was, now) in before.units.iter().zip(&after.units) {
+                // Every stand's path, in tenth-of-an-inch steps, against every enemy stand
+                // where it stood before and after the turn.
+                let path: Vec<OrientedRect> = was
+                    .footprint
+                    .stands()
+                    .iter()
+                    .zip(now.footprint.stands())
+                    .flat_map(|(from, to)| {
+                        let travel = to.center() - from.center();
+                        let steps = (travel.norm() / 0.1).ceil().max(1.0) as usize;
+                        (0..=steps).map(move |k| shifted(from, travel * (k as f64 / steps as f64)))
+                    })
+                    .collect();
+                let enemies = before
+                    .units
+                    .iter()
+                    .chain(&after.units)
+                    .filter(|e| e.side != was.side);
+                let ahead = heading(was.footprint.facing());
+                for (enemy_was, enemy_now) in before.units.iter().zip(&after.units) {
+                    let in_front = |unit: &rules::scene::Unit, enemy: &rules::scene::Unit| {
+                        (enemy.footprint.leader() - unit.footprint.leader()).dot(&ahead) > 0.0
+                    };
+                    if enemy_was.side != was.side && in_front(was, enemy_was) {
+                        assert!(
+                            in_front(now, enemy_now),
+                            "turn {} to {}: {} gets behind the front of {}",
+                            turn + 1,
+                            turn + 2,
+                            was.id,
+                            enemy_was.id
+                        );
+                    }
+                }
+                for enemy in enemies {
+                    let through = path
+                        .iter()
+                        .any(|s| enemy.footprint.stands().iter().any(|e| overlap(s, e)));
+                    assert!(
+                        !through,
+                        "turn {} to {}: {} goes through {}",
+                        turn + 1,
+                        turn + 2,
+                        was.id,
+                        enemy.id
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_lines_end_close_but_apart() {
+        let demo = Demo::new().expect("the demo builds");
+        let last = &demo.turns[TURNS - 1];
+        let closest = last
+            .units
+            .iter()
+            .flat_map(|a| {
+                last.units
+                    .iter()
+                    .filter(move |b| b.side != a.side)
+                    .map(move |b| a.footprint.gap_to(&b.footprint).0)
+            })
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (ROOM_FROM_ENEMY.0 - 0.01..=3.0).contains(&closest),
+            "the closest enemies are {closest:.2}\" apart"
+        );
     }
 }
