@@ -126,6 +126,131 @@ fn analyze_rules_on_the_picture_and_draws_it() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Two lines of sixteen long-named units an inch apart across the sample table's middle.
+fn crowded_scene() -> String {
+    let units: Vec<serde_json::Value> = (0..16)
+        .map(|i| {
+            let (side, y, facing) = if i < 8 {
+                ("red", 23.0, 90.0)
+            } else {
+                ("blue", 25.0, 270.0)
+            };
+            serde_json::json!({
+                "id": format!("unit-{i}"),
+                "name": format!("{} Battalion, {}th Regiment of Foot", i + 1, 20 + i),
+                "side": side,
+                "kind": "infantry",
+                "formation": "line",
+                "front_center": [16.0 + 5.0 * f64::from(i % 8), y],
+                "facing": facing,
+                "width": 4.0,
+                "depth": 1.5,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "ruleset": "black-powder",
+        "table": {"width": 72, "depth": 48},
+        "units": units,
+    })
+    .to_string()
+}
+
+#[test]
+fn the_labels_of_a_crowded_table_are_all_readable() {
+    let dir = temp("crowded");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let scene = path("crowded.json");
+    std::fs::write(&scene, crowded_scene()).expect("scene written");
+    let (picture, roster, camera) = (
+        path("crowded.png"),
+        path("roster.toml"),
+        path("camera.toml"),
+    );
+    let run = |args: &[&str]| {
+        let output = vedette(args);
+        assert!(output.status.success(), "{args:?}: {}", text(&output).1);
+        output
+    };
+    run(&[
+        "render",
+        &scene,
+        "-o",
+        &picture,
+        "--save-roster",
+        &roster,
+        "--width",
+        "1280",
+        "--height",
+        "720",
+    ]);
+    run(&["calibrate", &picture, "--anchors", ANCHORS, "-o", &camera]);
+    let annotated = path("seen.png");
+    let output = run(&[
+        "analyze",
+        &picture,
+        "--calibration",
+        &camera,
+        "--roster",
+        &roster,
+        "--annotate",
+        &annotated,
+        "--json",
+    ]);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let boxes: Vec<(String, [i64; 4])> = value["annotated"]["labels"]
+        .as_array()
+        .expect("labels")
+        .iter()
+        .map(|l| {
+            let b: Vec<i64> = l["box"]
+                .as_array()
+                .expect("a box")
+                .iter()
+                .filter_map(serde_json::Value::as_i64)
+                .collect();
+            (
+                l["text"].as_str().unwrap_or_default().to_owned(),
+                [b[0], b[1], b[2], b[3]],
+            )
+        })
+        .collect();
+    let names = boxes.iter().filter(|(t, _)| t.contains("Regiment")).count();
+    assert_eq!(names, 16, "every unit named: {boxes:?}");
+    for (i, (a, [x, y, w, h])) in boxes.iter().enumerate() {
+        assert!(
+            *x >= 0 && *y >= 0 && x + w <= 1280 && y + h <= 720,
+            "{a} leaves the picture"
+        );
+        for (b, [x2, y2, w2, h2]) in &boxes[i + 1..] {
+            let apart = x + w <= *x2 || x2 + w2 <= *x || y + h <= *y2 || y2 + h2 <= *y;
+            assert!(apart, "{a} and {b} overlap");
+        }
+    }
+    // What was left out for want of room is said, not silently dropped.
+    let left_out = value["annotated"]["left_out"].as_array().expect("left out");
+    let output = run(&[
+        "analyze",
+        &picture,
+        "--calibration",
+        &camera,
+        "--roster",
+        &roster,
+        "--annotate",
+        &annotated,
+        "--force",
+    ]);
+    let (out, _) = text(&output);
+    assert_eq!(
+        out.contains("label(s) left out"),
+        !left_out.is_empty(),
+        "{out}"
+    );
+    let drawn = vision::read_image(std::path::Path::new(&annotated)).expect("annotated picture");
+    assert_eq!(vision::image_size(&drawn).width, 1280);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn bad_inputs_are_named_and_nothing_panics() {
     let dir = temp("bad");

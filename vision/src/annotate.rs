@@ -1,8 +1,9 @@
 //! Drawing what Vedette understood onto the camera's picture: each tag's outline and id, each
-//! unit's stands in perspective at their height, and what was not trusted.
+//! unit's stands in perspective at their height, what was not trusted, and the shapes of
+//! rulings — for `vedette analyze --annotate` and the umpire's case files alike.
 
 use calibration::{Camera, PixelPoint, TableCalibration};
-use opencv::core::{Mat, Point, Scalar, Vector};
+use opencv::core::{Mat, MatTraitConst, Point, Rect, Scalar, Size, Vector};
 use opencv::imgproc;
 use rules::Scene;
 use rules::ruling::{Shape, ShapeRole};
@@ -10,6 +11,10 @@ use rules::units::Inches;
 
 use crate::error::VisionError;
 use crate::locate::{FrameTags, TagRole};
+
+pub mod labels;
+
+pub use labels::LabelLayout;
 
 const GREEN: (f64, f64, f64) = (60.0, 220.0, 60.0);
 const YELLOW: (f64, f64, f64) = (0.0, 220.0, 255.0);
@@ -29,17 +34,69 @@ fn point(p: PixelPoint) -> Point {
     Point::new(p.x.round() as i32, p.y.round() as i32)
 }
 
-/// A copy of `image` with the tags, stands and problems drawn on it. Stands are drawn at
-/// `stand_height` (the tag height of the roster), so outlines sit on the bases, not under them.
+/// An annotated picture, and where its labels went.
+pub struct Annotated {
+    /// The picture with everything drawn on it.
+    pub picture: Mat,
+    /// Every label drawn, in the order they were placed.
+    pub labels: Vec<DrawnLabel>,
+    /// The labels that found no free spot near what they name, left out rather than written
+    /// over another.
+    pub left_out: Vec<String>,
+}
+
+/// A label written on the picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnLabel {
+    /// Its text (ASCII: OpenCV's fonts have no accents).
+    pub text: String,
+    /// Its box, pixels.
+    pub area: Rect,
+    /// Whether it was moved away from what it names, a leader line joining them.
+    pub moved: bool,
+}
+
+/// A label waiting for its place: written after every line, so no line crosses a word.
+struct Label {
+    text: String,
+    anchor: Point,
+    colour: Scalar,
+    /// Rings of spots it may be moved out to (see [`LabelLayout::place`]).
+    reach: i32,
+}
+
+/// How far a label may be moved from what it names: a unit's name or a measurement a long
+/// way, a tag's id hardly (the unit's name says what the tag is on; a long line to every id
+/// made a crowded picture unreadable).
+const FAR: i32 = 6;
+const NEAR: i32 = 1;
+
+/// A copy of `image` with the tags, stands, problems and the rulings' `shapes` (table inches,
+/// at table level: measured lines, arcs, zones, as an umpire's case file shows them) drawn on
+/// it. Stands are drawn at `stand_height` (the tag height of the roster), so outlines sit on
+/// the bases, not under them. Labels are placed so that none covers another (see
+/// [`labels`]), the most useful first: problems, the shapes' measurements, units, tag ids.
 pub fn annotate(
     image: &Mat,
     calibration: &TableCalibration,
     tags: &FrameTags,
     scene: Option<&Scene>,
     stand_height: Inches,
-) -> Result<Mat, VisionError> {
+    shapes: &[Shape],
+) -> Result<Annotated, VisionError> {
     let mut out = image.clone();
     let camera = &calibration.camera;
+    let mut labels: Vec<Label> = Vec::new();
+    for (k, problem) in tags.problems.iter().enumerate() {
+        labels.push(Label {
+            text: problem.to_string(),
+            anchor: Point::new(8, 24 + 22 * k as i32),
+            colour: colour(RED),
+            reach: FAR,
+        });
+    }
+    labels.extend(draw_shapes(&mut out, camera, shapes)?);
+    let mut names = Vec::new();
     if let Some(scene) = scene {
         let mut sides: Vec<&str> = Vec::new();
         for unit in &scene.units {
@@ -64,10 +121,16 @@ pub fn annotate(
                 }
             }
             if let Some(at) = camera.project_at(&unit.footprint.leader(), stand_height) {
-                label(&mut out, &unit.name, point(at) + Point::new(4, -6), c)?;
+                names.push(Label {
+                    text: unit.name.clone(),
+                    anchor: point(at),
+                    colour: c,
+                    reach: FAR,
+                });
             }
         }
     }
+    labels.extend(names);
     for tag in &tags.tags {
         let Some(corners) = tag_outline(calibration, &tag.pose) else {
             continue;
@@ -80,31 +143,78 @@ pub fn annotate(
         let polygon: Vector<Vector<Point>> =
             Vector::from_iter([Vector::from_iter(corners.clone())]);
         imgproc::polylines(&mut out, &polygon, true, c, 1, imgproc::LINE_AA, 0)?;
-        label(
-            &mut out,
-            &tag.pose.id.to_string(),
-            corners[3] + Point::new(0, -3),
-            c,
-        )?;
+        labels.push(Label {
+            text: tag.pose.id.to_string(),
+            anchor: corners[3],
+            colour: c,
+            reach: NEAR,
+        });
     }
-    let mut line = 24;
-    for problem in &tags.problems {
-        let text = problem.to_string();
-        label(&mut out, &text, Point::new(12, line), colour(RED))?;
-        line += 22;
-    }
-    Ok(out)
+    write_labels(out, labels)
 }
 
-/// Draw the shapes of rulings (table inches, at table level) onto a picture through the camera:
-/// measured lines with their labels, arcs, zones and placements, as an umpire's case file shows
-/// them.
-pub fn draw_shapes(image: &mut Mat, camera: &Camera, shapes: &[Shape]) -> Result<(), VisionError> {
+/// Place every label (see [`LabelLayout`]) and write it, with a leader line to what it names
+/// when it had to move away. Every line is drawn before any word, so no line crosses a word.
+fn write_labels(mut out: Mat, labels: Vec<Label>) -> Result<Annotated, VisionError> {
+    let mut layout = LabelLayout::new(out.size()?);
+    let mut placed = Vec::new();
+    let mut left_out = Vec::new();
+    for label in labels {
+        let text = ascii(&label.text);
+        let mut baseline = 0;
+        let extent = imgproc::get_text_size(&text, FONT, SCALE, OUTLINE, &mut baseline)?;
+        // The box holds the outline and the descenders, a pixel all round.
+        let size = Size::new(extent.width + 2, extent.height + baseline + 2);
+        match layout.place(label.anchor, size, label.reach) {
+            Some(placement) => placed.push((label, text, extent.height, placement)),
+            None => left_out.push(text),
+        }
+    }
+    for (label, _, _, placement) in &placed {
+        if placement.moved {
+            let end = labels::nearest_point(&placement.area, label.anchor);
+            imgproc::line(
+                &mut out,
+                label.anchor,
+                end,
+                label.colour,
+                1,
+                imgproc::LINE_AA,
+                0,
+            )?;
+        }
+    }
+    let mut drawn = Vec::new();
+    for (label, text, height, placement) in placed {
+        let area = placement.area;
+        let origin = Point::new(area.x + 1, area.y + 1 + height);
+        write_text(&mut out, &text, origin, label.colour)?;
+        drawn.push(DrawnLabel {
+            text,
+            area,
+            moved: placement.moved,
+        });
+    }
+    Ok(Annotated {
+        picture: out,
+        labels: drawn,
+        left_out,
+    })
+}
+
+/// Draw the shapes of rulings (table inches, at table level) onto a picture through the camera,
+/// and return their labels.
+fn draw_shapes(
+    image: &mut Mat,
+    camera: &Camera,
+    shapes: &[Shape],
+) -> Result<Vec<Label>, VisionError> {
     let at = |p: &[f64; 2]| {
         camera
             .project_at(&rules::geometry::TablePoint::new(p[0], p[1]), Inches::ZERO)
             .map(point)
     };
+    let mut labels = Vec::new();
     for shape in shapes {
         match shape {
             Shape::Segment {
@@ -118,8 +228,12 @@ pub fn draw_shapes(image: &mut Mat, camera: &Camera, shapes: &[Shape]) -> Result
                 };
                 let c = colour(role_colour(*role));
                 imgproc::line(image, a, b, c, 2, imgproc::LINE_AA, 0)?;
-                let middle = Point::new((a.x + b.x) / 2 + 6, (a.y + b.y) / 2 - 6);
-                label(image, text, middle, c)?;
+                labels.push(Label {
+                    text: text.clone(),
+                    anchor: Point::new((a.x + b.x) / 2, (a.y + b.y) / 2),
+                    colour: c,
+                    reach: FAR,
+                });
             }
             Shape::Polygon { role, points } => {
                 let corners: Option<Vec<Point>> = points.iter().map(at).collect();
@@ -133,7 +247,7 @@ pub fn draw_shapes(image: &mut Mat, camera: &Camera, shapes: &[Shape]) -> Result
             }
         }
     }
-    Ok(())
+    Ok(labels)
 }
 
 fn role_colour(role: ShapeRole) -> (f64, f64, f64) {
@@ -163,21 +277,26 @@ fn tag_outline(
         .collect()
 }
 
-fn label(image: &mut Mat, text: &str, at: Point, c: Scalar) -> Result<(), VisionError> {
-    let text = &ascii(text);
-    let font = imgproc::FONT_HERSHEY_SIMPLEX;
+/// The labels' font, its scale, and the thickness of the dark outline that keeps them readable
+/// on any background.
+const FONT: i32 = imgproc::FONT_HERSHEY_SIMPLEX;
+const SCALE: f64 = 0.5;
+const OUTLINE: i32 = 3;
+
+fn write_text(image: &mut Mat, text: &str, at: Point, c: Scalar) -> Result<(), VisionError> {
+    let dark = colour((0.0, 0.0, 0.0));
     imgproc::put_text(
         image,
         text,
         at,
-        font,
-        0.5,
-        colour((0.0, 0.0, 0.0)),
-        3,
+        FONT,
+        SCALE,
+        dark,
+        OUTLINE,
         imgproc::LINE_AA,
         false,
     )?;
-    imgproc::put_text(image, text, at, font, 0.5, c, 1, imgproc::LINE_AA, false)?;
+    imgproc::put_text(image, text, at, FONT, SCALE, c, 1, imgproc::LINE_AA, false)?;
     Ok(())
 }
 

@@ -135,20 +135,20 @@ fn write_picture(
         tags: Vec::new(),
         problems: Vec::new(),
     };
-    let mut picture = vision::annotate::annotate(
-        &image,
-        calibration,
-        table.tags.as_ref().unwrap_or(&empty),
-        table.scene.as_deref(),
-        table.stand_height,
-    )?;
     let shapes: Vec<_> = dispute
         .rulings
         .iter()
         .flat_map(|r| r.shapes.iter().cloned())
         .collect();
-    vision::annotate::draw_shapes(&mut picture, &calibration.camera, &shapes)?;
-    vision::write_image(path, &picture)?;
+    let annotated = vision::annotate::annotate(
+        &image,
+        calibration,
+        table.tags.as_ref().unwrap_or(&empty),
+        table.scene.as_deref(),
+        table.stand_height,
+        &shapes,
+    )?;
+    vision::write_image(path, &annotated.picture)?;
     Ok(())
 }
 

@@ -226,20 +226,25 @@ pub fn run_analyze(
         .as_ref()
         .context("analyze needs --roster: it names the units the tags are on")?;
     let report = rulings_with(scene, &scene.profile());
-    if let Some(path) = annotate_to {
-        let height = located
-            .roster
-            .as_ref()
-            .map_or(args.tag_height, |r| Inches(r.tags.height));
-        let picture = annotate(
-            &located.image,
-            &located.calibration,
-            &located.tags,
-            Some(scene),
-            height,
-        )?;
-        super::output::write_picture(path, &picture)?;
-    }
+    let annotated = match annotate_to {
+        Some(path) => {
+            let height = located
+                .roster
+                .as_ref()
+                .map_or(args.tag_height, |r| Inches(r.tags.height));
+            let annotated = annotate(
+                &located.image,
+                &located.calibration,
+                &located.tags,
+                Some(scene),
+                height,
+                &[],
+            )?;
+            super::output::write_picture(path, &annotated.picture)?;
+            Some((path, annotated))
+        }
+        None => None,
+    };
     if json {
         let value = serde_json::json!({
             "tags": located.tags.tags,
@@ -249,6 +254,7 @@ pub fn run_analyze(
             "partial": partial_json(sighted),
             "scene": scene,
             "rulings": report,
+            "annotated": annotated.as_ref().map(|(path, a)| annotated_json(path, a)),
         });
         serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
@@ -258,8 +264,36 @@ pub fn run_analyze(
     write_sighted(sighted, out)?;
     writeln!(out)?;
     super::rulings::write_report(scene, &report, out)?;
-    if let Some(path) = annotate_to {
+    if let Some((path, annotated)) = &annotated {
         writeln!(out, "annotated picture: {}", path.display())?;
+        if !annotated.left_out.is_empty() {
+            writeln!(
+                out,
+                "  {} label(s) left out, no room beside what they name: {}",
+                annotated.left_out.len(),
+                annotated.left_out.join(", ")
+            )?;
+        }
     }
     Ok(())
+}
+
+/// Where the annotated picture's labels went, for tools that read `--json`.
+fn annotated_json(path: &Path, annotated: &vision::annotate::Annotated) -> serde_json::Value {
+    let labels: Vec<serde_json::Value> = annotated
+        .labels
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "text": l.text,
+                "box": [l.area.x, l.area.y, l.area.width, l.area.height],
+                "moved": l.moved,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "picture": path,
+        "labels": labels,
+        "left_out": annotated.left_out,
+    })
 }
