@@ -114,6 +114,14 @@ pub enum Command {
         /// measure a better-founded one.
         #[arg(long, value_name = "CAMERA.toml")]
         lens: Option<PathBuf>,
+        /// The table being played, width x depth (`108x60in`, `180x120cm`): a warning if the
+        /// anchors file is laid out for another.
+        #[arg(long, value_name = "WxH")]
+        table: Option<String>,
+        /// The scene or scenario being played: a warning if its table is not the one the
+        /// anchors file is laid out for.
+        #[arg(long, value_name = "SCENE", conflicts_with = "table")]
+        scenario: Option<PathBuf>,
         /// Replace the output if it exists.
         #[arg(long)]
         force: bool,
@@ -522,6 +530,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             roster,
             output,
             lens,
+            table,
+            scenario,
             force,
             detector,
         }) => {
@@ -531,6 +541,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 roster: roster.as_deref(),
                 output,
                 lens: lens.as_deref(),
+                table: table.as_deref(),
+                scenario: scenario.as_deref(),
                 force: *force,
             };
             commands::calibrate::run(args, detector.settings(), out)

@@ -617,6 +617,71 @@ fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off
 }
 
 #[test]
+fn calibrate_says_when_the_anchors_are_for_another_table() {
+    let dir = temp("calibrate-table");
+    let camera = dir.join("camera.toml").display().to_string();
+    let calibrate = |played: &[&str]| {
+        let args = [
+            &[
+                "calibrate",
+                PICTURE,
+                "--anchors",
+                ANCHORS,
+                "-o",
+                &camera,
+                "--force",
+            ][..],
+            played,
+        ]
+        .concat();
+        let output = vedette(&args);
+        let (out, err) = text(&output);
+        assert!(output.status.success(), "{played:?}: {err}");
+        assert!(out.contains("saved"), "{out}");
+        out
+    };
+    // A book scenario on a 9'×5' table, with the sample's 6'×4' anchors: the same words as
+    // render's, then what it does to a calibration.
+    let scenario = "samples/scenarios/crimea-river.json";
+    let out = calibrate(&["--scenario", scenario]);
+    assert!(
+        out.starts_with("warning: samples/camera/anchors.toml lays the anchors out for a 72\"×48\" table, but samples/scenarios/crimea-river.json is on a 108\"×60\" table")
+            && out.contains("stands come out in the wrong places")
+            && out.contains("vedette anchors --kit 4 --table 108x60in"),
+        "{out}"
+    );
+    // The table told in centimetres.
+    let out = calibrate(&["--table", "274x152cm"]);
+    assert!(
+        out.contains("but --table 274x152cm is a 107.9\"×59.8\" table"),
+        "{out}"
+    );
+    // The right table, either way: no warning.
+    let out = calibrate(&["--scenario", "samples/scenes/two-lines.json"]);
+    assert!(!out.contains("warning"), "{out}");
+    let out = calibrate(&["--table", "72x48in"]);
+    assert!(!out.contains("warning"), "{out}");
+    // A table that cannot be read is refused before any work.
+    let output = vedette(&[
+        "calibrate",
+        PICTURE,
+        "--anchors",
+        ANCHORS,
+        "-o",
+        &camera,
+        "--force",
+        "--table",
+        "huge",
+    ]);
+    let (_, err) = text(&output);
+    assert!(
+        !output.status.success() && err.contains("--table huge"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn render_says_when_the_anchors_are_for_another_table_or_the_tags_will_be_too_small() {
     let dir = temp("render-warnings");
     let picture = |name: &str| dir.join(name).display().to_string();

@@ -7,12 +7,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use calibration::TableSize;
 use calibration::lens::Coverage;
 use calibration::{
     AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting,
     calibrate_from_tags,
 };
+use rules::Scene;
 use vision::{DetectorSettings, Roster, TagDetector, read_image};
+
+use super::table::{PlayedOn, anchors_for_another_table, parse_table};
 
 /// The inputs of a calibration.
 pub struct CalibrateArgs<'a> {
@@ -27,6 +31,10 @@ pub struct CalibrateArgs<'a> {
     /// A previous calibration whose lens to start from (kept unless these pictures measure a
     /// better one).
     pub lens: Option<&'a Path>,
+    /// The table being played, as `--table` gives it (`108x60in`).
+    pub table: Option<&'a str>,
+    /// The scene or scenario being played, whose table the anchors should be laid out for.
+    pub scenario: Option<&'a Path>,
     /// Replace `output` if it exists.
     pub force: bool,
 }
@@ -42,12 +50,13 @@ pub fn run(
     }
     let mut inputs: Vec<&Path> = args.images.iter().map(PathBuf::as_path).collect();
     inputs.extend(
-        [Some(args.anchors), args.roster, args.lens]
+        [Some(args.anchors), args.roster, args.lens, args.scenario]
             .into_iter()
             .flatten(),
     );
     super::output::claim(args.output, &inputs, args.force)?;
     let layout = AnchorLayout::load(args.anchors)?;
+    warn_of_another_table(&args, &layout, out)?;
     let mut detector = TagDetector::new(DetectorSettings {
         family: layout.family.clone(),
         ..detector
@@ -95,6 +104,41 @@ pub fn run(
         args.output,
         out,
     )?;
+    Ok(())
+}
+
+/// Say so, before any work, when the table being played (`--table`, or the scenario's) is not
+/// the one the anchors file is laid out for: the calibration would measure every place against
+/// the file's table, and stands would come out in the wrong places.
+fn warn_of_another_table(
+    args: &CalibrateArgs,
+    layout: &AnchorLayout,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let played = match (args.table, args.scenario) {
+        (Some(text), _) => Some((PlayedOn::Told(text), parse_table(text)?)),
+        (None, Some(path)) => {
+            let scene = Scene::load(path)?;
+            let table = TableSize {
+                width: scene.table.width.0,
+                depth: scene.table.depth.0,
+            };
+            Some((PlayedOn::Scene(path), table))
+        }
+        (None, None) => None,
+    };
+    let Some((played, table)) = played else {
+        return Ok(());
+    };
+    if let Some(mismatch) = anchors_for_another_table(args.anchors, layout, played, table) {
+        writeln!(
+            out,
+            "warning: {}: the calibration measures every place against the anchors' table, so stands come out in the wrong places (lay the anchors where {} says, or make anchors for this table with `{}` and calibrate with them)",
+            mismatch.description,
+            args.anchors.display(),
+            mismatch.remedy
+        )?;
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@ pub mod printables;
 pub mod render;
 pub mod roster;
 pub mod rulings;
+pub mod table;
 
 use std::io::Write;
 use std::path::Path;

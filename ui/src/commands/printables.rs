@@ -129,21 +129,8 @@ fn standard_kit(kit: &str, table: &str) -> anyhow::Result<AnchorLayout> {
         "8" => AnchorKit::Eight,
         other => anyhow::bail!("--kit {other}: the kits have 4, 6 or 8 anchors"),
     };
-    let size = parse_base(table).with_context(|| format!("--table {table}"))?;
-    // Through millimetres and back: round off the last bits so the file reads 48, not 47.99….
-    let inches = |mm: printables::Mm| (mm.inches().0 * 1000.0).round() / 1000.0;
-    let (width, depth) = (inches(size.width), inches(size.depth));
-    if !(24.0..=240.0).contains(&width) || !(24.0..=240.0).contains(&depth) {
-        anyhow::bail!(
-            "--table {table}: a table from 2' to 20' each way is expected, not {width:.0}\" × {depth:.0}\""
-        );
-    }
-    Ok(AnchorLayout::kit(
-        kit,
-        calibration::TableSize { width, depth },
-        Inches(2.0),
-        Inches(1.5),
-    ))
+    let table = super::table::parse_table(table)?;
+    Ok(AnchorLayout::kit(kit, table, Inches(2.0), Inches(1.5)))
 }
 
 fn report(files: &[std::path::PathBuf], tags: usize, out: &mut dyn Write) -> anyhow::Result<()> {

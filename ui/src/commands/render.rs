@@ -11,6 +11,8 @@ use vision::Roster;
 use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_camera_for};
 
+use super::table::PlayedOn;
+
 /// What to render and how.
 pub struct RenderArgs<'a> {
     /// The scene.
@@ -76,19 +78,17 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         None => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
     };
     if let Some(path) = args.anchors
-        && !same_table(anchors.table, table)
+        && let Some(mismatch) = super::table::anchors_for_another_table(
+            path,
+            &anchors,
+            PlayedOn::Scene(args.scene),
+            table,
+        )
     {
         writeln!(
             out,
-            "warning: {} lays the anchors out for a {}\"×{}\" table, but {} is on a {}\"×{}\" table: the camera frames the anchors' table, and the units beyond it are off the picture (make anchors for it with `vedette anchors --kit 4 --table {}x{}in --save-layout anchors.toml -o anchors.pdf`, or leave --anchors out)",
-            path.display(),
-            anchors.table.width,
-            anchors.table.depth,
-            args.scene.display(),
-            table.width,
-            table.depth,
-            table.width,
-            table.depth
+            "warning: {}: the camera frames the anchors' table, and the units beyond it are off the picture (make anchors for it with `{}`, or leave --anchors out)",
+            mismatch.description, mismatch.remedy
         )?;
     }
     let roster = match args.roster {
@@ -140,11 +140,6 @@ pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// Whether two tables are the same size, to a tenth of an inch.
-fn same_table(a: TableSize, b: TableSize) -> bool {
-    (a.width - b.width).abs() < 0.1 && (a.depth - b.depth).abs() < 0.1
 }
 
 /// Say how many tags will be too small in the picture for the detector to find.
