@@ -756,6 +756,9 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 /// The binary's entry point: parse arguments, run, and turn errors into a message and exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.draws_with_wgpu() {
+        crate::quiet_gpu::rerun_without_device_select();
+    }
     init_logging(cli.verbose);
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -766,6 +769,19 @@ pub fn main() -> ExitCode {
             eprintln!("vedette: error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+impl Cli {
+    /// Whether the command draws with wgpu (the app and its headless pictures), and so lists
+    /// the Vulkan devices (see [`crate::quiet_gpu`]).
+    fn draws_with_wgpu(&self) -> bool {
+        matches!(
+            self.command,
+            None | Some(Command::Demo)
+                | Some(Command::Screenshot { .. })
+                | Some(Command::Bench(Bench::App { .. }))
+        )
     }
 }
 

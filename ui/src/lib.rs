@@ -10,3 +10,4 @@
 pub mod app;
 pub mod cli;
 pub mod commands;
+pub mod quiet_gpu;

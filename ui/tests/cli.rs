@@ -379,3 +379,51 @@ fn out_of_range_options_are_refused_with_their_range_before_any_work() {
         "nothing was written"
     );
 }
+
+/// On CI, in cron or over ssh there is no desktop session: XDG_RUNTIME_DIR is unset. A
+/// screenshot then works as anywhere else and says nothing of it (Mesa's Vulkan device
+/// selection printed "error: XDG_RUNTIME_DIR is invalid or not set" twice a run).
+#[test]
+fn a_screenshot_without_a_session_says_nothing_of_xdg_runtime_dir() {
+    let dir = std::env::temp_dir().join(format!("vedette-no-session-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let picture = dir.join("app.png");
+    let run = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+            .args(args)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("NODEVICE_SELECT")
+            .env("HOME", &dir)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .output()
+            .expect("the vedette binary runs")
+    };
+    let output = run(&[
+        "screenshot".as_ref(),
+        "--demo".as_ref(),
+        picture.as_os_str(),
+    ]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    let image = vision::read_image(&picture).expect("the screenshot");
+    assert_eq!(
+        vision::image_size(&image),
+        calibration::ImageSize {
+            width: 1600,
+            height: 900
+        }
+    );
+    // A command that fails still fails, with its own message.
+    let output = run(&[
+        "screenshot".as_ref(),
+        "--demo".as_ref(),
+        picture.as_os_str(),
+        "--turn".as_ref(),
+        "9".as_ref(),
+    ]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("the demo has turns 1 to 4") && !err.contains("XDG_RUNTIME_DIR"));
+    std::fs::remove_dir_all(&dir).ok();
+}
