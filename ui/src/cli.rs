@@ -454,6 +454,24 @@ pub enum Bench {
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
         samples: u32,
     },
+    /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
+    /// among the stands and count the false tags the detector reads off them in a family, with
+    /// the strongest false decode against the weakest true tag (what its decision-margin floor
+    /// rests on).
+    Print {
+        /// Pictures, each its own table.
+        #[arg(long, default_value_t = 12)]
+        pictures: usize,
+        /// The first picture's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The tags' family.
+        #[arg(long, default_value = "tag16h5", value_parser = parse_family)]
+        family: vision::TagFamily,
+        /// Sheets of print on each table.
+        #[arg(long, default_value_t = 6)]
+        sheets: usize,
+    },
     /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
     /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
     /// runs all day: `--convention --seconds 7200` checks that memory stays flat).
@@ -629,6 +647,20 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                     vec![lens]
                 }),
                 samples: *samples,
+            },
+            out,
+        ),
+        Some(Command::Bench(Bench::Print {
+            pictures,
+            seed,
+            family,
+            sheets,
+        })) => commands::bench_print::run(
+            commands::bench_print::PrintBench {
+                pictures: *pictures,
+                seed: *seed,
+                family: *family,
+                sheets: *sheets,
             },
             out,
         ),

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bench_accuracy;
 pub mod bench_live;
+pub mod bench_print;
 pub mod bench_vision;
 pub mod calibrate;
 pub mod check_move;

@@ -332,6 +332,9 @@ fn ground_colour(world: &SyntheticTable, p: &TablePoint) -> Rgb {
     if !world.table.contains(p, rules::units::Inches::ZERO) {
         return Rgb::FLOOR;
     }
+    if let Some(print) = world.sheets.iter().rev().find_map(|s| s.colour_at(p)) {
+        return print;
+    }
     world
         .patches
         .iter()

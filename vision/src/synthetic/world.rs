@@ -4,6 +4,7 @@ use calibration::{TableSize, TagPlacement};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
+use super::print::Sheet;
 use super::scenery::Scenery;
 
 /// A colour, red-green-blue.
@@ -106,6 +107,8 @@ pub struct SyntheticTable {
     pub scenery: Scenery,
     /// Stands, trays and cards.
     pub blocks: Vec<Block>,
+    /// Printed paper lying on the cloth (rules, army lists), under any block.
+    pub sheets: Vec<Sheet>,
 }
 
 impl SyntheticTable {
@@ -118,6 +121,7 @@ impl SyntheticTable {
             patches: Vec::new(),
             scenery: Scenery::Plain,
             blocks: Vec::new(),
+            sheets: Vec::new(),
         }
     }
 
