@@ -10,7 +10,7 @@ use crate::geometry::{ConvexRegion, clip};
 use crate::profile::{Profile, RulesetId, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify_with};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
-use crate::shooting::fire_arc;
+use crate::shooting::{fire_arc, one_front};
 use crate::units::{Degrees, Inches};
 
 /// Everything `vedette measure` reports for a scene.
@@ -75,7 +75,8 @@ pub struct PairMeasurement {
     pub to: String,
     /// Closest base edge to base edge; 0 when touching (digest A4).
     pub edge_distance: Inches,
-    /// From `from`'s leader point to the closest point of `to`.
+    /// From `from`'s leader point to the closest point of `to` (from its front edge where the
+    /// ruleset measures between the units: then the edge distance).
     pub range: Inches,
     /// From `from`'s leader point to the closest point of `to` inside `from`'s fire arc
     /// (digest A5); absent when no part of `to` is in the arc.
@@ -215,9 +216,9 @@ pub(crate) fn in_arc(from: &Unit, to: &Unit, arc: &ConvexRegion, profile: &Profi
     let clipped = clip(arc, to.footprint.stands());
     InArc {
         fraction: clipped.fraction(),
-        range: clipped
-            .closest_to(&profile.range_origin(from))
-            .map(|(_, d)| d),
+        range: one_front(from, profile, *arc)
+            .tape_to(&clipped)
+            .map(|tape| tape.length),
     }
 }
 
@@ -240,7 +241,11 @@ pub(crate) fn measure_pair_in_arc(
     gap: Inches,
 ) -> PairMeasurement {
     let leader = from.footprint.leader();
-    let (_, range) = to.footprint.closest_point(&profile.range_origin(from));
+    let range = if profile.ranges_from_front_edge() {
+        gap
+    } else {
+        to.footprint.closest_point(&profile.range_origin(from)).1
+    };
     let range_in_arc = arc.range;
     let reading = classify_with(to.footprint.frame(), &leader, profile.quarter_rays());
     let scheme = profile.quarter_scheme(to.formation);

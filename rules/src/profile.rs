@@ -595,6 +595,9 @@ pub enum RangeFrom {
     Leader,
     /// The centre of the firing stand (Bugles, Bullets and Blades; a gun's muzzle is its front).
     Centre,
+    /// Anywhere along the front edge: the shortest distance between the firing unit and the
+    /// enemy (BPT Commander §1.9). Sight lines still leave the leader.
+    FrontEdge,
 }
 
 /// What the proximity distance means in a ruleset, for the ruling's words and rule reference.
@@ -1057,14 +1060,21 @@ impl Profile {
         self.extras.sight_limit.map(|l| self.scaled(l))
     }
 
-    /// Where `unit`'s ranges are measured from: its leader, or (Bugles, Bullets and Blades) the
+    /// Where `unit`'s sight lines leave, and its ranges too unless they are measured from its
+    /// front edge: its leader, or (Bugles, Bullets and Blades) the
     /// centre of its stand — a gun's muzzle, at the front of its base, for artillery.
     pub fn range_origin(&self, unit: &crate::scene::Unit) -> crate::geometry::TablePoint {
         match self.extras.range_from {
-            RangeFrom::Leader => unit.footprint.leader(),
+            RangeFrom::Leader | RangeFrom::FrontEdge => unit.footprint.leader(),
             RangeFrom::Centre if unit.kind == UnitKind::Artillery => unit.footprint.leader(),
             RangeFrom::Centre => unit.footprint.frame().center(),
         }
+    }
+
+    /// Whether ranges are the shortest distance from a unit's front edge (BPT Commander) rather
+    /// than from one point of it.
+    pub fn ranges_from_front_edge(&self) -> bool {
+        self.extras.range_from == RangeFrom::FrontEdge
     }
 
     /// The rays dividing a unit's quarters when a shooter's side is judged.

@@ -424,3 +424,51 @@ fn the_initiative_looks_past_an_enemy_hidden_in_a_wood() {
     );
     assert_says(&report, "union", "hidden from its sight by copse");
 }
+
+#[test]
+fn range_is_the_shortest_distance_between_the_units_not_from_the_leader() {
+    // Digest §1.9: "measure the shortest distance between the firing unit and the enemy unit".
+    // A 20 cm line; a 2 cm target stands 18 cm straight ahead of its right end, so its nearest
+    // corner is 20.1 cm from the middle of the line's front edge: beyond the rifles' 20 cm from
+    // the leader, within it from the edge.
+    let mut line = block("union", "blue", [40.0, 10.0], 90.0, [cm(20.0), cm(1.5)]);
+    line["weapon"] = json!("rifled-musket");
+    let right_end = [40.0 + cm(10.0), 10.0];
+    let target = block(
+        "reb",
+        "grey",
+        [right_end[0], 10.0 + cm(18.0)],
+        270.0,
+        [cm(2.0), cm(1.5)],
+    );
+    let scene = scene_in("bpt-commander", vec![line, target], vec![], json!({}));
+    let report = rule(&scene);
+    let shot = of(&report, "union")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("reb"))
+        .expect("a ruling on the target");
+    assert_eq!(shot.verdict(), Verdict::Yes, "{shot:#?}");
+    let range = shot
+        .figures
+        .iter()
+        .find(|f| f.name == "range")
+        .expect("range");
+    assert!((range.value - 18.0).abs() < 0.05, "{range:?}");
+    // The tape drawn starts on the front edge, not at the leader.
+    let rules::ruling::Shape::Segment { from, .. } = &shot.shapes[0] else {
+        panic!("a measured line: {shot:#?}");
+    };
+    assert!(
+        (from[1] - 10.0).abs() < 1e-6 && from[0] > 40.0 + cm(5.0),
+        "{from:?}"
+    );
+    let pair = measure_pair(&scene.units[0], &scene.units[1], &scene.profile());
+    let in_arc = pair.range_in_arc.expect("in the cone");
+    assert!((in_arc.0 - cm(18.0)).abs() < 0.01, "{in_arc:?}");
+    assert_says(&report, "union", "shortest distance between the units");
+    // Black Powder measures from the leader: the same shot is out of range by its numbers.
+    let bp = Profile::builtin(RulesetId::BlackPowder);
+    let leader_range = measure_pair(&scene.units[0], &scene.units[1], bp).range_in_arc;
+    assert!(leader_range.expect("in the arc").0 > cm(20.0));
+}

@@ -3,12 +3,13 @@
 //! polygon intersection answers both questions without a general polygon clipper.
 
 use parry2d_f64::math::Isometry;
-use parry2d_f64::query::PointQuery;
-use parry2d_f64::shape::ConvexPolygon;
+use parry2d_f64::query::details::closest_points_support_map_support_map;
+use parry2d_f64::query::{ClosestPoints, PointQuery};
+use parry2d_f64::shape::{ConvexPolygon, Segment};
 use parry2d_f64::transformation::convex_polygons_intersection_points;
 use smallvec::SmallVec;
 
-use super::{OrientedRect, TablePoint, Wedge};
+use super::{OrientedRect, TablePoint, Tape, Wedge};
 use crate::units::Inches;
 
 /// Where a shooter may place its shot: a wedge, or everywhere (skirmishers, squares).
@@ -158,6 +159,51 @@ impl Clipped<'_> {
                 }
             })
             .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    }
+
+    /// The outlines of what lies inside the region, counter-clockwise: whole bases or pieces.
+    fn outlines(&self) -> impl Iterator<Item = Vec<TablePoint>> + '_ {
+        let whole = self
+            .everywhere
+            .then_some(self.bases)
+            .into_iter()
+            .flatten()
+            .map(|base| base.corners().to_vec());
+        let parts = self.parts.iter().map(|part| match part {
+            Part::Whole(base) => base.corners().to_vec(),
+            Part::Piece(outline, _) => outline.clone(),
+        });
+        whole.chain(parts)
+    }
+
+    /// The shortest tape from `edge` (a firing unit's front edge) to the bases inside the
+    /// region; `None` when no part of any base lies inside. Segment and pieces are convex, so
+    /// parry's GJK closest points are exact.
+    pub fn closest_to_edge(&self, edge: &Segment) -> Option<Tape> {
+        self.outlines()
+            .filter_map(|outline| {
+                let piece = ConvexPolygon::from_convex_polyline(outline)?;
+                let identity = Isometry::identity();
+                Some(
+                    match closest_points_support_map_support_map(&identity, edge, &piece, f64::MAX)
+                    {
+                        ClosestPoints::WithinMargin(on_edge, on_piece) => {
+                            Tape::between(on_edge, on_piece)
+                        }
+                        // Touching or overlapping the edge: no distance at all.
+                        _ => {
+                            let middle = nalgebra::center(&edge.a, &edge.b);
+                            let on_piece = piece.project_point(&identity, &middle, true).point;
+                            Tape {
+                                from: on_piece,
+                                to: on_piece,
+                                length: Inches::ZERO,
+                            }
+                        }
+                    },
+                )
+            })
+            .min_by(|a, b| a.length.0.total_cmp(&b.length.0))
     }
 }
 

@@ -9,6 +9,7 @@ mod rect;
 mod wedge;
 
 pub use clip::{Clipped, ConvexRegion, clip, closest_part_inside, fraction_inside};
+pub use parry2d_f64::shape::Segment;
 pub use rect::{LocalPoint, OrientedRect, gap_between};
 pub use wedge::Wedge;
 
@@ -36,6 +37,28 @@ pub fn facing_of(direction: TableVector) -> Degrees {
 /// The distance between two points on the table.
 pub fn distance(a: &TablePoint, b: &TablePoint) -> Inches {
     Inches(nalgebra::distance(a, b))
+}
+
+/// A measured distance on the table: where the tape starts, where it ends, and its length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tape {
+    /// Where it starts (on the measuring unit).
+    pub from: TablePoint,
+    /// Where it ends (on the unit measured to).
+    pub to: TablePoint,
+    /// How long it is.
+    pub length: Inches,
+}
+
+impl Tape {
+    /// The tape from `from` to `to`.
+    pub fn between(from: TablePoint, to: TablePoint) -> Tape {
+        Tape {
+            from,
+            to,
+            length: distance(&from, &to),
+        }
+    }
 }
 
 /// The smallest angle between two directions, in `[0, 180]`.

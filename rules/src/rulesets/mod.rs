@@ -5,8 +5,9 @@
 pub mod erules;
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
-pub const OWN_RULES: [&str; 3] = [
+pub const OWN_RULES: [&str; 4] = [
     erules::momentum::MOMENTUM.rule,
     crate::command::COMMAND_RADIUS.rule,
     crate::command::SIGHT_ARC.rule,
+    crate::shooting::RANGE_BETWEEN_UNITS.rule,
 ];

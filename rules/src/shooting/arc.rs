@@ -1,6 +1,7 @@
 //! The fire arc as a region and as a shape to draw.
 
-use crate::geometry::{ConvexRegion, OrientedRect, TablePoint, TableVector, Wedge};
+use super::{FiringFace, one_front};
+use crate::geometry::{ConvexRegion, OrientedRect, Segment, TablePoint, TableVector, Wedge};
 use crate::profile::{ArcShape, Profile};
 use crate::quarter::Quarter;
 use crate::scene::Unit;
@@ -59,7 +60,49 @@ fn ray_meets_circle(
 /// measured from the leader (digest §6.3: "slightly longer to the unit's centre"). Points are in
 /// order, counter-clockwise.
 pub fn arc_outline(unit: &Unit, profile: &Profile, range: Inches) -> Vec<TablePoint> {
-    arc_outline_from(profile.range_origin(unit), &fire_arc(unit, profile), range)
+    reach_outline(&one_front(unit, profile, fire_arc(unit, profile)), range)
+}
+
+/// The outline of the ground `face` can shoot at within `range`: from its eye, or from its
+/// whole range edge where the ruleset measures between the units.
+pub fn reach_outline(face: &FiringFace, range: Inches) -> Vec<TablePoint> {
+    match &face.range_edge {
+        Some(edge) => edge_reach_outline(edge, &face.arc, range),
+        None => arc_outline_from(face.eye, &face.arc, range),
+    }
+}
+
+/// The points within `range` of an edge, in `region`: round the ends, straight across the
+/// middle. Counter-clockwise, from the edge's right end.
+fn edge_reach_outline(edge: &Segment, region: &ConvexRegion, range: Inches) -> Vec<TablePoint> {
+    const STEPS: usize = 8;
+    let (left, right) = (edge.b, edge.a);
+    let along = (right - left)
+        .try_normalize(1e-12)
+        .unwrap_or(TableVector::x());
+    let forward = TableVector::new(-along.y, along.x);
+    // The rays bounding the region, or (all round) straight back from each end.
+    let [left_ray, right_ray] = match region {
+        ConvexRegion::Wedge(wedge) => wedge.rays(),
+        ConvexRegion::Everywhere => [-forward, -forward],
+    };
+    let sweep = |centre: TablePoint, from: TableVector, to: TableVector| {
+        let start = from.y.atan2(from.x);
+        let mut turn = to.y.atan2(to.x) - start;
+        if turn < 0.0 {
+            turn += std::f64::consts::TAU;
+        }
+        (0..=STEPS).map(move |i| {
+            let angle = start + turn * i as f64 / STEPS as f64;
+            centre + TableVector::new(angle.cos(), angle.sin()) * range.0
+        })
+    };
+    let mut outline = vec![right];
+    outline.extend(sweep(right, right_ray, forward));
+    outline.extend(sweep(left, forward, left_ray));
+    outline.push(left);
+    outline.dedup_by(|a, b| nalgebra::distance(a, b) < 1e-9);
+    outline
 }
 
 /// The outline of `region` clipped to `range` measured from `leader` (a unit's leader, or the
@@ -98,4 +141,38 @@ pub fn arc_outline_from(
     outline.push(left_apex);
     outline.dedup_by(|a, b| nalgebra::distance(a, b) < 1e-9);
     outline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parry2d_f64::math::Isometry;
+    use parry2d_f64::query::PointQuery;
+
+    #[test]
+    fn the_reach_of_a_front_edge_is_its_range_from_the_nearest_point_of_the_edge() {
+        // A 10" front facing north, its 150° cone (BPT Commander), 20" of range.
+        let frame = OrientedRect::new(
+            TablePoint::new(30.0, 10.0),
+            Degrees(90.0),
+            Inches(10.0),
+            Inches(1.0),
+        );
+        let edge = Segment::new(frame.front_right(), frame.front_left());
+        let cone = ConvexRegion::Wedge(front_edge_arc(&frame, Degrees(75.0)));
+        let outline = edge_reach_outline(&edge, &cone, Inches(20.0));
+        let from_edge = |p: &TablePoint| edge.distance_to_point(&Isometry::identity(), p, true);
+        // The far points lie at the range from the edge, the ends on it.
+        let far: Vec<f64> = outline
+            .iter()
+            .map(from_edge)
+            .filter(|d| *d > 1e-9)
+            .collect();
+        assert!(far.iter().all(|d| (d - 20.0).abs() < 1e-9), "{far:?}");
+        // Straight ahead of each end, the full range: wider than a circle round the leader.
+        for end in [frame.front_left(), frame.front_right()] {
+            let ahead = end + TableVector::new(0.0, 20.0);
+            assert!(outline.iter().any(|p| nalgebra::distance(p, &ahead) < 1e-9));
+        }
+    }
 }

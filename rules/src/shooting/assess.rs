@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::FiringFace;
 use super::enfilade::in_enfilade;
 use super::overhead::{FiredOver, look_over};
-use crate::geometry::{TablePoint, clip};
+use crate::geometry::{TablePoint, Tape, clip};
 use crate::quarter::Quarter;
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
@@ -165,11 +165,12 @@ pub struct Assessment {
     /// Its index in the scene.
     #[serde(skip)]
     pub index: usize,
-    /// Range from the leader to the closest visible part in the arc (A5).
+    /// Range from the leader to the closest visible part in the arc (A5), or from the front
+    /// edge to the closest part in the arc where a ruleset measures between the units.
     pub range: Inches,
-    /// Where that range is measured to.
+    /// That range, from where it is measured to where.
     #[serde(skip)]
-    pub aim: TablePoint,
+    pub tape: Tape,
     /// Fraction of the enemy in the arc.
     pub arc_fraction: f64,
     /// Fraction of the enemy in view.
@@ -186,9 +187,6 @@ pub struct Assessment {
     /// The face of a square or building that shoots at it, from its own midpoint (A3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub face: Option<Quarter>,
-    /// Where the shot is measured from: the leader, or the face's midpoint.
-    #[serde(skip)]
-    pub eye: TablePoint,
 }
 
 impl Assessment {
@@ -259,14 +257,19 @@ pub struct Candidate {
     pub index: usize,
     /// Fraction of it in the arc.
     pub arc_fraction: f64,
-    /// The closest point of it in the arc, and its distance from the leader.
-    pub nearest_in_arc: (TablePoint, Inches),
+    /// The shortest tape from the shooter to the part of it in the arc.
+    pub in_arc: Tape,
 }
 
 impl Candidate {
     /// A lower bound of the range to its visible part.
     pub fn bound(&self) -> Inches {
-        self.nearest_in_arc.1
+        self.in_arc.length
+    }
+
+    /// The closest point of it in the arc seen from `face`'s eye, when its tape starts there.
+    fn nearest_to_eye(&self, face: &FiringFace) -> Option<(TablePoint, Inches)> {
+        (self.in_arc.from == face.eye).then_some((self.in_arc.to, self.in_arc.length))
     }
 }
 
@@ -289,8 +292,7 @@ pub fn screen(
     }
     let clipped = clip(&shooter.arc, view.unit.footprint.stands());
     let arc_fraction = clipped.fraction();
-    let eye = shooter.eye;
-    let Some(nearest_in_arc) = clipped.closest_to(&eye).filter(|_| arc_fraction > 1e-9) else {
+    let Some(in_arc) = shooter.tape_to(&clipped).filter(|_| arc_fraction > 1e-9) else {
         return Err(out("not in the arc of fire".to_owned()));
     };
     // The open country's sight, then the ground's (woods, rough ground), where a ruleset
@@ -299,31 +301,31 @@ pub fn screen(
         .profile
         .sight_limit()
         .map(|limit| (limit, "in the open".to_owned()));
-    let ground = terrain_sight_cap(situation, &eye, target)
+    let ground = terrain_sight_cap(situation, &shooter.eye, target)
         .map(|(limit, piece)| (limit, format!("in or into {piece}")));
     if let Some((limit, where_)) = [open, ground]
         .into_iter()
         .flatten()
-        .find(|(limit, _)| nearest_in_arc.1 > *limit)
+        .find(|(limit, _)| in_arc.length > *limit)
     {
         let profile = situation.profile;
         return Err(out(format!(
             "beyond sight: {} away, and no one sees further than {} {where_}",
-            profile.length(nearest_in_arc.1.rounded()),
+            profile.length(in_arc.length.rounded()),
             profile.length(limit)
         )));
     }
-    if nearest_in_arc.1 > max {
+    if in_arc.length > max {
         let what = "closest part in the arc";
         return Err(Ineligible {
             face: shooter.face,
-            ..Ineligible::out_of_range(situation, target, what, nearest_in_arc.1, max)
+            ..Ineligible::out_of_range(situation, target, what, in_arc.length, max)
         });
     }
     Ok(Candidate {
         index: target,
         arc_fraction,
-        nearest_in_arc,
+        in_arc,
     })
 }
 
@@ -345,22 +347,9 @@ pub fn assess(
         ..Ineligible::new(situation, target, reason)
     };
     let eye = face.eye;
-    let seen = sight(
-        situation,
-        shooter,
-        &eye,
-        target,
-        &face.arc,
-        Some(candidate.nearest_in_arc),
-    );
-    let looked = look_over(
-        situation,
-        shooter,
-        face,
-        target,
-        candidate.nearest_in_arc,
-        seen,
-    );
+    let nearest_to_eye = candidate.nearest_to_eye(face);
+    let seen = sight(situation, shooter, &eye, target, &face.arc, nearest_to_eye);
+    let looked = look_over(situation, shooter, face, target, nearest_to_eye, seen);
     let seen = looked.sight;
     if seen.visible_fraction <= 0.0 {
         let blockers: Vec<String> = seen
@@ -391,6 +380,17 @@ pub fn assess(
     let Some((aim, range)) = seen.closest_visible else {
         return Err(out("no part of it in view is in the arc".to_owned()));
     };
+    // Measured between the units (BPT Commander), the range is the tape to the part in the
+    // arc, seen or not; otherwise to the closest part in view.
+    let tape = match face.range_edge {
+        Some(_) => candidate.in_arc,
+        None => Tape {
+            from: eye,
+            to: aim,
+            length: range,
+        },
+    };
+    let range = tape.length;
     if range > max {
         let what = "closest visible part";
         return Err(Ineligible {
@@ -446,7 +446,7 @@ pub fn assess(
         id: target_unit.id.clone(),
         index: target,
         range,
-        aim,
+        tape,
         arc_fraction: candidate.arc_fraction,
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),
@@ -457,7 +457,6 @@ pub fn assess(
         not_clear,
         overhead: looked.over,
         face: face.face,
-        eye,
     })
 }
 

@@ -50,7 +50,7 @@ pub fn beaten_zone(situation: &Situation, gun: usize, target: &Assessment) -> Op
     let view = &situation.units[gun];
     let max = view.range()?;
     let frame = view.unit.footprint.frame();
-    let strip = strip(target.eye, target.aim, frame.width(), max)?;
+    let strip = strip(target.tape.from, target.tape.to, frame.width(), max)?;
     let corners = strip.corners();
     let area = to_geo(&corners);
     // Only the units whose boxes meet the strip's are clipped against it.

@@ -1,12 +1,14 @@
 //! Where a unit shoots from (digest §3, §6.3, A3): a unit with one front shoots from its leader
 //! into its arc; a square or a unit in a building shoots from each face separately — from the
-//! face's midpoint, its own leader, into the quarter in front of that face.
+//! face's midpoint, its own leader, into the quarter in front of that face. A ruleset measuring
+//! the shortest distance between the units (BPT Commander §1.9) takes ranges from the whole
+//! front edge (or face) instead; sight lines still leave the leader.
 
 use smallvec::SmallVec;
 
 use super::fire_arc;
 use crate::charge::Face;
-use crate::geometry::{ConvexRegion, TablePoint};
+use crate::geometry::{Clipped, ConvexRegion, Segment, TablePoint, Tape};
 use crate::measure::possessive;
 use crate::profile::Profile;
 use crate::quarter::{Quarter, QuarterScheme};
@@ -20,6 +22,9 @@ pub struct FiringFace {
     pub face: Option<Quarter>,
     /// Where sight and range are measured from: the leader, or the face's midpoint.
     pub eye: TablePoint,
+    /// The edge ranges are measured from instead, when a ruleset measures the shortest
+    /// distance between the units (BPT Commander §1.9): the front edge, or the face.
+    pub range_edge: Option<Segment>,
     /// Where it may shoot.
     pub arc: ConvexRegion,
     /// The frontage that shoots: the unit's width, or the face's length (for the gap rule, A11).
@@ -27,6 +32,17 @@ pub struct FiringFace {
 }
 
 impl FiringFace {
+    /// The shortest tape from this face to the part of a target's bases in its arc: from its
+    /// range edge, or from its eye.
+    pub fn tape_to(&self, in_arc: &Clipped) -> Option<Tape> {
+        match &self.range_edge {
+            Some(edge) => in_arc.closest_to_edge(edge),
+            None => in_arc
+                .closest_to(&self.eye)
+                .map(|(to, _)| Tape::between(self.eye, to)),
+        }
+    }
+
     /// "45th Foot", or "45th Foot's left face".
     pub fn who(&self, unit: &Unit) -> String {
         match self.face {
@@ -57,6 +73,7 @@ pub fn firing_faces(unit: &Unit, profile: &Profile) -> SmallVec<[FiringFace; 4]>
                 FiringFace {
                     face: Some(quarter),
                     eye: face.point_at(face.length() / 2.0),
+                    range_edge: range_edge(profile, face),
                     arc: ConvexRegion::Wedge(quarter.region(frame)),
                     frontage: face.length(),
                 }
@@ -64,11 +81,25 @@ pub fn firing_faces(unit: &Unit, profile: &Profile) -> SmallVec<[FiringFace; 4]>
             .collect();
     }
     let mut one = SmallVec::new();
-    one.push(FiringFace {
+    one.push(one_front(unit, profile, fire_arc(unit, profile)));
+    one
+}
+
+/// `unit` shooting as one front into `arc`.
+pub fn one_front(unit: &Unit, profile: &Profile, arc: ConvexRegion) -> FiringFace {
+    let frame = unit.footprint.frame();
+    FiringFace {
         face: None,
         eye: profile.range_origin(unit),
-        arc: fire_arc(unit, profile),
+        range_edge: range_edge(profile, Face::of(frame, Quarter::Front)),
+        arc,
         frontage: frame.width(),
-    });
-    one
+    }
+}
+
+/// The edge ranges are measured from, if the ruleset measures between the units.
+fn range_edge(profile: &Profile, face: Face) -> Option<Segment> {
+    profile
+        .ranges_from_front_edge()
+        .then(|| Segment::new(face.start, face.end))
 }

@@ -23,11 +23,16 @@ mod overhead;
 mod priority;
 mod traversing;
 
-pub use arc::{arc_outline, arc_outline_from, fire_arc};
+/// The range rule of a ruleset measuring "the shortest distance between the firing unit and
+/// the enemy unit" (BPT Commander §1.9), cited in its own words.
+pub const RANGE_BETWEEN_UNITS: crate::ruling::RuleRef =
+    crate::ruling::RuleRef::book("Firing: range, unit to unit (§1.9)");
+
+pub use arc::{arc_outline, arc_outline_from, fire_arc, reach_outline};
 pub use assess::{Assessment, Candidate, Ineligible, NotClear, RangeBand, assess, screen};
 pub use beaten_zone::{InZone, beaten_zone};
 pub use enfilade::in_enfilade;
-pub use face::{FiringFace, firing_faces, side_word};
+pub use face::{FiringFace, firing_faces, one_front, side_word};
 pub use overhead::{FiredOver, OverheadSight, Refused, look_over};
 pub use priority::{ShootingReport, target_priority};
 pub use traversing::{TraversingFire, traversing_fire, traversing_fire_in};

@@ -145,7 +145,7 @@ pub fn look_over(
     shooter: usize,
     face: &FiringFace,
     target: usize,
-    nearest_in_arc: (TablePoint, Inches),
+    nearest_in_arc: Option<(TablePoint, Inches)>,
     first: Sight,
 ) -> OverheadSight {
     let overhead = situation
@@ -195,7 +195,7 @@ pub fn look_over(
             &face.eye,
             target,
             &face.arc,
-            Some(nearest_in_arc),
+            nearest_in_arc,
             &over,
         );
     }

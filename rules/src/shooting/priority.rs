@@ -6,8 +6,8 @@ use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use super::{
-    Assessment, Candidate, FiringFace, Ineligible, RangeBand, arc_outline_from, assess,
-    firing_faces, screen,
+    Assessment, Candidate, FiringFace, Ineligible, RangeBand, assess, firing_faces, reach_outline,
+    screen,
 };
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
@@ -572,8 +572,8 @@ fn target_ruling(
         explanation,
         shapes: vec![Shape::segment(
             ShapeRole::Measure,
-            &t.eye,
-            &t.aim,
+            &t.tape.from,
+            &t.tape.to,
             situation.profile.length(t.range.rounded()).to_string(),
         )],
     }
@@ -677,6 +677,10 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
     let centre = situation.profile.specials().range_from == crate::profile::RangeFrom::Centre
         && unit.kind != UnitKind::Artillery;
     let (from, rule) = match face.face {
+        None if face.range_edge.is_some() => (
+            "measured from anywhere along its front edge (the shortest distance between the units), into its arc",
+            super::RANGE_BETWEEN_UNITS,
+        ),
         None if centre => (
             "measured from the centre of its stand, into its arc",
             RuleRef::book("Ranges and arcs of fire"),
@@ -702,9 +706,6 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
             face.who(unit),
             situation.profile.length(max)
         ),
-        shapes: vec![Shape::polygon(
-            ShapeRole::Arc,
-            &arc_outline_from(face.eye, &face.arc, max),
-        )],
+        shapes: vec![Shape::polygon(ShapeRole::Arc, &reach_outline(face, max))],
     }
 }
