@@ -206,6 +206,8 @@ struct FormationRules {
     #[serde(default)]
     enfilades: Option<bool>,
     #[serde(default)]
+    blocks_sight: Option<bool>,
+    #[serde(default)]
     moves_per_turn: Option<u32>,
     #[serde(default)]
     halts_near_cavalry: Option<Inches>,
@@ -1309,6 +1311,12 @@ impl Profile {
     pub fn formation_enfilades(&self, formation: Formation) -> bool {
         self.formation_shoots(formation)
             && self.formation_rules(formation).enfilades.unwrap_or(true)
+    }
+
+    /// Whether units in the formation block sight lines (BPT Commander §1.5: skirmishers and
+    /// unlimbered guns do not; nobody fires over them either way).
+    pub fn formation_blocks_sight(&self, formation: Formation) -> bool {
+        self.formation_rules(formation).blocks_sight.unwrap_or(true)
     }
 
     /// How far one move takes the unit.

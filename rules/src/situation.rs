@@ -47,6 +47,8 @@ pub struct UnitView<'a> {
     pub charge_allowance: Inches,
     /// Where it may shoot (asked for every enemy it might shoot or charge).
     pub arc: ConvexRegion,
+    /// Whether it blocks sight lines (it always blocks lines of fire: nobody fires through it).
+    pub blocks_sight: bool,
 }
 
 impl UnitView<'_> {
@@ -200,6 +202,7 @@ impl<'a> Situation<'a> {
                     weapon: profile.unit_weapon(unit),
                     move_allowance: profile.unit_move(unit),
                     charge_allowance: profile.unit_charge(unit),
+                    blocks_sight: profile.formation_blocks_sight(unit.formation),
                     arc: fire_arc(unit, profile),
                 }
             })

@@ -99,12 +99,21 @@ fn corners_of<'a>(
     situation.units[index].corners.iter().copied()
 }
 
+/// What a line from the eye is for: units that do not block sight (BPT Commander's skirmishers
+/// and unlimbered guns) are looked through, but nobody fires through them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    Sight,
+    Fire,
+}
+
 fn corridor(
     situation: &Situation,
     eye: &TablePoint,
     looker: usize,
     target: usize,
     over: &[usize],
+    line: Line,
 ) -> Corridor {
     let target_view = &situation.units[target];
     let bounds = target_view.aabb.merged(&Aabb::from_points([*eye]));
@@ -173,6 +182,7 @@ fn corridor(
         v.index != looker
             && v.index != target
             && !over.contains(&v.index)
+            && (line == Line::Fire || v.blocks_sight)
             && !behind(v)
             && !beyond(v)
             && near_axis(v)
@@ -348,8 +358,10 @@ fn hidden_behind(
     None
 }
 
-/// What `looker` sees of `target` from `eye`: the visible fraction, and the closest visible
-/// point inside `region` (the looker's arc) — where range is measured to (A5).
+/// What `looker` sees of `target` from `eye` along lines it may fire on: the visible fraction,
+/// and the closest visible point inside `region` (the looker's arc) — where range is measured to
+/// (A5). Every unit in the way blocks, including those sight passes (BPT Commander's skirmishers):
+/// nobody fires through a unit.
 /// `nearest_in_region`, when the caller already knows it, is the closest point of the target in
 /// the region, seen or not.
 pub fn sight(
@@ -382,7 +394,7 @@ pub fn sight_over(
     over: &[usize],
 ) -> Sight {
     let bases = situation.scene.units[target].footprint.stands();
-    let corridor = corridor(situation, eye, looker, target, over);
+    let corridor = corridor(situation, eye, looker, target, over, Line::Fire);
     let exact = nearest_in_region.or_else(|| closest_part_inside(eye, region, bases));
     if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Sight {
@@ -530,14 +542,15 @@ fn nearest_visible_on_outline(
 }
 
 /// Whether `looker`'s `eye` sees any part of `target` (a charger's leader must, §7.2): the
-/// line to the closest point first, then the sample points until one is in view.
+/// line to the closest point first, then the sample points until one is in view. Units that do
+/// not block sight in the ruleset are looked through.
 pub fn can_see(
     situation: &Situation,
     looker: usize,
     eye: &TablePoint,
     target: usize,
 ) -> Result<(), Obstruction> {
-    let corridor = corridor(situation, eye, looker, target, &[]);
+    let corridor = corridor(situation, eye, looker, target, &[], Line::Sight);
     if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Ok(());
     }

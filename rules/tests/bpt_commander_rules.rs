@@ -472,3 +472,78 @@ fn range_is_the_shortest_distance_between_the_units_not_from_the_leader() {
     let leader_range = measure_pair(&scene.units[0], &scene.units[1], bp).range_in_arc;
     assert!(leader_range.expect("in the arc").0 > cm(20.0));
 }
+
+#[test]
+fn skirmishers_and_unlimbered_guns_do_not_block_sight_but_are_never_fired_over() {
+    // §1.5: units block line of sight "except command units, infantry skirmishers and
+    // unlimbered guns"; §1.9: troops may not fire over other units. A friendly screen 4 cm
+    // ahead of the rifles, the enemy 12 cm ahead: seen (so it is the nearest visible enemy for
+    // the initiative), but not fired at.
+    let enemy = block(
+        "reb",
+        "grey",
+        [40.0, 10.0 + cm(12.0)],
+        270.0,
+        [cm(6.0), cm(1.5)],
+    );
+    let screen = |formation: &str, kind: &str| {
+        let mut unit = block(
+            "screen",
+            "blue",
+            [40.0, 10.0 + cm(5.5)],
+            90.0,
+            [cm(14.0), cm(1.5)],
+        );
+        unit["formation"] = json!(formation);
+        unit["kind"] = json!(kind);
+        unit
+    };
+    for (formation, kind) in [("skirmish", "infantry"), ("deployed", "artillery")] {
+        for ruleset in ["bpt-commander", "black-powder"] {
+            let report = rule(&scene_in(
+                ruleset,
+                vec![shooter(), screen(formation, kind), enemy.clone()],
+                vec![],
+                json!({}),
+            ));
+            let text = text_of(&report, "union");
+            let shot = of(&report, "union")
+                .rulings
+                .iter()
+                .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("reb"));
+            assert!(
+                shot.is_some_and(|r| r.verdict() == Verdict::No),
+                "{ruleset}, {formation}: never fired over: {text}"
+            );
+            if ruleset == "bpt-commander" {
+                assert!(text.contains("stands in the line of fire"), "{text}");
+                assert_eq!(
+                    of(&report, "union")
+                        .proximity
+                        .as_ref()
+                        .map(|p| p.id.as_str()),
+                    Some("reb"),
+                    "{formation}: seen through: {text}"
+                );
+            } else {
+                assert!(text.contains("cannot be seen: blocked by"), "{text}");
+            }
+        }
+    }
+    // A formed line hides the enemy from the initiative too.
+    let report = rule(&scene_in(
+        "bpt-commander",
+        vec![shooter(), screen("line", "infantry"), enemy],
+        vec![],
+        json!({}),
+    ));
+    assert!(
+        of(&report, "union")
+            .proximity
+            .as_ref()
+            .is_none_or(|p| p.id != "reb"),
+        "{}",
+        text_of(&report, "union")
+    );
+    assert_says(&report, "union", "hidden from its sight by");
+}

@@ -352,11 +352,26 @@ pub fn assess(
     let looked = look_over(situation, shooter, face, target, nearest_to_eye, seen);
     let seen = looked.sight;
     if seen.visible_fraction <= 0.0 {
-        let blockers: Vec<String> = seen
-            .obstructions
-            .iter()
-            .map(|o| describe_obstruction(situation, o))
-            .collect();
+        // Units sight passes through (BPT Commander's skirmishers and unlimbered guns) still
+        // stand in the line of fire.
+        let (in_line, blocking): (Vec<&Obstruction>, Vec<&Obstruction>) =
+            seen.obstructions.iter().partition(|o| match o {
+                Obstruction::Unit(index) => !situation.units[*index].blocks_sight,
+                Obstruction::Terrain(_) => false,
+            });
+        let names = |of: &[&Obstruction]| -> String {
+            of.iter()
+                .map(|o| describe_obstruction(situation, o))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if blocking.is_empty() && !in_line.is_empty() {
+            return Err(out(format!(
+                "in sight, but {} stands in the line of fire, and no one fires over other units",
+                names(&in_line)
+            )));
+        }
+        let blockers = vec![names(&blocking)];
         // A gun that could have fired over them but for the dead ground says so (A40).
         let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.dead_ground).collect();
         let why = dead
