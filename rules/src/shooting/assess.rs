@@ -371,7 +371,6 @@ pub fn assess(
                 names(&in_line)
             )));
         }
-        let blockers = vec![names(&blocking)];
         // A gun that could have fired over them but for the dead ground says so (A40).
         let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.dead_ground).collect();
         let why = dead
@@ -388,7 +387,7 @@ pub fn assess(
             borderline,
             ..out(format!(
                 "cannot be seen: blocked by {}{why}{note}",
-                blockers.join(", ")
+                names(&blocking)
             ))
         });
     }
