@@ -461,6 +461,11 @@ pub struct BandWords {
     /// Small arms' close band ends at half the weapon's range, not at `distances.close-range`.
     #[serde(default)]
     pub close_at_half_range: bool,
+    /// What cover does to a shot, where the book has no clear-target rule (BPT Commander's
+    /// "hit on 5+", BBB's "+1 to the score needed"); without it a target in cover is not clear
+    /// (Black Powder §6.4: −1 to hit).
+    #[serde(default)]
+    pub cover: Option<String>,
 }
 
 impl Default for BandWords {
@@ -473,6 +478,7 @@ impl Default for BandWords {
             medium: "medium range".into(),
             artillery_long: "long range (−1 to hit)".into(),
             close_at_half_range: false,
+            cover: None,
         }
     }
 }

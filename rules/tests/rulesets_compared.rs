@@ -188,3 +188,42 @@ fn rulings_speak_their_own_rulesets_words() {
     }
     assert!(seen >= 3, "only {seen} sample scenes of other rulesets");
 }
+
+#[test]
+fn cover_is_said_in_each_rulesets_own_terms() {
+    // Black Powder: a target in cover is not a clear target (§6.4, −1 to hit). BPT Commander
+    // hits it on 5+ instead of 4+ (§3.2); BBB adds 1 to the score needed (scores to hit). Neither
+    // has Black Powder's clear target.
+    let ours = block("ours", "blue", [30.0, 10.0], 90.0, [4.0, 0.6]);
+    let theirs = block("theirs", "red", [30.0, 13.0], 270.0, [2.0, 0.6]);
+    // A wall just in front of the target: cover behind it, and nothing blocks the view.
+    let wall = json!({ "id": "wall", "kind": "obstacle", "line": [[27.0, 12.9], [33.0, 12.9]] });
+    let expected = [
+        (
+            RulesetId::BlackPowder,
+            "not a clear target (in cover (wall)): −1 to hit",
+        ),
+        (
+            RulesetId::BptCommander,
+            "in cover (wall): hit on 5+ in soft cover",
+        ),
+        (
+            RulesetId::Bbb,
+            "in cover (wall): +1 to the score needed in soft cover",
+        ),
+    ];
+    for (ruleset, words) in expected {
+        let report = rule(&scene_in(
+            ruleset.as_str(),
+            vec![ours.clone(), theirs.clone()],
+            vec![],
+            json!({ "terrain": [wall.clone()] }),
+        ));
+        let text = text_of(&report, "ours");
+        assert!(text.contains(words), "{ruleset:?}: {text}");
+        if ruleset != RulesetId::BlackPowder {
+            assert!(!text.contains("clear target"), "{ruleset:?}: {text}");
+            assert!(!text.contains("to hit"), "{ruleset:?}: {text}");
+        }
+    }
+}

@@ -6,8 +6,8 @@ use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use super::{
-    Assessment, Candidate, FiringFace, Ineligible, RangeBand, assess, firing_faces, reach_outline,
-    screen,
+    Assessment, Candidate, FiringFace, Ineligible, NotClear, RangeBand, assess, firing_faces,
+    reach_outline, screen,
 };
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
@@ -352,7 +352,10 @@ fn free_choice(
 ) -> ShootingReport {
     let mut report = ShootingReport::default();
     for t in targets {
-        let clear = not_clear_note(situation, t);
+        let clear = match &situation.profile.band_words().cover {
+            Some(words) => cover_note(t, words),
+            None => not_clear_note(situation, t),
+        };
         report.may_target.push(t.id.clone());
         report.rulings.push(target_ruling(
             situation,
@@ -381,6 +384,20 @@ fn not_clear_note(situation: &Situation, target: &Assessment) -> String {
             reasons(situation, target)
         )
     }
+}
+
+/// " It is in cover (…): …", in the words of a ruleset whose book has no clear-target rule
+/// (BPT Commander, BBB): cover changes the score to hit, and nothing else of Black Powder's
+/// clear target applies.
+fn cover_note(target: &Assessment, words: &str) -> String {
+    target
+        .not_clear
+        .iter()
+        .find_map(|reason| match reason {
+            NotClear::InCover { terrain } => Some(format!(" It is in cover ({terrain}): {words}.")),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 fn name_of<'s>(situation: &'s Situation, target: &Assessment) -> &'s str {
