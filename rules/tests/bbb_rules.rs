@@ -188,6 +188,25 @@ fn beyond_half_a_weapons_range_the_score_needed_rises_by_two() {
 }
 
 #[test]
+fn a_gun_over_half_its_range_needs_two_more_and_fires_canister_within_200_mm() {
+    // §1.9 (L371) holds for guns as for muskets: a light gun reaches 400 mm from its muzzle, so
+    // +2 beyond 200 mm; canister at 200 mm or less (§1.11, L435).
+    let mut gun = block("gun", "red", [40.0, 10.0], 90.0, [mm(40.0), mm(60.0)]);
+    gun["kind"] = json!("artillery");
+    gun["formation"] = json!("deployed");
+    gun["weapon"] = json!("light-gun");
+    for (gap, band) in [
+        (150.0, "(canister range)"),
+        (250.0, "(over half range (+2 to the score needed))"),
+        (390.0, "(over half range (+2 to the score needed))"),
+    ] {
+        let text = text_of(&bbb(vec![gun.clone(), enemy_ahead(gap)], vec![]), "gun");
+        assert!(text.contains(band), "{gap} mm: {text}");
+        assert!(!text.contains("long range (−1 to hit)"), "{text}");
+    }
+}
+
+#[test]
 fn a_stand_nominates_any_visible_target_in_range_not_the_nearest() {
     // §1.9 (L355), B-27: no nearest-target priority — the farther enemy is as good a target.
     let mut far = enemy_ahead(90.0);
