@@ -11,17 +11,34 @@ use crate::profile::{Profile, RulesetId, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify_with};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
 use crate::shooting::{fire_arc, one_front};
-use crate::units::{Degrees, Inches};
+use crate::units::{Degrees, Inches, LengthScale, written_in};
 
-/// Everything `vedette measure` reports for a scene.
-#[derive(Clone, Debug, Serialize)]
+/// Everything `vedette measure` reports for a scene. Serialized, every length and table
+/// position is in the ruleset's unit, named once at the top (`length_unit`).
+#[derive(Clone, Debug)]
 pub struct Measurements {
     /// The ruleset the numbers follow.
     pub ruleset: RulesetId,
+    /// Its unit, which the serialized report speaks.
+    pub lengths: LengthScale,
     /// One summary per unit, in scene order.
     pub units: Vec<UnitSummary>,
     /// One entry per ordered pair of units on different sides.
     pub pairs: Vec<PairMeasurement>,
+}
+
+impl Serialize for Measurements {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        written_in(self.lengths, || {
+            let mut report = serializer.serialize_struct("Measurements", 4)?;
+            report.serialize_field("ruleset", &self.ruleset)?;
+            report.serialize_field("length_unit", &self.lengths.unit)?;
+            report.serialize_field("units", &self.units)?;
+            report.serialize_field("pairs", &self.pairs)?;
+            report.end()
+        })
+    }
 }
 
 /// A unit's position and reach.
@@ -37,7 +54,8 @@ pub struct UnitSummary {
     pub kind: UnitKind,
     /// Its formation.
     pub formation: Formation,
-    /// The leader point (front-edge midpoint), table inches.
+    /// The leader point (front-edge midpoint), table inches (written in the report's unit).
+    #[serde(serialize_with = "crate::units::serialize_xy")]
     pub leader: [f64; 2],
     /// Facing, degrees counter-clockwise from +x.
     pub facing: Degrees,
@@ -144,6 +162,7 @@ pub fn measure_with(scene: &Scene, profile: &Profile) -> Measurements {
         .collect();
     Measurements {
         ruleset: profile.id(),
+        lengths: profile.length_scale(),
         units,
         pairs,
     }
@@ -169,7 +188,7 @@ pub(crate) fn summarize(
     let weapon = profile.unit_weapon(unit);
     let nearest_enemy = nearest.map(|(other, gap)| NearestEnemy {
         id: other.id.clone(),
-        edge_distance: gap.rounded(),
+        edge_distance: gap,
     });
     UnitSummary {
         id: unit.id.clone(),
@@ -177,13 +196,13 @@ pub(crate) fn summarize(
         side: unit.side.clone(),
         kind: unit.kind,
         formation: unit.formation,
-        leader: [round(leader.x), round(leader.y)],
+        leader: [leader.x, leader.y],
         facing: Degrees(round(frame.facing().0)),
-        frontage: frame.width().rounded(),
-        depth: frame.depth().rounded(),
-        move_allowance: profile.unit_move(unit).rounded(),
+        frontage: frame.width(),
+        depth: frame.depth(),
+        move_allowance: profile.unit_move(unit),
         weapon: unit.weapon.clone(),
-        weapon_range: weapon.as_ref().and_then(|w| w.range()).map(Inches::rounded),
+        weapon_range: weapon.as_ref().and_then(|w| w.range()),
         can_shoot: weapon.as_ref().is_some_and(|w| w.range().is_some())
             && profile.formation_shoots(unit.formation),
         nearest_enemy,
@@ -270,14 +289,14 @@ pub(crate) fn measure_pair_in_arc(
     PairMeasurement {
         from: from.id.clone(),
         to: to.id.clone(),
-        edge_distance: gap.rounded(),
-        range: range.rounded(),
-        range_in_arc: range_in_arc.map(Inches::rounded),
+        edge_distance: gap,
+        range,
+        range_in_arc,
         target_quarter: scheme.rule_quarter_at(reading.face, to.footprint.frame(), &leader),
         target_face: reading.face,
         // Adding +0.0 turns a rounded -0.0 into 0.0.
         arc_fraction: (arc.fraction * 1000.0).round() / 1000.0 + 0.0,
-        weapon_range: max_range.map(Inches::rounded),
+        weapon_range: max_range,
         in_range,
         borderline,
     }

@@ -247,8 +247,10 @@ pub enum Shape {
         /// Its role.
         role: ShapeRole,
         /// Start.
+        #[serde(serialize_with = "crate::units::serialize_xy")]
         from: [f64; 2],
         /// End.
+        #[serde(serialize_with = "crate::units::serialize_xy")]
         to: [f64; 2],
         /// Text to write along it.
         label: String,
@@ -258,6 +260,7 @@ pub enum Shape {
         /// Its role.
         role: ShapeRole,
         /// Corners, in order.
+        #[serde(serialize_with = "crate::units::serialize_xys")]
         points: Vec<[f64; 2]>,
     },
 }

@@ -21,20 +21,38 @@ use crate::scene::Scene;
 use crate::shooting::{ShootingReport, beaten_zone, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
-use crate::units::Inches;
+use crate::units::{Inches, LengthScale, written_in};
 use parry2d_f64::bounding_volume::BoundingVolume;
 
-/// All rulings of a scene.
-#[derive(Clone, Debug, Serialize)]
+/// All rulings of a scene. Serialized, every length and table position is in the ruleset's
+/// unit, named once at the top (`length_unit`).
+#[derive(Clone, Debug)]
 pub struct Rulings {
     /// The ruleset.
     pub ruleset: RulesetId,
+    /// Its unit, which the serialized report speaks.
+    pub lengths: LengthScale,
     /// Per unit.
     pub units: Vec<UnitRulings>,
     /// Per ordered pair of enemies within reach of a rule.
     pub pairs: Vec<PairRulings>,
     /// Rulings about the table as a whole: brigades, contacts.
     pub general: Vec<Ruling>,
+}
+
+impl Serialize for Rulings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        written_in(self.lengths, || {
+            let mut report = serializer.serialize_struct("Rulings", 5)?;
+            report.serialize_field("ruleset", &self.ruleset)?;
+            report.serialize_field("length_unit", &self.lengths.unit)?;
+            report.serialize_field("units", &self.units)?;
+            report.serialize_field("pairs", &self.pairs)?;
+            report.serialize_field("general", &self.general)?;
+            report.end()
+        })
+    }
 }
 
 /// Everything about one unit.
@@ -125,6 +143,7 @@ pub fn rulings_with(scene: &Scene, profile: &Profile) -> Rulings {
     in_ruleset_terms(&mut general, profile);
     Rulings {
         ruleset: profile.id(),
+        lengths: profile.length_scale(),
         units,
         pairs: pairs.into_iter().flatten().collect(),
         general,

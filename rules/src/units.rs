@@ -4,15 +4,72 @@
 //! [`Degrees`]; pixels never reach this crate. A bare `f64` in a public signature is a ratio or
 //! a count, never a length or an angle.
 
+use std::cell::Cell;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
-/// A length on the table, in inches (the unit Black Powder measures in).
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize, Deserialize)]
+/// A length on the table, in inches (the unit Black Powder measures in). It is written out in
+/// inches, or in a ruleset's unit inside [`written_in`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Deserialize)]
 #[serde(transparent)]
 pub struct Inches(pub f64);
+
+impl Serialize for Inches {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(written(self.0))
+    }
+}
+
+thread_local! {
+    /// The unit a report is being written in (see [`written_in`]); `None` outside one.
+    static WRITTEN_IN: Cell<Option<LengthScale>> = const { Cell::new(None) };
+}
+
+/// Run `write` with every [`Inches`] and table position (see [`serialize_xy`]) serialized in
+/// `scale`'s unit, to the hundredth, the precision Vedette reports: a report under a
+/// millimetre ruleset speaks millimetres throughout. Elsewhere (calibrations, rosters) lengths
+/// are written in exact inches, and reading is unaffected.
+pub fn written_in<T>(scale: LengthScale, write: impl FnOnce() -> T) -> T {
+    /// Puts the unit back however `write` ends.
+    struct Restore(Option<LengthScale>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WRITTEN_IN.set(self.0);
+        }
+    }
+    let _restore = Restore(WRITTEN_IN.replace(Some(scale)));
+    write()
+}
+
+/// A number of table inches as it is written: exact, or in a report's unit to the hundredth.
+fn written(inches: f64) -> f64 {
+    match WRITTEN_IN.get() {
+        None => inches,
+        Some(scale) => (inches * scale.per_inch * 100.0).round() / 100.0,
+    }
+}
+
+/// Serialize a table position `[x, y]` in table inches in the unit being written.
+pub fn serialize_xy<S: Serializer>(xy: &[f64; 2], serializer: S) -> Result<S::Ok, S::Error> {
+    xy.map(written).serialize(serializer)
+}
+
+/// Serialize table positions as [`serialize_xy`] does.
+pub fn serialize_xys<S: Serializer>(points: &[[f64; 2]], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(points.iter().map(|xy| xy.map(written)))
+}
+
+/// Serialize a frame's four corners, if any, as [`serialize_xy`] does.
+pub fn serialize_corners<S: Serializer>(
+    corners: &Option<[[f64; 2]; 4]>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    corners
+        .map(|c| c.map(|xy| xy.map(written)))
+        .serialize(serializer)
+}
 
 impl Inches {
     /// Zero inches.

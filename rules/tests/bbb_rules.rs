@@ -319,3 +319,36 @@ fn woods_and_rough_ground_cap_how_far_anyone_sees() {
         text_of(&near, "natal")
     );
 }
+
+#[test]
+fn its_json_gives_every_length_in_millimetres_and_says_so() {
+    // A report under BBB speaks its millimetres: the stand's 150 mm musket, its 65 mm frontage,
+    // the gap to the enemy and the positions of the shapes, with the unit named at the top.
+    let scene = scene_in("bbb", vec![stand(), enemy_ahead(90.0)], vec![], json!({}));
+    let report = serde_json::to_value(rule(&scene)).expect("json");
+    assert_eq!(report["length_unit"], "millimetres");
+    let natal = &report["units"][0];
+    assert_eq!(natal["weapon_range"], 150.0, "{natal:#}");
+    assert_eq!(natal["frontage"], 65.0);
+    assert_eq!(natal["proximity"]["gap"], 90.0);
+    let leader = &natal["leader"];
+    assert_eq!(
+        leader[0],
+        (40.0 * 25.4 * 100.0f64).round() / 100.0,
+        "{leader}"
+    );
+    let measured = serde_json::to_value(rules::measure::measure(&scene)).expect("json");
+    assert_eq!(measured["length_unit"], "millimetres");
+    assert_eq!(measured["pairs"][0]["edge_distance"], 90.0);
+    // Black Powder's stay in inches, and say so.
+    let bp = scene_in(
+        "black-powder",
+        vec![stand(), enemy_ahead(90.0)],
+        vec![],
+        json!({}),
+    );
+    assert_eq!(
+        serde_json::to_value(rule(&bp)).expect("json")["length_unit"],
+        "inches"
+    );
+}

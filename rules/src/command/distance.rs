@@ -117,7 +117,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
     };
     let status = CommandDistance {
         commander: commander.id.clone(),
-        distance: distance.rounded(),
+        distance,
         penalty,
         borderline,
     };

@@ -125,7 +125,7 @@ pub fn enemy_within(
     Some((
         EnemyWithin {
             id: enemy.unit.id.clone(),
-            gap: gap.rounded(),
+            gap,
             within,
             borderline,
         },

@@ -64,7 +64,7 @@ pub fn command_radius(
     };
     let status = CommandDistance {
         commander: commander.id.clone(),
-        distance: distance.rounded(),
+        distance,
         penalty: 0,
         borderline,
     };

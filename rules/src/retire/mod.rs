@@ -72,7 +72,10 @@ pub struct Withdrawal {
     /// Degrees off straight into the quarter (positive: counter-clockwise on the table).
     pub veer: Degrees,
     /// Its frame at the end, corners front-right, front-left, rear-left, rear-right.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::units::serialize_corners"
+    )]
     pub position: Option<[[f64; 2]; 4]>,
     /// Within tolerance of an enemy, a friend or the table edge: players decide.
     pub borderline: bool,

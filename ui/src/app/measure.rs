@@ -107,6 +107,43 @@ pub struct Lengths {
 }
 
 impl Lengths {
+    /// The unit and how many of it make a table inch.
+    pub fn scale(&self) -> rules::units::LengthScale {
+        use rules::units::{LengthScale, LengthUnit as Unit};
+        match self.unit {
+            LengthUnit::Ruleset => self.ruleset,
+            LengthUnit::Inches => LengthScale::INCHES,
+            LengthUnit::Centimetres => LengthScale {
+                unit: Unit::Centimetres,
+                per_inch: 2.54,
+            },
+        }
+    }
+
+    /// The plan's grid in this unit: a line every `minor`, labelled every `major` — 6" and
+    /// 12" in inches, else the round number (1, 2 or 5 times a power of ten) nearest below 6",
+    /// labelled every fifth.
+    pub fn grid(&self) -> Grid {
+        let scale = self.scale();
+        if scale.unit == rules::units::LengthUnit::Inches {
+            return Grid {
+                minor: 6.0,
+                major: 12.0,
+            };
+        }
+        let about = 6.0 * scale.per_inch;
+        let power = 10f64.powf(about.log10().floor());
+        let minor = [5.0, 2.0, 1.0]
+            .into_iter()
+            .map(|m| m * power)
+            .find(|step| *step <= about)
+            .unwrap_or(power);
+        Grid {
+            minor,
+            major: minor * 5.0,
+        }
+    }
+
     /// A length written in the unit: `8.00"`, `20.3 cm`, `150 mm`, `200 m`.
     pub fn format(&self, length: Inches) -> String {
         match self.unit {
@@ -115,6 +152,15 @@ impl Lengths {
             LengthUnit::Centimetres => format!("{:.1} cm", length.0 * 2.54),
         }
     }
+}
+
+/// The plan's grid, in the unit lengths are shown in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    /// A faint line every this many units.
+    pub minor: f64,
+    /// A stronger, labelled line every this many.
+    pub major: f64,
 }
 
 /// What the tape reads.
@@ -240,5 +286,33 @@ pub fn tape(
                 lines: vec![format!("point to point: {}", f(length))],
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::{Profile, RulesetId};
+
+    #[test]
+    fn the_plans_grid_is_drawn_in_round_numbers_of_the_unit_shown() {
+        let grid = |unit: LengthUnit, ruleset: RulesetId| {
+            let g = unit.for_profile(Profile::builtin(ruleset)).grid();
+            (g.minor, g.major)
+        };
+        assert_eq!(
+            grid(LengthUnit::Ruleset, RulesetId::BlackPowder),
+            (6.0, 12.0)
+        );
+        assert_eq!(grid(LengthUnit::Ruleset, RulesetId::Bbb), (100.0, 500.0));
+        assert_eq!(
+            grid(LengthUnit::Ruleset, RulesetId::BptCommander),
+            (10.0, 50.0)
+        );
+        assert_eq!(grid(LengthUnit::Inches, RulesetId::Bbb), (6.0, 12.0));
+        assert_eq!(
+            grid(LengthUnit::Centimetres, RulesetId::BlackPowder),
+            (10.0, 50.0)
+        );
     }
 }

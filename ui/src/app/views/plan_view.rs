@@ -8,6 +8,7 @@ use rules::units::Inches;
 
 use super::live_view::placeholder;
 use super::{TextSizes, draw_table};
+use crate::app::measure::Lengths;
 use crate::app::overlay::{self, PlanTransform, TableToScreen};
 use crate::app::pipeline::TableState;
 use crate::app::{AppState, Click};
@@ -61,7 +62,8 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
     let xf = transform(rect, size, &state.plan);
     state.plan_transform = Some(xf);
     let painter = painter.with_clip_rect(rect);
-    cloth_and_grid(&painter, &xf, size);
+    let lengths = state.settings.units.for_table(table.scene.as_deref());
+    cloth_and_grid(&painter, &xf, size, &lengths);
     if state.show_sight
         && let Some((map, tag_size)) = &table.sight
     {
@@ -147,7 +149,12 @@ fn navigate(ui: &egui::Ui, response: &egui::Response, xf: &PlanTransform, state:
 }
 
 /// The cloth and a grid: a line every 6", stronger and labelled every 12".
-fn cloth_and_grid(painter: &egui::Painter, xf: &PlanTransform, size: (f64, f64)) {
+fn cloth_and_grid(
+    painter: &egui::Painter,
+    xf: &PlanTransform,
+    size: (f64, f64),
+    lengths: &Lengths,
+) {
     let corners = [
         TablePoint::new(0.0, 0.0),
         TablePoint::new(size.0, 0.0),
@@ -170,35 +177,41 @@ fn cloth_and_grid(painter: &egui::Painter, xf: &PlanTransform, size: (f64, f64))
         };
         overlay::segment(painter, xf, &a, &b, Stroke::new(1.0, colour), false, None);
     };
-    let mut x = 6.0;
-    while x < size.0 {
-        let major = (x as i64) % 12 == 0;
+    // Lines every `minor` of the shown unit from the corner, labelled every `major`.
+    let scale = lengths.scale();
+    let grid = lengths.grid();
+    let label = |value: f64| format!("{value:.0}{}", scale.unit.symbol().trim_start());
+    let steps = |extent: f64| {
+        let count = (scale.value_of(Inches(extent)) / grid.minor).ceil() as usize;
+        (1..count).map(move |i| {
+            let value = i as f64 * grid.minor;
+            let major = (value / grid.major).fract().abs() < 1e-9;
+            (value, scale.to_inches(value).0, major)
+        })
+    };
+    for (value, x, major) in steps(size.0) {
         line(TablePoint::new(x, 0.0), TablePoint::new(x, size.1), major);
         if major && let Some(at) = xf.to_screen(&TablePoint::new(x, 0.0)) {
             painter.text(
                 at + Vec2::new(0.0, 2.0),
                 Align2::CENTER_TOP,
-                format!("{x:.0}\""),
+                label(value),
                 egui::FontId::proportional(10.0),
                 Color32::from_gray(150),
             );
         }
-        x += 6.0;
     }
-    let mut y = 6.0;
-    while y < size.1 {
-        let major = (y as i64) % 12 == 0;
+    for (value, y, major) in steps(size.1) {
         line(TablePoint::new(0.0, y), TablePoint::new(size.0, y), major);
         if major && let Some(at) = xf.to_screen(&TablePoint::new(0.0, y)) {
             painter.text(
                 at + Vec2::new(-3.0, 0.0),
                 Align2::RIGHT_CENTER,
-                format!("{y:.0}\""),
+                label(value),
                 egui::FontId::proportional(10.0),
                 Color32::from_gray(150),
             );
         }
-        y += 6.0;
     }
 }
 
@@ -236,29 +249,35 @@ pub fn hover_readout(
     table: &TableState,
     at: TablePoint,
 ) {
-    let mut text = format!("({:.1}, {:.1})", at.x, at.y);
+    let lengths = state.settings.units.for_table(table.scene.as_deref());
+    let scale = lengths.scale();
+    let mut text = format!(
+        "({:.1}, {:.1}){}",
+        scale.value_of(Inches(at.x)),
+        scale.value_of(Inches(at.y)),
+        scale.unit.symbol()
+    );
     if let Some((map, _)) = &table.sight
         && table_size(table)
             .is_some_and(|(w, d)| (0.0..=w).contains(&at.x) && (0.0..=d).contains(&at.y))
     {
         match map.at(&at) {
             Some(smallest) => text.push_str(&format!(
-                " — tags of {:.2}\" and more are found here",
-                smallest.0
+                " — tags of {} and more are found here",
+                lengths.format(smallest)
             )),
             None => text.push_str(" — outside the picture"),
         }
     }
     if let Some(scene) = table.scene.as_deref() {
-        let units = state.settings.units.for_scene(scene);
         if let Some(unit) = state.selected.as_deref().and_then(|id| scene.unit(id)) {
             let leader = distance(&unit.footprint.leader(), &at);
             let (_, edge) = unit.footprint.closest_point(&at);
             text.push_str(&format!(
                 " — {} from {}'s leader, {} from its edge",
-                units.format(leader),
+                lengths.format(leader),
                 unit.name,
-                units.format(edge)
+                lengths.format(edge)
             ));
         }
         if let Some(under) = overlay::unit_at(scene, &at, Inches(0.05)) {
