@@ -647,6 +647,10 @@ pub struct Specials {
     /// The longest a unit can see in the open (Bugles, Bullets and Blades' 800 mm).
     #[serde(default)]
     pub sight_limit: Option<Inches>,
+    /// Friends of a charged unit within this of it may answer the charge too (BPT Commander's
+    /// counter-initiative, §1.11: "units opposing within 10 cm of a unit under charge").
+    #[serde(default)]
+    pub responders_within: Option<Inches>,
     /// Splay of a fire arc's edge rays from straight ahead, when not the 45° front quarter
     /// (BPT Commander: 75°, the 150° firing cone).
     #[serde(default)]
@@ -725,6 +729,7 @@ impl Default for Specials {
             range_from: RangeFrom::default(),
             proximity: None,
             sight_limit: None,
+            responders_within: None,
             front_arc_splay: None,
             moves_per_order: three(),
             momentum: false,
@@ -742,6 +747,7 @@ impl Default for Specials {
 impl Specials {
     fn convert(&mut self, factor: f64) {
         self.sight_limit = self.sight_limit.map(|l| l * factor);
+        self.responders_within = self.responders_within.map(|l| l * factor);
     }
 }
 
@@ -1061,6 +1067,12 @@ impl Profile {
     /// The settings only some rulesets use.
     pub fn specials(&self) -> &Specials {
         &self.extras
+    }
+
+    /// How near a charged unit its friends must be to answer the charge too, scaled, if they
+    /// may.
+    pub fn responders_within(&self) -> Option<Inches> {
+        self.extras.responders_within.map(|l| self.scaled(l))
     }
 
     /// The longest sight line in the open, scaled, if the ruleset caps it.

@@ -49,7 +49,17 @@ fn settings_of(ruling: &Ruling, unit: &Unit, profile: &Profile) -> Vec<String> {
             }
             settings
         }
-        Topic::Charge => vec![format!("kinds.{kind}.charge")],
+        Topic::Charge => {
+            let mut settings = vec![format!("kinds.{kind}.charge")];
+            if ruling
+                .figures
+                .iter()
+                .any(|f| f.name == crate::charge::RESPONDERS_WITHIN)
+            {
+                settings.push("specials.responders-within".into());
+            }
+            settings
+        }
         Topic::Movement => vec![
             format!("kinds.{kind}.move"),
             format!("formations.{formation}.move"),

@@ -547,3 +547,39 @@ fn skirmishers_and_unlimbered_guns_do_not_block_sight_but_are_never_fired_over()
     );
     assert_says(&report, "union", "hidden from its sight by");
 }
+
+#[test]
+fn friends_within_10_cm_of_a_charged_unit_may_answer_with_counter_initiative() {
+    // §1.11 #6: "units under charge and units opposing within 10 cm of a unit under charge may
+    // fire at or evade the chargers" (10 cm reconstructed, R3). A friend 4 cm beside the
+    // charged line may answer; one 35 cm off may not. Black Powder has no such step.
+    let line = |id: &str, x: f64| block(id, "grey", [x, 14.0], 270.0, [4.0, 0.6]);
+    let charger = block("union", "blue", [40.0, 10.0], 90.0, [4.0, 0.6]);
+    let units = vec![
+        charger,
+        line("reb", 40.0),
+        line("beside", 45.5),
+        line("far", 58.0),
+    ];
+    let report = rule(&scene_in("bpt-commander", units.clone(), vec![], json!({})));
+    let ruling = of(&report, "union")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Charge && r.other.as_deref() == Some("reb"))
+        .expect("a charge ruling");
+    assert!(
+        ruling
+            .explanation
+            .contains("So may beside, within 10.0 cm of reb and seeing the charger."),
+        "{}",
+        ruling.explanation
+    );
+    assert!(
+        !ruling.explanation.contains("far,"),
+        "{}",
+        ruling.explanation
+    );
+    assert!(ruling.explanation.contains("10 cm is reconstructed"));
+    let bp = rule(&scene_in("black-powder", units, vec![], json!({})));
+    assert!(!text_of(&bp, "union").contains("So may"));
+}

@@ -8,6 +8,7 @@ mod face;
 pub use contact::contact_rulings;
 pub use face::Face;
 
+use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TablePoint, facing_of};
@@ -406,6 +407,22 @@ pub fn charge_ruling(
     if in_play && charge.closing_fire && !answer.is_empty() {
         explanation.push_str(&format!(" {} {answer}.", enemy.name));
     }
+    let mut figures = vec![
+        Figure::inches("charge cost", charge.cost),
+        Figure::inches(reach, charge.allowance),
+    ];
+    if let Some(within) = situation.profile.responders_within().filter(|_| in_play) {
+        let names = responders(situation, charger, target, within);
+        if !names.is_empty() && !answer.is_empty() {
+            explanation.push_str(&format!(
+                " So may {}, within {} of {} and seeing the charger.",
+                names.join(", "),
+                situation.profile.length(within),
+                enemy.name
+            ));
+            figures.push(Figure::inches(RESPONDERS_WITHIN, within));
+        }
+    }
     if in_play && charge.forms_square {
         explanation.push_str(&format!(
             " {} must try to form square (Form Square, §9.1), and gives no closing fire: roll 2D6 — a double 6 forms square disordered and the charge goes home, a double 1 leaves it disordered where it stands, anything else forms square.",
@@ -458,11 +475,35 @@ pub fn charge_ruling(
         } else {
             MEASURING
         },
-        figures: vec![
-            Figure::inches("charge cost", charge.cost),
-            Figure::inches(reach, charge.allowance),
-        ],
+        figures,
         explanation,
         shapes,
     }
+}
+
+/// The name of the figure a charge ruling gives when the charged unit's friends may answer.
+pub const RESPONDERS_WITHIN: &str = "responders within";
+
+/// The friends of a charged unit that may answer the charge with it (BPT Commander's
+/// counter-initiative, §1.11): within `within` of it, not fighting, and seeing the charger.
+fn responders(situation: &Situation, charger: usize, target: usize, within: Inches) -> Vec<String> {
+    let view = &situation.units[target];
+    let near = view.aabb.loosened(within.0);
+    situation
+        .units_in(near)
+        .filter(|friend| {
+            friend.index != target
+                && friend.side == view.side
+                && !friend.engaged
+                && situation.gap(friend.index, target) <= within
+                && can_see(
+                    situation,
+                    friend.index,
+                    &friend.unit.footprint.leader(),
+                    charger,
+                )
+                .is_ok()
+        })
+        .map(|friend| friend.unit.name.clone())
+        .collect()
 }
