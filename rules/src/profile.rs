@@ -208,6 +208,8 @@ struct FormationRules {
     #[serde(default)]
     blocks_sight: Option<bool>,
     #[serde(default)]
+    firing_stands: Option<u32>,
+    #[serde(default)]
     moves_per_turn: Option<u32>,
     #[serde(default)]
     halts_near_cavalry: Option<Inches>,
@@ -1329,6 +1331,12 @@ impl Profile {
     pub fn formation_enfilades(&self, formation: Formation) -> bool {
         self.formation_shoots(formation)
             && self.formation_rules(formation).enfilades.unwrap_or(true)
+    }
+
+    /// How many of a unit's stands fire in the formation, when not all of them (BPT Commander
+    /// §1.3: one from a march column, the two front stands of an attack column).
+    pub fn formation_firing_stands(&self, formation: Formation) -> Option<u32> {
+        self.formation_rules(formation).firing_stands
     }
 
     /// Whether units in the formation block sight lines (BPT Commander §1.5: skirmishers and

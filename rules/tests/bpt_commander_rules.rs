@@ -583,3 +583,37 @@ fn friends_within_10_cm_of_a_charged_unit_may_answer_with_counter_initiative() {
     let bp = rule(&scene_in("black-powder", units, vec![], json!({})));
     assert!(!text_of(&bp, "union").contains("So may"));
 }
+
+#[test]
+fn a_column_fires_only_its_front_stands() {
+    // §1.3: a line fires with all its stands, an attack column with its two front stands, a
+    // march column with the one to the front.
+    for (formation, said) in [
+        ("line", None),
+        (
+            "attack-column",
+            Some("In attack column only its front 2 stands fire."),
+        ),
+        (
+            "march-column",
+            Some("In march column only its front stand fires."),
+        ),
+    ] {
+        let mut unit = shooter();
+        unit["formation"] = json!(formation);
+        let report = rule(&scene_in("bpt-commander", vec![unit], vec![], json!({})));
+        let arc = of(&report, "union")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Shooting && r.other.is_none())
+            .expect("its arc");
+        let firing = arc.figures.iter().find(|f| f.name == "stands firing");
+        match said {
+            Some(words) => {
+                assert!(arc.explanation.contains(words), "{}", arc.explanation);
+                assert!(firing.is_some(), "{arc:?}");
+            }
+            None => assert!(firing.is_none() && !arc.explanation.contains("only its front")),
+        }
+    }
+}

@@ -711,18 +711,33 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
             RuleRef::read_as("Squares and buildings: each face shoots (§6.3, §9.1)", "A3"),
         ),
     };
+    let mut figures = vec![Figure::inches("maximum range", max)];
+    let mut explanation = format!(
+        "{} shoots up to {}, {from}.",
+        face.who(unit),
+        situation.profile.length(max)
+    );
+    if let Some(firing) = situation.profile.formation_firing_stands(unit.formation)
+        && face.face.is_none()
+    {
+        let which = match firing {
+            1 => "stand fires".to_owned(),
+            n => format!("{n} stands fire"),
+        };
+        explanation.push_str(&format!(
+            " In {} only its front {which}.",
+            unit.formation.as_str().replace('-', " ")
+        ));
+        figures.push(Figure::count("stands firing", i64::from(firing)));
+    }
     Ruling {
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: None,
         decision: Decision::Yes,
         rule,
-        figures: vec![Figure::inches("maximum range", max)],
-        explanation: format!(
-            "{} shoots up to {}, {from}.",
-            face.who(unit),
-            situation.profile.length(max)
-        ),
+        figures,
+        explanation,
         shapes: vec![Shape::polygon(ShapeRole::Arc, &reach_outline(face, max))],
     }
 }
