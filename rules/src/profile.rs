@@ -676,6 +676,11 @@ pub struct Specials {
     /// out to the gun's maximum range (eRules' beaten zone, fn17).
     #[serde(default)]
     pub beaten_zone: bool,
+    /// A gun's shot penetrates beyond its target along the line of fire, a third of its
+    /// remaining range, and every unit the line touches is rolled for (Bugles, Bullets and
+    /// Blades' penetration zones, L439-441).
+    #[serde(default)]
+    pub penetration: bool,
     /// Brigades move on one order when their units keep together (Black Powder §5.3); rulesets
     /// without such an order set this false and get no brigade rulings.
     #[serde(default = "yes")]
@@ -732,6 +737,7 @@ impl Default for Specials {
             proximity: None,
             sight_limit: None,
             responders_within: None,
+            penetration: false,
             front_arc_splay: None,
             moves_per_order: three(),
             momentum: false,

@@ -18,7 +18,7 @@ use crate::profile::{Profile, RulesetId};
 use crate::retire::{Withdrawal, retire};
 use crate::ruling::{Ruling, in_ruleset_terms};
 use crate::scene::Scene;
-use crate::shooting::{ShootingReport, beaten_zone, target_priority};
+use crate::shooting::{ShootingReport, beaten_zone, penetration_line, target_priority};
 use crate::situation::{Situation, aabb_gap};
 use crate::support::{SupportStatus, supports};
 use crate::units::{Inches, LengthScale, written_in};
@@ -166,6 +166,22 @@ fn round_shot(situation: &Situation, index: usize, shooting: &ShootingReport) ->
     beaten_zone(situation, index, target)
 }
 
+/// The penetration line of a gun's shot at each target it may shoot, for rulesets whose shot
+/// bounces on through its target.
+fn penetration(situation: &Situation, index: usize, shooting: &ShootingReport) -> Vec<Ruling> {
+    if !situation.profile.specials().penetration
+        || situation.units[index].unit.kind != crate::scene::UnitKind::Artillery
+    {
+        return Vec::new();
+    }
+    shooting
+        .targets
+        .iter()
+        .filter(|t| shooting.must_target.contains(&t.id) || shooting.may_target.contains(&t.id))
+        .filter_map(|t| penetration_line(situation, index, t))
+        .collect()
+}
+
 /// Below this many units per thread, one thread is faster than starting another.
 const PER_THREAD: usize = 40;
 
@@ -258,6 +274,7 @@ fn unit_rulings(
     let mut shooting = target_priority(situation, index);
     let mut rulings = std::mem::take(&mut shooting.rulings);
     rulings.extend(round_shot(situation, index, &shooting));
+    rulings.extend(penetration(situation, index, &shooting));
     rulings.extend(crate::triggers::trigger_rulings(situation, index));
     let command = command_distance(situation, index).map(|(status, ruling)| {
         rulings.push(ruling);

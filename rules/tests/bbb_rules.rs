@@ -352,3 +352,64 @@ fn its_json_gives_every_length_in_millimetres_and_says_so() {
         "inches"
     );
 }
+
+#[test]
+fn a_guns_shot_penetrates_a_third_of_its_remaining_range_and_stops_at_woods() {
+    // L439-441, B-31: a heavy gun (1000 mm) firing at a stand 250 mm off penetrates a third of
+    // the 750 mm left, 250 mm beyond the point it hit: a friend of the gun 100 mm behind the
+    // target is touched (and rolled for), an enemy 350 mm behind is not. A wood between them
+    // and the target stops the line.
+    let mut gun = block("gun", "red", [40.0, 10.0], 90.0, [mm(40.0), mm(60.0)]);
+    gun["kind"] = json!("artillery");
+    gun["formation"] = json!("deployed");
+    gun["weapon"] = json!("heavy-gun");
+    let behind = |id: &str, side: &str, at: f64| {
+        block(id, side, [40.0, 10.0 + mm(at)], 270.0, [mm(65.0), mm(20.0)])
+    };
+    let units = vec![
+        gun,
+        enemy_ahead(250.0),
+        behind("friend", "red", 350.0),
+        behind("beyond", "black", 600.0),
+    ];
+    let penetration = |terrain: Value| {
+        let report = rule(&scene_in(
+            "bbb",
+            units.clone(),
+            vec![],
+            json!({ "terrain": terrain }),
+        ));
+        of(&report, "gun")
+            .rulings
+            .iter()
+            .find(|r| r.rule.rule.starts_with("Artillery penetration zones"))
+            .cloned()
+            .expect("a penetration ruling")
+    };
+    let open = penetration(json!([]));
+    assert!(
+        open.explanation.contains("penetrates 250 mm beyond it"),
+        "{}",
+        open.explanation
+    );
+    assert!(
+        open.explanation.contains("friend (a FRIENDLY unit)"),
+        "{}",
+        open.explanation
+    );
+    assert!(!open.explanation.contains("beyond (") && !open.explanation.contains(", beyond"));
+    let wood = json!([{ "id": "copse", "kind": "wood", "polygon": [
+        [38.0, 10.0 + mm(320.0)], [42.0, 10.0 + mm(320.0)],
+        [42.0, 10.0 + mm(335.0)], [38.0, 10.0 + mm(335.0)]] }]);
+    let stopped = penetration(wood);
+    assert!(
+        stopped.explanation.contains("The line stops at copse."),
+        "{}",
+        stopped.explanation
+    );
+    assert!(
+        stopped.explanation.contains("it touches no other unit"),
+        "{}",
+        stopped.explanation
+    );
+}

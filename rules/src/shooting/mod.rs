@@ -20,6 +20,7 @@ mod beaten_zone;
 mod enfilade;
 mod face;
 mod overhead;
+mod penetration;
 mod priority;
 mod traversing;
 
@@ -34,5 +35,6 @@ pub use beaten_zone::{InZone, beaten_zone};
 pub use enfilade::in_enfilade;
 pub use face::{FiringFace, firing_faces, one_front, side_word};
 pub use overhead::{FiredOver, OverheadSight, Refused, look_over};
+pub use penetration::{PENETRATION, penetration_line};
 pub use priority::{ShootingReport, target_priority};
 pub use traversing::{TraversingFire, traversing_fire, traversing_fire_in};
