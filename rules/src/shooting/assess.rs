@@ -267,9 +267,12 @@ impl Candidate {
         self.in_arc.length
     }
 
-    /// The closest point of it in the arc seen from `face`'s eye, when its tape starts there.
+    /// The closest point of it in the arc from `face`'s eye, when its tape was measured from
+    /// there (not from a range edge).
     fn nearest_to_eye(&self, face: &FiringFace) -> Option<(TablePoint, Inches)> {
-        (self.in_arc.from == face.eye).then_some((self.in_arc.to, self.in_arc.length))
+        face.range_edge
+            .is_none()
+            .then_some((self.in_arc.to, self.in_arc.length))
     }
 }
 
