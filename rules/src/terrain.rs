@@ -124,14 +124,10 @@ impl Piece {
         if total > 0.0 { inside / total } else { 0.0 }
     }
 
-    /// How the segment from `a` to `b` meets this piece, if at all.
-    fn passage(&self, a: &TablePoint, b: &TablePoint) -> Option<Passage<'_>> {
-        let segment_box = Aabb::from_points([*a, *b]);
-        if !self.aabb.intersects(&segment_box) {
-            return None;
-        }
+    /// Where the segment from `a` to `b` crosses the outline, as fractions of the way from
+    /// `a`, in order. Sight lines are cast thousands of times: the hits stay on the stack.
+    fn hits(&self, a: &TablePoint, b: &TablePoint) -> SmallVec<[f64; 16]> {
         let ray = Ray::new(*a, b - a);
-        // Sight lines are cast thousands of times: keep the hits on the stack.
         let mut hits: SmallVec<[f64; 16]> = self
             .edges
             .iter()
@@ -139,6 +135,28 @@ impl Piece {
             .collect();
         hits.sort_by(f64::total_cmp);
         hits.dedup_by(|x, y| (*x - *y).abs() < 1e-9);
+        hits
+    }
+
+    /// Where the segment from `a` to `b` first meets the piece, as a fraction of the way from
+    /// `a`: 0 when `a` is inside it, `None` when it never does.
+    pub fn first_meeting(&self, a: &TablePoint, b: &TablePoint) -> Option<f64> {
+        if !self.aabb.intersects(&Aabb::from_points([*a, *b])) {
+            return None;
+        }
+        if self.contains(a) {
+            return Some(0.0);
+        }
+        self.hits(a, b).first().copied()
+    }
+
+    /// How the segment from `a` to `b` meets this piece, if at all.
+    fn passage(&self, a: &TablePoint, b: &TablePoint) -> Option<Passage<'_>> {
+        let segment_box = Aabb::from_points([*a, *b]);
+        if !self.aabb.intersects(&segment_box) {
+            return None;
+        }
+        let hits = self.hits(a, b);
         let length = nalgebra::distance(a, b);
         let inside = match &self.area {
             None => 0.0,

@@ -401,6 +401,21 @@ fn a_guns_shot_penetrates_a_third_of_its_remaining_range_and_stops_at_woods() {
     let wood = json!([{ "id": "copse", "kind": "wood", "polygon": [
         [38.0, 10.0 + mm(320.0)], [42.0, 10.0 + mm(320.0)],
         [42.0, 10.0 + mm(335.0)], [38.0, 10.0 + mm(335.0)]] }]);
+    // A river given as a line stops the shot only where the line itself is crossed: this one
+    // turns back beyond the end of the penetration, so the shot reaches the friend.
+    let river = json!([{ "id": "brook", "kind": "river", "line": [
+        [37.0, 10.0 + mm(330.0)], [37.0, 35.0], [43.0, 35.0], [43.0, 10.0 + mm(330.0)]] }]);
+    let past = penetration(river);
+    assert!(
+        !past.explanation.contains("stops at"),
+        "{}",
+        past.explanation
+    );
+    assert!(
+        past.explanation.contains("friend (a FRIENDLY unit)"),
+        "{}",
+        past.explanation
+    );
     let stopped = penetration(wood);
     assert!(
         stopped.explanation.contains("The line stops at copse."),

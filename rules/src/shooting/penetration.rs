@@ -14,8 +14,9 @@
 //! - Canister (at or within the weapon's canister reach) penetrates one stand deep instead:
 //!   no line is drawn for it.
 
+use parry2d_f64::bounding_volume::Aabb;
 use parry2d_f64::math::Isometry;
-use parry2d_f64::query::{Ray, RayCast, intersection_test};
+use parry2d_f64::query::intersection_test;
 use parry2d_f64::shape::Segment;
 
 use super::assess::Assessment;
@@ -60,9 +61,9 @@ pub fn penetration_line(situation: &Situation, gun: usize, target: &Assessment) 
         end = at;
     }
     let line = Segment::new(muzzle, end);
-    let touched: Vec<(usize, bool)> = situation
-        .units
-        .iter()
+    // Only the units whose boxes meet the line's are tested against it.
+    let mut touched: Vec<(usize, bool)> = situation
+        .units_in(Aabb::from_points([muzzle, end]))
         .filter(|other| other.index != gun && other.index != target.index)
         .filter(|other| {
             other.shapes.iter().any(|(pose, cuboid)| {
@@ -71,6 +72,7 @@ pub fn penetration_line(situation: &Situation, gun: usize, target: &Assessment) 
         })
         .map(|other| (other.index, other.side == view.side))
         .collect();
+    touched.sort_by_key(|(index, _)| *index);
     Some(ruling(
         situation,
         gun,
@@ -88,25 +90,14 @@ fn first_stop<'s>(
     from: TablePoint,
     to: TablePoint,
 ) -> Option<(TablePoint, &'s str)> {
-    let ray = Ray::new(from, to - from);
     situation
         .terrain
         .pieces()
         .iter()
         .filter(|piece| stops_shot(piece.kind))
-        .filter_map(|piece| {
-            if piece.contains(&from) {
-                return Some((0.0, piece.id.as_str()));
-            }
-            let outline = piece.outline();
-            let edges = outline.iter().zip(outline.iter().cycle().skip(1));
-            edges
-                .filter_map(|(a, b)| Segment::new(*a, *b).cast_local_ray(&ray, 1.0, true))
-                .min_by(f64::total_cmp)
-                .map(|toi| (toi, piece.id.as_str()))
-        })
+        .filter_map(|piece| Some((piece.first_meeting(&from, &to)?, piece.id.as_str())))
         .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(toi, id)| (ray.point_at(toi), id))
+        .map(|(along, id)| (from + (to - from) * along, id))
 }
 
 fn ruling(
