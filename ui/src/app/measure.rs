@@ -146,11 +146,7 @@ impl Lengths {
 
     /// A length written in the unit: `8.00"`, `20.3 cm`, `150 mm`, `200 m`.
     pub fn format(&self, length: Inches) -> String {
-        match self.unit {
-            LengthUnit::Ruleset => self.ruleset.length(length).to_string(),
-            LengthUnit::Inches => format!("{:.2}\"", length.0),
-            LengthUnit::Centimetres => format!("{:.1} cm", length.0 * 2.54),
-        }
+        self.scale().length(length).to_string()
     }
 }
 
