@@ -151,7 +151,7 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
             .map(|e| (e.footprint.leader() - front).dot(&ahead))
             .filter(|d| *d > 0.0)
             .collect();
-        let margins: Vec<f64> = placed[i]
+        let margins: Vec<Inches> = placed[i]
             .iter()
             .flat_map(|s| s.corners())
             .map(|c| edge_margin(scene, &c))
@@ -167,7 +167,7 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
                 .iter()
                 .flat_map(|s| s.corners())
                 .zip(&margins)
-                .all(|(c, was)| edge_margin(scene, &c) >= was.min(EDGE.0));
+                .all(|(c, was)| edge_margin(scene, &c) >= was.min(EDGE));
             let short_of_their_line = enemy_fronts
                 .iter()
                 .all(|d| d - distance.0 >= ROOM_FROM_ENEMY.0);
@@ -209,10 +209,12 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
 }
 
 /// How far a point is inside the table, from its nearest edge (negative off the table).
-fn edge_margin(scene: &Scene, p: &TablePoint) -> f64 {
-    p.x.min(p.y)
-        .min(scene.table.width.0 - p.x)
-        .min(scene.table.depth.0 - p.y)
+fn edge_margin(scene: &Scene, p: &TablePoint) -> Inches {
+    Inches(
+        p.x.min(p.y)
+            .min(scene.table.width.0 - p.x)
+            .min(scene.table.depth.0 - p.y),
+    )
 }
 
 fn shifted(stand: &OrientedRect, by: TableVector) -> OrientedRect {
