@@ -692,6 +692,15 @@ pub struct Specials {
     /// ordered fire, BBB's nominated target).
     #[serde(default)]
     pub free_target_choice: bool,
+    /// Stands fire on their own but are shot at as their command group: rear-rank stands hold
+    /// their fire, a group's stands are one target, and a target more than one stand deep is
+    /// easier to hit (Bugles, Bullets and Blades L351, L355, L379; `shooting::ranks`).
+    #[serde(default)]
+    pub command_group_targets: bool,
+    /// Fire is counted in front-rank figures, each firing into its own cone (eRules §31b,
+    /// E-24; `shooting::firing_figures`): the standard frontage of a figure of each kind.
+    #[serde(default)]
+    pub front_rank_figures: Option<FrontRankFigures>,
     /// What a unit charged to its front may do with its muskets, in the ruleset's words
     /// (Black Powder's "may answer with closing fire"); empty where the ruleset has no such
     /// step (eRules: the reaction tests decide).
@@ -743,6 +752,8 @@ impl Default for Specials {
             momentum: false,
             charge_limits: ChargeLimits::default(),
             free_target_choice: false,
+            command_group_targets: false,
+            front_rank_figures: None,
             answer_fire: closing_fire_words(),
             beaten_zone: false,
             sight_ahead_only: false,
@@ -756,6 +767,39 @@ impl Specials {
     fn convert(&mut self, factor: f64) {
         self.sight_limit = self.sight_limit.map(|l| l * factor);
         self.responders_within = self.responders_within.map(|l| l * factor);
+        if let Some(figures) = &mut self.front_rank_figures {
+            *figures = figures.scaled(factor);
+        }
+    }
+}
+
+/// The standard frontage of one figure of each kind, where fire is counted in figures (eRules
+/// §38's table; E-24), and what a gun model counts for (§31b.2: 10 figures).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FrontRankFigures {
+    /// A close-order foot figure.
+    pub close_order: Inches,
+    /// A foot figure in skirmish order.
+    pub skirmisher: Inches,
+    /// A cavalry figure.
+    pub cavalry: Inches,
+    /// A gun model.
+    pub gun: Inches,
+    /// The figures a gun model counts for when it fires canister.
+    pub figures_per_gun: u32,
+}
+
+impl FrontRankFigures {
+    /// Every frontage multiplied by `factor`.
+    fn scaled(self, factor: f64) -> FrontRankFigures {
+        FrontRankFigures {
+            close_order: self.close_order * factor,
+            skirmisher: self.skirmisher * factor,
+            cavalry: self.cavalry * factor,
+            gun: self.gun * factor,
+            ..self
+        }
     }
 }
 
@@ -1081,6 +1125,13 @@ impl Profile {
     /// may.
     pub fn responders_within(&self) -> Option<Inches> {
         self.extras.responders_within.map(|l| self.scaled(l))
+    }
+
+    /// The standard figure frontages, scaled, where fire is counted in figures.
+    pub fn front_rank_figures(&self) -> Option<FrontRankFigures> {
+        self.extras
+            .front_rank_figures
+            .map(|f| f.scaled(self.distance_scale))
     }
 
     /// The longest sight line in the open, scaled, if the ruleset caps it.

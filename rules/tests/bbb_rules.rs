@@ -428,3 +428,129 @@ fn a_guns_shot_penetrates_a_third_of_its_remaining_range_and_stops_at_woods() {
         stopped.explanation
     );
 }
+
+/// A 65 × 50 mm stand of command group `group` whose front edge's centre is at `front`.
+fn group_stand(id: &str, side: &str, group: &str, front: [f64; 2], facing: f64) -> Value {
+    let mut stand = block(id, side, front, facing, [mm(65.0), mm(50.0)]);
+    stand["brigade"] = json!(group);
+    stand
+}
+
+#[test]
+fn a_stand_behind_a_friend_in_its_rank_holds_its_fire() {
+    // L351, B-25: the second stand of a column stands directly behind the first, touching it
+    // across its whole frontage: it may not fire. One shifted by more than half its frontage
+    // still fires past its neighbour.
+    let enemy = block(
+        "impi",
+        "black",
+        [40.0, 10.0 + mm(150.0)],
+        270.0,
+        [mm(65.0), mm(50.0)],
+    );
+    let front = group_stand("front", "red", "natal", [40.0, 10.0], 90.0);
+    let behind = group_stand("behind", "red", "natal", [40.0, 10.0 - mm(50.0)], 90.0);
+    let report = bbb(vec![front.clone(), behind, enemy.clone()], vec![]);
+    let ruling = of(&report, "behind")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.is_none())
+        .expect("a ruling on whether it may shoot");
+    assert_eq!(ruling.decision, rules::ruling::Decision::Cannot);
+    assert_eq!(ruling.rule.rule, "Figures eligible to fire (L351)");
+    assert_eq!(ruling.rule.reading, Some("B-25"));
+    assert_says(&report, "behind", "stands in a rear rank, behind front");
+    assert!(!of(&report, "behind").shooting.can_shoot);
+    assert!(of(&report, "front").shooting.can_shoot);
+    let shifted = group_stand(
+        "behind",
+        "red",
+        "natal",
+        [40.0 + mm(40.0), 10.0 - mm(50.0)],
+        90.0,
+    );
+    let report = bbb(vec![front, shifted, enemy], vec![]);
+    assert!(of(&report, "behind").shooting.can_shoot);
+}
+
+#[test]
+fn a_command_groups_stands_are_one_target_and_a_deep_stand_is_easier_to_hit() {
+    // L355, B-27: two impi stands abreast and one behind the left: a stand of the group cannot
+    // be picked alone, the group is one target. L379, B-28: the left stand, with one behind it,
+    // is more than one stand deep (the one behind is out of range and hidden by it). A lone
+    // stand of another group is a target by itself.
+    let y = 10.0 + mm(100.0);
+    let impi = vec![
+        group_stand("left", "black", "umcijo", [40.0 - mm(32.5), y], 270.0),
+        group_stand("right", "black", "umcijo", [40.0 + mm(32.5), y], 270.0),
+        group_stand(
+            "rear",
+            "black",
+            "umcijo",
+            [40.0 - mm(32.5), y + mm(50.0)],
+            270.0,
+        ),
+        group_stand(
+            "lone",
+            "black",
+            "ingobamakhosi",
+            [40.0 + mm(110.0), y - mm(20.0)],
+            270.0,
+        ),
+    ];
+    let mut units = vec![stand()];
+    units.extend(impi);
+    let report = bbb(units, vec![]);
+    let shooting: Vec<_> = of(&report, "natal")
+        .rulings
+        .iter()
+        .filter(|r| r.topic == Topic::Shooting && r.other.is_some())
+        .collect();
+    let group: Vec<_> = shooting
+        .iter()
+        .filter(|r| r.explanation.contains("command group umcijo"))
+        .collect();
+    assert_eq!(
+        group.len(),
+        1,
+        "one ruling for the whole group: {shooting:#?}"
+    );
+    let group = group[0];
+    assert_eq!(group.decision, rules::ruling::Decision::May);
+    assert!(
+        group.explanation.contains("(left, right, rear)")
+            && group.explanation.contains("is not a target on its own"),
+        "{}",
+        group.explanation
+    );
+    assert!(
+        group
+            .explanation
+            .contains("left is more than one stand deep (rear touches it front or rear): −2"),
+        "{}",
+        group.explanation
+    );
+    assert!(
+        !group
+            .explanation
+            .contains("right is more than one stand deep"),
+        "{}",
+        group.explanation
+    );
+    let count = |name: &str| {
+        group
+            .figures
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.value)
+    };
+    assert_eq!(count("stands in the group"), Some(3.0));
+    assert!(shooting.iter().any(|r| {
+        r.other.as_deref() == Some("lone")
+            && r.explanation
+                .contains("may pick any visible enemy in range")
+    }));
+    // Every stand in reach is still a target the unit may shoot.
+    let may = &of(&report, "natal").shooting.may_target;
+    assert!(may.contains(&"left".to_owned()) && may.contains(&"lone".to_owned()));
+}

@@ -529,3 +529,111 @@ fn a_unit_that_marched_through_the_zone_suffers_for_the_share_of_the_bound_it_sp
     // The first battalion did not move: it was there the whole bound, and no share is given.
     assert_eq!(text.matches("there for").count(), 1, "{text}");
 }
+
+/// The shooting ruling of `shooter` at `target`.
+fn shot<'r>(
+    report: &'r rules::rulings::Rulings,
+    shooter: &str,
+    target: &str,
+) -> &'r rules::ruling::Ruling {
+    of(report, shooter)
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some(target))
+        .unwrap_or_else(|| panic!("no shooting ruling {shooter} → {target}"))
+}
+
+/// Front-rank figures firing at close and long range.
+fn firing(ruling: &rules::ruling::Ruling) -> (f64, f64) {
+    (
+        figure(ruling, "figures at close range"),
+        figure(ruling, "figures at long range"),
+    )
+}
+
+#[test]
+fn a_battalions_front_rank_figures_fire_each_in_its_own_cone_and_band() {
+    // §31b.1, §38, E-24: a 100 m front holds 20 figures of 5 m; all see a wide enemy 50 m
+    // ahead in their 30° cones, whatever the figure scale (15 mm: 12 mm a figure, 2.4 mm a m).
+    for (k, scale) in [(1.0, 6), (2.4, 15)] {
+        let scene = scene_in(
+            "erules",
+            vec![battalion(k), enemy_ahead(50.0, k)],
+            vec![],
+            json!({ "figure_scale": scale }),
+        );
+        let report = rule(&scene);
+        let ruling = shot(&report, "ligne", "foot");
+        assert_eq!(firing(ruling), (20.0, 0.0), "{}", ruling.explanation);
+        assert!(
+            ruling
+                .explanation
+                .contains("Figures firing: 20 at short range, one roll per band"),
+            "{}",
+            ruling.explanation
+        );
+    }
+    // 150 m ahead: all 20 at long range.
+    let scene = scene_in(
+        "erules",
+        vec![battalion(1.0), enemy_ahead(150.0, 1.0)],
+        vec![],
+        json!({}),
+    );
+    assert_eq!(firing(shot(&rule(&scene), "ligne", "foot")), (0.0, 20.0));
+}
+
+#[test]
+fn figures_far_along_the_line_fire_long_or_not_at_all_at_a_target_off_to_one_side() {
+    // An enemy 60 m ahead whose left end is level with the battalion's right end: the right
+    // figures reach it within 75 m, those further left only beyond (its far corner), and the
+    // left figures' cones miss it altogether.
+    let mut off = enemy_ahead(60.0, 1.0);
+    off["front_center"] = json!([30.0 + metres(100.0, 1.0), 10.0 + metres(60.0, 1.0)]);
+    let report = rule(&scene_in(
+        "erules",
+        vec![battalion(1.0), off],
+        vec![],
+        json!({}),
+    ));
+    let ruling = shot(&report, "ligne", "foot");
+    let (close, long) = firing(ruling);
+    assert!(
+        close > 0.0 && long > 0.0 && close + long < 20.0,
+        "{}",
+        ruling.explanation
+    );
+    assert!(
+        ruling
+            .explanation
+            .contains("more have no part of it in their cone and range"),
+        "{}",
+        ruling.explanation
+    );
+}
+
+#[test]
+fn guns_count_ten_figures_each_for_canister_and_none_for_round_shot() {
+    // §31b.2: a 60 m battery is three gun models of 20 m: 30 figures at canister range, 30 at
+    // long canister (E-07), and no figures for round shot.
+    for (gap, expected) in [
+        (200.0, Some((30.0, 0.0))),
+        (400.0, Some((0.0, 30.0))),
+        (700.0, None),
+    ] {
+        let scene = scene_in(
+            "erules",
+            vec![battery(), foe("first", "red", gap, 0.0)],
+            vec![],
+            json!({}),
+        );
+        let report = rule(&scene);
+        let ruling = shot(&report, "guns", "first");
+        let counted = ruling
+            .figures
+            .iter()
+            .any(|f| f.name == "figures at close range")
+            .then(|| firing(ruling));
+        assert_eq!(counted, expected, "{gap} m: {}", ruling.explanation);
+    }
+}

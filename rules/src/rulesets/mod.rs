@@ -5,10 +5,11 @@
 pub mod erules;
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
-pub const OWN_RULES: [&str; 5] = [
+pub const OWN_RULES: [&str; 6] = [
     erules::momentum::MOMENTUM.rule,
     crate::command::COMMAND_RADIUS.rule,
     crate::command::SIGHT_ARC.rule,
     crate::shooting::RANGE_BETWEEN_UNITS.rule,
     crate::shooting::PENETRATION.rule,
+    crate::shooting::ranks::FRONT_RANK.rule,
 ];

@@ -13,15 +13,20 @@
 //!   measured from the leader.
 //! - [`beaten_zone`] is round shot's strip and every unit in it, for rulesets whose round shot
 //!   strikes a strip (eRules).
+//! - [`penetration_line`] is a gun's shot bouncing on through its target (BBB).
+//! - [`ranks`] holds fire in rear ranks and makes a command group one target (BBB).
+//! - `firing_figures` counts the front-rank figures firing at a target, by band (eRules).
 
 mod arc;
 mod assess;
 mod beaten_zone;
 mod enfilade;
 mod face;
+mod firing_figures;
 mod overhead;
 mod penetration;
 mod priority;
+pub mod ranks;
 mod traversing;
 
 /// The range rule of a ruleset measuring "the shortest distance between the firing unit and

@@ -5,9 +5,10 @@
 use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
+use super::firing_figures::{FiringFigures, firing_figures};
 use super::{
     Assessment, Candidate, FiringFace, Ineligible, NotClear, RangeBand, assess, firing_faces,
-    reach_outline, screen,
+    ranks, reach_outline, screen,
 };
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
@@ -43,21 +44,33 @@ pub struct ShootingReport {
     pub rulings: Vec<Ruling>,
 }
 
-/// Why the unit cannot shoot at all, if it cannot.
-fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
+const WHEN_TO_SHOOT: RuleRef = RuleRef::book("When to Shoot (§6.1)");
+
+/// Why the unit cannot shoot at all, if it cannot, and the rule that says so.
+fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<(String, RuleRef)> {
     let unit = &situation.scene.units[shooter];
     let profile = situation.profile;
+    let when = |reason: String| Some((reason, WHEN_TO_SHOOT));
     if situation.units[shooter].range().is_none() {
-        return Some("has no ranged weapon".to_owned());
+        return when("has no ranged weapon".to_owned());
     }
     if !profile.formation_shoots(unit.formation) {
-        return Some(format!(
+        return when(format!(
             "cannot shoot in {} formation",
             unit.formation.as_str()
         ));
     }
     if situation.units[shooter].engaged {
-        return Some("is engaged in hand-to-hand combat".to_owned());
+        return when("is engaged in hand-to-hand combat".to_owned());
+    }
+    if profile.specials().command_group_targets
+        && let Some(front) = ranks::stand_in_front(situation, shooter)
+    {
+        let reason = format!(
+            "stands in a rear rank, behind {}: only front-rank stands fire",
+            situation.scene.units[front].name
+        );
+        return Some((reason, ranks::FRONT_RANK));
     }
     if unit.kind == UnitKind::Artillery {
         let at = unit.footprint.leader();
@@ -67,7 +80,7 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<String> {
             .iter()
             .find(|p| p.rules.guns_silent && p.contains(&at))
         {
-            return Some(format!(
+            return when(format!(
                 "stands in {}, ground guns may not fire from",
                 piece.id
             ));
@@ -137,13 +150,13 @@ fn pick_rule(unit: &Unit) -> RuleRef {
 pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport {
     let unit = &situation.scene.units[shooter];
     let profile = situation.profile;
-    if let Some(reason) = cannot_shoot(situation, shooter) {
+    if let Some((reason, rule)) = cannot_shoot(situation, shooter) {
         let ruling = Ruling {
             topic: Topic::Shooting,
             unit: unit.id.clone(),
             other: None,
             decision: Decision::Cannot,
-            rule: RuleRef::book("When to Shoot (§6.1)"),
+            rule,
             figures: Vec::new(),
             explanation: format!("{} {reason}.", unit.name),
             shapes: Vec::new(),
@@ -344,6 +357,7 @@ fn choose(
 }
 
 /// Every eligible target a unit may shoot at, in a ruleset without nearest-target priority.
+/// Where stands are shot at as their command group, the group is one target, named once.
 fn free_choice(
     situation: &Situation,
     unit: &Unit,
@@ -351,27 +365,111 @@ fn free_choice(
     targets: &[&Assessment],
 ) -> ShootingReport {
     let mut report = ShootingReport::default();
+    let by_group = situation.profile.specials().command_group_targets;
+    let mut named: Vec<usize> = Vec::new();
     for t in targets {
+        report.may_target.push(t.id.clone());
+        if named.contains(&t.index) {
+            continue;
+        }
         let clear = match &situation.profile.band_words().cover {
             Some(words) => cover_note(t, words),
             None => not_clear_note(situation, t),
         };
-        report.may_target.push(t.id.clone());
-        report.rulings.push(target_ruling(
-            situation,
-            unit,
-            t,
-            Decision::May,
-            pick_rule(unit),
-            format!(
-                "{who} may shoot at {} — {} ({}): it may pick any visible enemy in range, nearest or not.{clear}",
-                name_of(situation, t),
-                situation.profile.length(t.range.rounded()),
-                t.band.describe(situation.profile.band_words())
-            ),
+        let group = by_group
+            .then(|| ranks::command_group(situation, t.index))
+            .flatten();
+        let Some(group) = group else {
+            report.rulings.push(target_ruling(
+                situation,
+                unit,
+                t,
+                Decision::May,
+                pick_rule(unit),
+                format!(
+                    "{who} may shoot at {} — {} ({}): it may pick any visible enemy in range, nearest or not.{clear}",
+                    name_of(situation, t),
+                    situation.profile.length(t.range.rounded()),
+                    t.band.describe(situation.profile.band_words())
+                ),
+            ));
+            continue;
+        };
+        let in_reach: Vec<&Assessment> = targets
+            .iter()
+            .copied()
+            .filter(|o| group.contains(&o.index))
+            .collect();
+        named.extend(in_reach.iter().map(|o| o.index));
+        report.rulings.push(group_ruling(
+            situation, unit, who, &group, &in_reach, &clear,
         ));
     }
     report
+}
+
+/// The ruling on shooting at a command group: the whole group is the target (B-27), its hits
+/// shared among `in_reach` (its stands the unit may shoot, nearest first), and any of them more
+/// than one stand deep is easier to hit (B-28).
+fn group_ruling(
+    situation: &Situation,
+    unit: &Unit,
+    who: &str,
+    group: &[usize],
+    in_reach: &[&Assessment],
+    clear: &str,
+) -> Ruling {
+    let units = &situation.scene.units;
+    let length = |t: &Assessment| situation.profile.length(t.range.rounded());
+    let nearest = in_reach[0];
+    let names: Vec<&str> = group.iter().map(|&i| units[i].name.as_str()).collect();
+    let reached: Vec<String> = in_reach
+        .iter()
+        .map(|t| format!("{} ({})", name_of(situation, t), length(t)))
+        .collect();
+    let deep: String = in_reach
+        .iter()
+        .filter_map(|t| {
+            let other = ranks::stand_in_depth(situation, t.index)?;
+            Some(format!(
+                " {} is more than one stand deep ({} touches it front or rear): −2 to the score needed (L379, B-28).",
+                name_of(situation, t),
+                units[other].name
+            ))
+        })
+        .collect();
+    let brigade = units[nearest.index].brigade.as_deref().unwrap_or_default();
+    let explanation = format!(
+        "{who} may shoot at command group {brigade} ({}) — {} to its nearest stand, {} ({}): a stand of a command group is not a target on its own; the whole group is nominated and its hits are shared among the stands in reach, nearest first: {}.{deep}{clear}",
+        names.join(", "),
+        length(nearest),
+        name_of(situation, nearest),
+        nearest.band.describe(situation.profile.band_words()),
+        reached.join(", "),
+    );
+    let mut ruling = target_ruling(
+        situation,
+        unit,
+        nearest,
+        Decision::May,
+        pick_rule(unit),
+        explanation,
+    );
+    ruling
+        .figures
+        .push(Figure::count("stands in the group", group.len() as i64));
+    ruling
+        .figures
+        .push(Figure::count("stands in reach", in_reach.len() as i64));
+    ruling.shapes.extend(in_reach[1..].iter().map(|t| {
+        Shape::segment(
+            ShapeRole::Measure,
+            &t.tape.from,
+            &t.tape.to,
+            length(t).to_string(),
+        )
+    }));
+    ruling
 }
 
 /// " It is not a clear target (…): −1 to hit.", for a target that is not clear.
@@ -575,6 +673,18 @@ fn target_ruling(
         Figure::fraction("visible", t.visible_fraction),
     ];
     figures.push(Figure::inches("maximum range", max));
+    let fires = matches!(decision, Decision::Must | Decision::May);
+    if let Some(firing) = fires.then(|| firing_figures(situation, unit, t)).flatten() {
+        explanation.push_str(&figures_note(unit, &firing));
+        figures.push(Figure::count(
+            "figures at close range",
+            i64::from(firing.close * firing.each),
+        ));
+        figures.push(Figure::count(
+            "figures at long range",
+            i64::from(firing.long * firing.each),
+        ));
+    }
     Ruling {
         topic: Topic::Shooting,
         unit: unit.id.clone(),
@@ -594,6 +704,49 @@ fn target_ruling(
             situation.profile.length(t.range.rounded()).to_string(),
         )],
     }
+}
+
+/// How many front-rank figures fire, by band (eRules §31b, E-24).
+fn figures_note(unit: &Unit, firing: &FiringFigures) -> String {
+    let artillery = unit.kind == UnitKind::Artillery;
+    let (close, long) = if artillery {
+        ("at close range (canister)", "at long canister")
+    } else {
+        ("at short range", "at long range")
+    };
+    let mut bands = Vec::new();
+    if firing.close > 0 {
+        bands.push(format!("{} {close}", firing.close * firing.each));
+    }
+    if firing.long > 0 {
+        bands.push(format!("{} {long}", firing.long * firing.each));
+    }
+    let what = if artillery {
+        format!(
+            "its guns count {} figures each for canister (§31b.2)",
+            firing.each
+        )
+    } else {
+        "its front rank fires, as many figures as its frontage holds (E-24, §38; fewer if it has lost figures)".to_owned()
+    };
+    let mut note = format!(
+        " Figures firing: {}, one roll per band — {what}",
+        bands.join(", ")
+    );
+    if firing.idle > 0 {
+        note.push_str(&format!(
+            "; {} more have no part of it in their cone and range",
+            firing.idle * firing.each
+        ));
+    }
+    note.push('.');
+    if firing.at_band_edge > 0 {
+        note.push_str(&format!(
+            " {} of them are within tolerance of the edge between the bands: borderline — players decide.",
+            firing.at_band_edge * firing.each,
+        ));
+    }
+    note
 }
 
 /// What firing over heads means for the shot (A40).
