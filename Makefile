@@ -7,7 +7,7 @@
 
 CARGO ?= cargo
 
-.PHONY: run test deps toolchain build fmt-check clippy unit-tests
+.PHONY: run test deps test-deps toolchain build fmt-check clippy unit-tests
 
 run: deps toolchain
 	$(CARGO) build --release --locked -p vedette-ui
@@ -20,10 +20,14 @@ run: deps toolchain
 		echo "  Or render the app to a picture:  ./target/release/vedette screenshot --demo app.png"; \
 	fi
 
-test: deps toolchain fmt-check clippy unit-tests
+test: test-deps toolchain fmt-check clippy unit-tests
 
 deps:
 	@bash .ci/system-deps.sh
+
+# The tests also drive a real browser (chromium) and a real MQTT broker (mosquitto).
+test-deps:
+	@bash .ci/system-deps.sh --tests
 
 # rustfmt and clippy ship with rustup's default profile; add them if this toolchain lacks them.
 toolchain:
@@ -37,5 +41,7 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 
+# NODEVICE_SELECT: Mesa's device-selection layer, which the in-process app tests load through
+# wgpu, otherwise prints "XDG_RUNTIME_DIR is invalid or not set" without a desktop session.
 unit-tests:
-	$(CARGO) test --locked --workspace
+	NODEVICE_SELECT=1 $(CARGO) test --locked --workspace

@@ -10,6 +10,10 @@
 #   xvfb xauth x11-apps imagemagick  running the app headless and taking screenshots in tests
 #   libxkbcommon-dev libxkbcommon-x11-0 libegl1 libgl1-mesa-dri libxcursor1 libxrandr2 libxi6
 #   mesa-vulkan-drivers libvulkan1   the egui window and software rendering without a GPU
+#   chromium chromium-driver         (tests only) the table's web page in a real browser
+#   mosquitto                        (tests only) a real MQTT broker for the hall's hub
+#
+# `make test` passes --tests to add the last three; `make run` does without them.
 set -euo pipefail
 
 PACKAGES=(
@@ -18,6 +22,9 @@ PACKAGES=(
   libxkbcommon-dev libxkbcommon-x11-0 libegl1 libgl1-mesa-dri libxcursor1 libxrandr2 libxi6
   mesa-vulkan-drivers libvulkan1
 )
+if [[ "${1:-}" == "--tests" ]]; then
+  PACKAGES+=(chromium chromium-driver mosquitto)
+fi
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

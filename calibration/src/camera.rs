@@ -112,7 +112,7 @@ impl Distortion {
 
     /// The squared normalised radius where the radial part of the model folds back (where
     /// d(r·radial)/dr reaches zero), if it does within r = 4: nothing past it can be seen.
-    fn fold(&self) -> Option<f64> {
+    pub fn fold(&self) -> Option<f64> {
         let slope = |s: f64| 1.0 + s * (3.0 * self.k1 + s * (5.0 * self.k2 + 7.0 * s * self.k3));
         if self.k1 >= 0.0 && self.k2 >= 0.0 && self.k3 >= 0.0 {
             return None;

@@ -47,6 +47,13 @@ pub enum Command {
         #[arg(long, value_name = "UNIT")]
         select: Option<String>,
     },
+    /// Serve the table to browsers on the local network: a live plan, each unit's rulings, a
+    /// tape and the camera's picture on every phone; a link for viewers and one for the umpire
+    /// (with a QR code in a terminal). With no source, the built-in demo table.
+    Serve(Box<commands::serve::ServeArgs>),
+    /// Show every table of a hall on one page, from the MQTT broker the tables publish to
+    /// (`vedette serve --mqtt`).
+    Hub(commands::serve::HubArgs),
     /// Print the basic measurements of a scene: for every unit its position, move and range;
     /// for every pair of enemy units the edge-to-edge distance, the range from the leader,
     /// the quarter one stands in, the fraction in the fire arc, and whether it is in range.
@@ -483,6 +490,23 @@ pub enum Bench {
         #[arg(long)]
         convention: bool,
     },
+    /// Measure what serving the table costs and how fast it reaches pages: the app's UI frame
+    /// time and the pipeline's frame rate with and without pages watching, an update's way to
+    /// each page, and a hall of tables on a real mosquitto broker followed by a hub.
+    Serve {
+        /// Seconds each part runs.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// Pages watching the table.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        viewers: u32,
+        /// Updates a second sent to pages.
+        #[arg(long, default_value_t = 10.0)]
+        rate: f64,
+        /// Tables in the hall.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+        tables: u32,
+    },
     /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48", busy,
     /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG) through four
     /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
@@ -504,6 +528,8 @@ pub enum Bench {
 /// Run a parsed command line, writing its report to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match &cli.command {
+        Some(Command::Serve(args)) => commands::serve::serve(args, out),
+        Some(Command::Hub(args)) => commands::serve::hub(args, out),
         Some(Command::Measure { scene, json }) => {
             commands::measure::run(scene, cli.profile.as_deref(), *json, out)
         }
@@ -661,6 +687,20 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
                 seed: *seed,
                 family: *family,
                 sheets: *sheets,
+            },
+            out,
+        ),
+        Some(Command::Bench(Bench::Serve {
+            seconds,
+            viewers,
+            rate,
+            tables,
+        })) => commands::bench_serve::run(
+            commands::bench_serve::ServeBench {
+                seconds: *seconds,
+                viewers: *viewers as usize,
+                rate: *rate,
+                tables: *tables as usize,
             },
             out,
         ),

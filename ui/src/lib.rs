@@ -11,3 +11,4 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod quiet_gpu;
+pub mod serve;

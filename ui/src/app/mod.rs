@@ -170,6 +170,8 @@ pub struct AppState {
     pub show_lens_coverage: bool,
     /// Shade the plan by the smallest tag the camera finds at each place.
     pub show_sight: bool,
+    /// The table served to phones (the Share button), with its QR code.
+    pub share: views::share::Share,
     texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
     last_frame: Option<Instant>,
 }
@@ -201,6 +203,7 @@ impl AppState {
             plan_transform: None,
             show_lens_coverage: false,
             show_sight: false,
+            share: views::share::Share::default(),
             texture: None,
             last_frame: None,
         }
@@ -349,6 +352,7 @@ impl AppState {
                 }
             });
         }
+        views::share::share_window(ui.ctx(), self);
         self.timing.build = started.elapsed();
     }
 
@@ -430,6 +434,10 @@ impl eframe::App for VedetteApp {
                 Some(pipeline) => pipeline.send(command),
                 None => tracing::debug!("no pipeline for {command:?}"),
             }
+        }
+        if let Some(on) = self.state.share.requested.take() {
+            let states = self.pipeline.as_ref().map(Pipeline::watch);
+            self.state.share.switch(on, states);
         }
     }
 

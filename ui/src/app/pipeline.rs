@@ -863,6 +863,9 @@ fn plan(open: OpenSource, paced: bool, looped: bool) -> SourcePlan {
 pub struct Pipeline {
     commands: Sender<Command>,
     latest: Arc<Mutex<Option<Arc<TableState>>>>,
+    /// The newest state for watchers besides the UI (the table's server): a value replaced,
+    /// never a queue, so a slow watcher never holds the pipeline up.
+    watched: tokio::sync::watch::Receiver<Option<Arc<TableState>>>,
     /// The pipeline thread, then the ruling thread (stopped in that order).
     threads: Vec<JoinHandle<()>>,
 }
@@ -909,6 +912,7 @@ impl Pipeline {
         let (commands, receiver) = std::sync::mpsc::channel();
         let latest = Arc::new(Mutex::new(None));
         let shared = latest.clone();
+        let (watchers, watched) = tokio::sync::watch::channel(None);
         let (to_ruling, states, skipped) = dropping::<(TableState, u64)>(1);
         let threads = [
             std::thread::Builder::new()
@@ -916,7 +920,7 @@ impl Pipeline {
                 .spawn(move || run(first(), &receiver, &to_ruling)),
             std::thread::Builder::new()
                 .name("vedette-rulings".into())
-                .spawn(move || rule_and_publish(&states, &skipped, &shared, &repaint)),
+                .spawn(move || rule_and_publish(&states, &skipped, &shared, &watchers, &repaint)),
         ];
         let threads = threads
             .into_iter()
@@ -928,6 +932,7 @@ impl Pipeline {
         Pipeline {
             commands,
             latest,
+            watched,
             threads,
         }
     }
@@ -942,6 +947,11 @@ impl Pipeline {
     /// The newest state, if one arrived since the last call.
     pub fn take_latest(&self) -> Option<Arc<TableState>> {
         self.latest.lock().ok().and_then(|mut l| l.take())
+    }
+
+    /// Every new state, for a watcher besides the UI (the table's server).
+    pub fn watch(&self) -> tokio::sync::watch::Receiver<Option<Arc<TableState>>> {
+        self.watched.clone()
     }
 }
 
@@ -963,14 +973,17 @@ fn rule_and_publish(
     states: &Receiver<(TableState, u64)>,
     skipped: &Counts,
     latest: &Mutex<Option<Arc<TableState>>>,
+    watchers: &tokio::sync::watch::Sender<Option<Arc<TableState>>>,
     repaint: &dyn Fn(),
 ) {
     let mut ruler = Ruler::default();
     for (mut state, rules) in states {
         ruler.complete(&mut state, rules);
         state.status.dropped_frames += skipped.dropped();
+        let state = Arc::new(state);
+        watchers.send_replace(Some(state.clone()));
         if let Ok(mut slot) = latest.lock() {
-            *slot = Some(Arc::new(state));
+            *slot = Some(state);
         }
         repaint();
     }

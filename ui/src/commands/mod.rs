@@ -4,6 +4,7 @@ pub mod bench;
 pub mod bench_accuracy;
 pub mod bench_live;
 pub mod bench_print;
+pub mod bench_serve;
 pub mod bench_vision;
 pub mod calibrate;
 pub mod check_move;
@@ -15,6 +16,7 @@ pub mod printables;
 pub mod render;
 pub mod roster;
 pub mod rulings;
+pub mod serve;
 pub mod table;
 
 use std::io::Write;

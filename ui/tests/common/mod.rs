@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod served;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;

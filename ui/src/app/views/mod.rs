@@ -6,6 +6,7 @@ pub mod inspector;
 pub mod live_view;
 pub mod plan_view;
 pub mod roster;
+pub mod share;
 pub mod sources;
 pub mod status;
 pub mod umpire;
@@ -76,6 +77,7 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
         {
             state.roster.open = !state.roster.open;
         }
+        share::share_button(ui, state);
         ui.separator();
         let units = &mut state.settings.units;
         ui.selectable_value(units, super::LengthUnit::Ruleset, "ruleset's unit");

@@ -1,0 +1,332 @@
+//! `vedette hub`: every table of a hall on one page, from the broker they publish to — for the
+//! organisers' big screen. The hub keeps each table's plan (not its rulings: a screen across a
+//! hall shows where the armies are, not their dice), whether it is served, and when it was last
+//! heard from; pages get the lot at most once a second.
+//!
+//! Whatever arrives from the broker is checked: anyone on a hall's network can publish to it.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use rumqttc::{AsyncClient, Event, Packet, QoS};
+use serde::Serialize;
+use tokio::sync::watch;
+
+use super::mqtt::{self, Broker};
+use super::routes::{Refusals, text};
+use super::{ServeError, Token, page};
+
+/// A table not heard from for this long is shown as stale.
+const STALE_AFTER: Duration = Duration::from_secs(10);
+
+/// How often pages are sent the hall.
+const PAGE_PERIOD: Duration = Duration::from_secs(1);
+
+/// Tables a hub keeps at most: more (a misbehaving publisher) are ignored, said once.
+const MAX_TABLES: usize = 500;
+
+/// One table as the hub shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct HallTable {
+    /// Its name in the topics.
+    pub name: String,
+    /// Whether it says it is served.
+    pub online: bool,
+    /// Seconds since its last view (none yet: `null`).
+    pub age: Option<f64>,
+    /// Its plan: the view without rulings or camera.
+    pub plan: Option<serde_json::Value>,
+    #[serde(skip)]
+    heard: Option<Instant>,
+}
+
+/// What the hub knows of the hall.
+#[derive(Default)]
+struct Hall {
+    tables: BTreeMap<String, HallTable>,
+    refused: bool,
+}
+
+impl Hall {
+    fn table(&mut self, name: &str) -> Option<&mut HallTable> {
+        if !self.tables.contains_key(name) && self.tables.len() >= MAX_TABLES {
+            if !self.refused {
+                tracing::warn!("more than {MAX_TABLES} tables on the broker: the rest are ignored");
+                self.refused = true;
+            }
+            return None;
+        }
+        Some(
+            self.tables
+                .entry(name.to_owned())
+                .or_insert_with(|| HallTable {
+                    name: name.to_owned(),
+                    online: false,
+                    age: None,
+                    plan: None,
+                    heard: None,
+                }),
+        )
+    }
+
+    /// What arrived on `topic`: taken if it is a table's view or online flag, ignored (and
+    /// logged) if it does not read.
+    fn take(&mut self, topic: &str, payload: &[u8]) {
+        let mut levels = topic.split('/');
+        let (Some(mqtt::ROOT), Some(name), Some(leaf), None) =
+            (levels.next(), levels.next(), levels.next(), levels.next())
+        else {
+            return;
+        };
+        match leaf {
+            "online" => {
+                if let Some(table) = self.table(name) {
+                    table.online = payload == b"true";
+                }
+            }
+            "view" => match plan_of(payload) {
+                Some(plan) => {
+                    if let Some(table) = self.table(name) {
+                        table.plan = Some(plan);
+                        table.heard = Some(Instant::now());
+                        table.online = true;
+                    }
+                }
+                None => tracing::warn!("table {name} published a view that does not read: ignored"),
+            },
+            _ => {}
+        }
+    }
+
+    fn snapshot(&self) -> Vec<HallTable> {
+        let now = Instant::now();
+        self.tables
+            .values()
+            .map(|t| HallTable {
+                age: t.heard.map(|h| now.duration_since(h).as_secs_f64()),
+                ..t.clone()
+            })
+            .collect()
+    }
+}
+
+/// A table's plan from its published view: the table, terrain and units, nothing more.
+fn plan_of(payload: &[u8]) -> Option<serde_json::Value> {
+    let message: serde_json::Value = serde_json::from_slice(payload).ok()?;
+    let view = message.get("view")?;
+    let keep = ["table", "terrain", "units", "status"];
+    let plan: serde_json::Map<String, serde_json::Value> = keep
+        .iter()
+        .filter_map(|k| Some(((*k).to_owned(), view.get(*k)?.clone())))
+        .collect();
+    (plan.contains_key("table") && plan.contains_key("units"))
+        .then_some(serde_json::Value::Object(plan))
+}
+
+struct HubShared {
+    hall: Arc<Mutex<Hall>>,
+    changes: watch::Receiver<u64>,
+    token: Token,
+    refusals: Refusals,
+}
+
+const NOT_THE_HUB: &str = "This is not the hub's link.\n";
+
+impl HubShared {
+    /// The refusal of a request from `peer` with a wrong `token`, logged; `None` if it is right.
+    fn refuse(&self, token: &str, peer: SocketAddr) -> Option<Response> {
+        if self.token.matches(token) {
+            return None;
+        }
+        self.refusals.log(peer, "a request with a wrong hub token");
+        Some(text(StatusCode::NOT_FOUND, NOT_THE_HUB))
+    }
+}
+
+/// A running hub; dropping it stops it.
+pub struct Hub {
+    runtime: Option<tokio::runtime::Runtime>,
+    link: String,
+    hall: Arc<Mutex<Hall>>,
+}
+
+impl Hub {
+    /// Listen on `listen` and follow the tables on `broker`.
+    pub fn start(
+        broker: Broker,
+        listen: SocketAddr,
+        host: Option<String>,
+        token: Option<Token>,
+    ) -> Result<Hub, ServeError> {
+        let (runtime, listener, address) = super::listen("vedette-hub", listen)?;
+        let token = token.unwrap_or_else(Token::random);
+        let host = host.unwrap_or_else(|| super::address::advertised_host(&address));
+        let link = format!("http://{host}:{}/h/{token}/", address.port());
+        let hall = Arc::new(Mutex::new(Hall::default()));
+        let (changed, changes) = watch::channel(0u64);
+        runtime.spawn(follow(broker, hall.clone(), changed));
+        let shared = Arc::new(HubShared {
+            hall: hall.clone(),
+            changes,
+            token,
+            refusals: Refusals::default(),
+        });
+        let app = Router::new()
+            .route("/h/{token}/", get(hub_page))
+            .route("/h/{token}/ws", get(connect))
+            .route("/assets/{file}", get(super::routes::asset))
+            .fallback(|| async { text(StatusCode::NOT_FOUND, NOT_THE_HUB) })
+            .with_state(shared);
+        runtime.spawn(super::serve_http(listener, app, "the hub"));
+        Ok(Hub {
+            runtime: Some(runtime),
+            link,
+            hall,
+        })
+    }
+
+    /// The hub's link.
+    pub fn link(&self) -> &str {
+        &self.link
+    }
+
+    /// The tables known now, by name, with whether each is live.
+    pub fn tables(&self) -> Vec<(String, bool)> {
+        self.hall
+            .lock()
+            .map(|hall| {
+                hall.snapshot()
+                    .into_iter()
+                    .map(|t| {
+                        let live = t.online && t.age.is_some_and(|a| a < STALE_AFTER.as_secs_f64());
+                        (t.name, live)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Follow the broker's tables for ever, through outages.
+async fn follow(broker: Broker, hall: Arc<Mutex<Hall>>, changed: watch::Sender<u64>) {
+    let id = format!("vedette-hub-{}", Token::random());
+    let (client, events) = AsyncClient::new(mqtt::options(&broker, &id), 16);
+    tracing::info!("following the tables on {broker}");
+    mqtt::drive(events, broker, move |event| match event {
+        Event::Incoming(Packet::ConnAck(_)) => {
+            // A clean session forgets subscriptions: ask again after every connection.
+            let all = format!("{}/+/+", mqtt::ROOT);
+            if let Err(e) = client.try_subscribe(all, QoS::AtMostOnce) {
+                tracing::warn!("cannot subscribe to the tables: {e}");
+            }
+        }
+        Event::Incoming(Packet::Publish(publish)) => {
+            if let Ok(mut hall) = hall.lock() {
+                hall.take(&publish.topic, &publish.payload);
+            }
+            changed.send_modify(|v| *v += 1);
+        }
+        _ => {}
+    })
+    .await;
+}
+
+async fn hub_page(
+    State(shared): State<Arc<HubShared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(token): Path<String>,
+) -> Response {
+    if let Some(refused) = shared.refuse(&token, peer) {
+        return refused;
+    }
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page::HUB_HTML,
+    )
+        .into_response()
+}
+
+async fn connect(
+    State(shared): State<Arc<HubShared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(token): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if let Some(refused) = shared.refuse(&token, peer) {
+        return refused;
+    }
+    upgrade
+        .max_message_size(super::socket::MAX_MESSAGE)
+        .on_upgrade(move |socket| watch_hall(socket, shared))
+}
+
+#[derive(Serialize)]
+struct HallMessage {
+    r#type: &'static str,
+    tables: Vec<HallTable>,
+}
+
+/// Send a hub page the hall now and after every change (at most once a second), until it goes.
+async fn watch_hall(mut socket: WebSocket, shared: Arc<HubShared>) {
+    let mut changes = shared.changes.clone();
+    let mut tick = tokio::time::interval(PAGE_PERIOD);
+    loop {
+        let tables = shared.hall.lock().map(|h| h.snapshot()).unwrap_or_default();
+        let message = HallMessage {
+            r#type: "hall",
+            tables,
+        };
+        let text = serde_json::to_string(&message).unwrap_or_default();
+        if socket.send(Message::Text(text.into())).await.is_err() {
+            return;
+        }
+        tick.tick().await;
+        tokio::select! {
+            changed = changes.changed() => if changed.is_err() { return },
+            // Ages grow and tables go stale without any message: say so every few seconds.
+            () = tokio::time::sleep(Duration::from_secs(3)) => {}
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hall_takes_views_and_flags_and_ignores_junk() {
+        let mut hall = Hall::default();
+        let view = br#"{"type":"full","seq":3,"view":{"table":{"name":"t7"},"terrain":[],"units":{},"rulings":{"a":[]},"camera":null,"status":{}}}"#;
+        hall.take("vedette/t7/view", view);
+        hall.take("vedette/t8/online", b"false");
+        hall.take("vedette/t9/view", b"not json");
+        hall.take("vedette/t9/view/extra", view);
+        hall.take("elsewhere/t10/view", view);
+        let tables = hall.snapshot();
+        let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["t7", "t8"]);
+        let plan = tables[0].plan.as_ref().expect("a plan");
+        assert!(plan.get("rulings").is_none() && plan.get("camera").is_none());
+        assert!(tables[0].online && !tables[1].online);
+    }
+}

@@ -1,0 +1,231 @@
+//! The table on the network: `vedette serve` (and the app's Share button) serves the table being
+//! ruled to browsers on the local network, and can publish it to an MQTT broker for a hall's hub
+//! (`vedette hub`).
+//!
+//! Decisions:
+//! - One tokio runtime of its own, with one worker thread: the camera pipeline and the app's UI
+//!   never wait for the network. The pipeline hands over its newest state through a `watch`
+//!   channel (it only replaces a value); everything else happens here.
+//! - A state becomes a [`view::TableView`] at most `rate` times a second, is diffed with the last
+//!   one, and the patch is serialised once and broadcast to every page ([`feed`]). A page that
+//!   falls behind is sent the whole view again instead of a backlog.
+//! - Links carry a random token (`/t/<token>/`): the viewers' link shows the table, the umpire's
+//!   link can also freeze the view, mark a turn and save a dispute case. Nothing else of the
+//!   machine is reachable: the pages are compiled into the binary, and no request names a file.
+//! - Every input from the network is bounded and checked: a wrong token, an oversized or
+//!   malformed message, too many connections are refused with a log line, never a panic.
+
+pub mod address;
+mod feed;
+mod frame;
+pub mod hub;
+pub mod mqtt;
+mod page;
+pub mod qr;
+mod routes;
+mod socket;
+pub mod token;
+mod umpire;
+pub mod view;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::app::pipeline::TableState;
+pub use feed::Feed;
+pub use token::Token;
+
+/// The newest table state, as the pipeline publishes it.
+pub type States = watch::Receiver<Option<Arc<TableState>>>;
+
+/// How to serve a table.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Where to listen (`0.0.0.0:8765`: every interface of the machine).
+    pub listen: SocketAddr,
+    /// The host name or address the links use (default: this machine's address on the LAN).
+    pub host: Option<String>,
+    /// The table's name, on pages and in MQTT topics (default: the scenario's name).
+    pub name: Option<String>,
+    /// The viewers' token (default: a new random one).
+    pub token: Option<Token>,
+    /// The umpire's token (default: a new random one).
+    pub umpire_token: Option<Token>,
+    /// Most pages connected at once; more are refused.
+    pub max_viewers: usize,
+    /// Most updates a second sent to pages.
+    pub rate: f64,
+    /// Publish the table to this broker too.
+    pub mqtt: Option<mqtt::Broker>,
+    /// Where the umpire's cases are saved.
+    pub cases: PathBuf,
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            listen: SocketAddr::from(([0, 0, 0, 0], 8765)),
+            host: None,
+            name: None,
+            token: None,
+            umpire_token: None,
+            max_viewers: 200,
+            rate: 10.0,
+            mqtt: None,
+            cases: PathBuf::from("vedette-cases"),
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address is taken or not ours.
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The runtime's thread could not start.
+    #[error("cannot start the server's thread: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// The links to a served table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Links {
+    /// For players and spectators: shows the table.
+    pub viewer: String,
+    /// For the umpire: also freezes, marks turns and saves cases.
+    pub umpire: String,
+}
+
+/// Counts a page's connection while it lasts.
+#[derive(Debug, Default)]
+pub struct Viewers(AtomicUsize);
+
+impl Viewers {
+    /// Pages connected now.
+    pub fn count(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A runtime of one worker thread named `name`, and a listener bound to `address` on it, with
+/// the address it got (the port, when asked for port 0).
+fn listen(
+    name: &str,
+    address: SocketAddr,
+) -> Result<(tokio::runtime::Runtime, tokio::net::TcpListener, SocketAddr), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name(name)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let bound = runtime
+        .block_on(tokio::net::TcpListener::bind(address))
+        .and_then(|listener| Ok((listener.local_addr()?, listener)));
+    let (local, listener) = bound.map_err(|source| ServeError::Listen { address, source })?;
+    Ok((runtime, listener, local))
+}
+
+/// Serve `app` on `listener` until the runtime stops, telling handlers each peer's address.
+async fn serve_http(listener: tokio::net::TcpListener, app: axum::Router, what: &'static str) {
+    let served = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    );
+    if let Err(e) = served.await {
+        tracing::error!("{what} stopped: {e}");
+    }
+}
+
+/// A running server; dropping it stops it.
+pub struct Server {
+    runtime: Option<tokio::runtime::Runtime>,
+    address: SocketAddr,
+    links: Links,
+    viewers: Arc<Viewers>,
+    feed: Feed,
+}
+
+impl Server {
+    /// Serve the states `states` carries, as `options` say.
+    pub fn start(options: ServeOptions, states: States) -> Result<Server, ServeError> {
+        let (runtime, listener, address) = listen("vedette-serve", options.listen)?;
+        let viewer = options.token.clone().unwrap_or_else(Token::random);
+        let umpire = options.umpire_token.clone().unwrap_or_else(Token::random);
+        let host = options
+            .host
+            .clone()
+            .unwrap_or_else(|| address::advertised_host(&address));
+        let links = Links {
+            viewer: format!("http://{host}:{}/t/{viewer}/", address.port()),
+            umpire: format!("http://{host}:{}/t/{umpire}/", address.port()),
+        };
+        let viewers = Arc::new(Viewers::default());
+        let period = Duration::from_secs_f64(1.0 / options.rate.clamp(0.1, 60.0));
+        let (feed, publisher) = Feed::new(states, options.name.clone(), period);
+        runtime.spawn(publisher);
+        if let Some(broker) = options.mqtt.clone() {
+            let name = options.name.clone().unwrap_or_else(|| "table".into());
+            runtime.spawn(mqtt::publish(broker, name, feed.clone()));
+        }
+        let app = routes::router(routes::Shared {
+            feed: feed.clone(),
+            viewer,
+            umpire,
+            viewers: viewers.clone(),
+            max_viewers: options.max_viewers,
+            cases: options.cases.clone(),
+            frames: Default::default(),
+            refusals: Default::default(),
+        });
+        runtime.spawn(serve_http(listener, app, "the table's server"));
+        tracing::info!("serving the table on {address}: {}", links.viewer);
+        Ok(Server {
+            runtime: Some(runtime),
+            address,
+            links,
+            viewers,
+            feed,
+        })
+    }
+
+    /// The links to the table.
+    pub fn links(&self) -> &Links {
+        &self.links
+    }
+
+    /// Where it listens.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Pages connected now.
+    pub fn viewers(&self) -> usize {
+        self.viewers.count()
+    }
+
+    /// What pages are sent, for watchers in this process (`bench serve` times its updates).
+    pub fn feed(&self) -> &Feed {
+        &self.feed
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            // Pages are told by their sockets closing; nothing is waited for.
+            runtime.shutdown_background();
+        }
+    }
+}

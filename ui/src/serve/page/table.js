@@ -1,0 +1,540 @@
+// Vedette's table page: the plan, the camera with its overlay, each unit's rulings, a tape,
+// pushed live over a WebSocket. Plain JS and SVG, served from the binary; nothing to build.
+"use strict";
+
+const MARK = { yes: "✔", no: "✖", borderline: "?" };
+
+const token = location.pathname.split("/")[2] || "";
+const page = {
+  view: null, seq: 0, role: "viewer", socket: null, backoff: 500, lastHeard: 0,
+  selected: null, turn: 0, tape: null, tapeMode: false, caseMode: null, videoTimer: null,
+};
+
+// ---- connection ------------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/t/${token}/ws`);
+  page.socket = socket;
+  setStatus("connecting…", "connecting");
+  socket.onmessage = (event) => {
+    page.lastHeard = Date.now();
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    receive(message);
+  };
+  socket.onclose = () => {
+    if (page.socket !== socket) return;
+    page.socket = null;
+    showBanner("Connection lost — reconnecting…");
+    setStatus("reconnecting…", "lost");
+    setTimeout(connect, page.backoff);
+    page.backoff = Math.min(page.backoff * 2, 5000);
+  };
+  socket.onerror = () => socket.close();
+}
+
+function send(request) {
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(JSON.stringify(request));
+  }
+}
+
+// A connection that has gone quiet (a phone asleep, a dead Wi-Fi) is dropped and made again.
+setInterval(() => {
+  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - page.lastHeard > 40000) { page.socket.close(); return; }
+  send({ do: "ping" });
+}, 15000);
+
+function receive(message) {
+  switch (message.type) {
+    case "hello":
+      page.role = message.role;
+      $("umpire").hidden = message.role !== "umpire";
+      break;
+    case "full":
+      page.view = message.view;
+      page.seq = message.seq;
+      page.backoff = 500;
+      hideBanner();
+      loadTurn();
+      render();
+      break;
+    case "patch":
+      if (!page.view || message.seq <= page.seq) return;
+      applyPatch(message.patch);
+      page.seq = message.seq;
+      render();
+      break;
+    case "said":
+      if (message.text !== "pong") toast(message.text);
+      break;
+    case "refused":
+      toast(message.text, true);
+      break;
+  }
+}
+
+function applyPatch(patch) {
+  const view = page.view;
+  for (const [id, unit] of Object.entries(patch.units)) view.units[id] = unit;
+  for (const id of patch.gone) { delete view.units[id]; delete view.rulings[id]; }
+  for (const [id, rulings] of Object.entries(patch.rulings)) view.rulings[id] = rulings;
+  if (patch.status) view.status = patch.status;
+}
+
+// ---- lengths and the plan's frame -----------------------------------------------------------
+
+function length(inches) {
+  const t = page.view.table;
+  const value = (inches * t.per_inch).toFixed(t.decimals);
+  return t.unit === '"' ? `${value}"` : `${value} ${t.unit}`;
+}
+
+// Table inches to plan coordinates: y flipped (the near edge at the bottom), then turned a
+// quarter at a time about the table's centre, so the viewer's own edge is at the bottom.
+function toPlan(p) {
+  const { width: w, depth: d } = page.view.table;
+  const [x, y] = [p[0], d - p[1]];
+  switch (page.turn) {
+    case 1: return [d - y, x];
+    case 2: return [w - x, d - y];
+    case 3: return [y, w - x];
+    default: return [x, y];
+  }
+}
+
+function fromPlan(q) {
+  const { width: w, depth: d } = page.view.table;
+  let x, y;
+  switch (page.turn) {
+    case 1: [x, y] = [q[1], d - q[0]]; break;
+    case 2: [x, y] = [w - q[0], d - q[1]]; break;
+    case 3: [x, y] = [w - q[1], q[0]]; break;
+    default: [x, y] = q;
+  }
+  return [x, d - y];
+}
+
+function loadTurn() {
+  const saved = Number(localStorage.getItem(`vedette-turn-${page.view.table.name}`));
+  page.turn = Number.isInteger(saved) ? saved % 4 : 0;
+}
+
+// ---- drawing ---------------------------------------------------------------------------------
+
+function points(list, map) {
+  return list.map((p) => map(p).map((v) => v.toFixed(3)).join(",")).join(" ");
+}
+
+function render() {
+  const view = page.view;
+  if (!view) return;
+  $("table-name").textContent = view.table.name;
+  $("ruleset").textContent = view.table.ruleset_name;
+  document.title = `Vedette — ${view.table.name}`;
+  const s = view.status;
+  if (s.failing) setStatus("camera lost", "lost");
+  else if (s.frozen) setStatus("frozen by the umpire", "frozen");
+  else setStatus(s.turn > 0 ? `live · turn ${s.turn}` : "live", "live");
+  $("freeze").textContent = s.frozen ? "Unfreeze" : "Freeze";
+  drawPlan();
+  drawList();
+  drawSelected();
+  if (!$("video-box").hidden) drawVideoOverlay();
+}
+
+function drawPlan() {
+  const view = page.view;
+  const svg = $("plan");
+  const { width: w, depth: d } = view.table;
+  const [vw, vh] = page.turn % 2 ? [d, w] : [w, d];
+  const pad = 1;
+  svg.setAttribute("viewBox", `${-pad} ${-pad} ${vw + 2 * pad} ${vh + 2 * pad}`);
+  svg.setAttribute("data-turn", String(page.turn));
+  svg.replaceChildren();
+  const size = Math.max(w, d);
+  // Names stay readable on a phone: never under 11 screen pixels.
+  const perInch = svg.clientWidth / (vw + 2 * pad) || 1;
+  const font = Math.max(size / 55, 11 / perInch);
+  el("rect", { x: 0, y: 0, width: vw, height: vh, class: "cloth" }, svg);
+  drawGrid(svg, vw, vh);
+  const terrain = el("g", { class: "terrain" }, svg);
+  for (const piece of view.terrain) {
+    const colour = TERRAIN[piece.kind] || "#646464";
+    const attributes = { points: points(piece.points, toPlan), "data-id": piece.id };
+    if (piece.area) el("polygon", { ...attributes, fill: colour, "fill-opacity": 0.55 }, terrain);
+    else el("polyline", { ...attributes, stroke: colour, "stroke-width": size / 120, fill: "none" }, terrain);
+  }
+  if (page.selected) drawShapes(svg, page.view.rulings[page.selected] || [], toPlan, size / 400, font);
+  const units = el("g", { class: "units" }, svg);
+  const labels = el("g", { class: "labels" }, svg);
+  // The selected unit's name first, so it is never the one left out.
+  const order = Object.entries(view.units).sort(([a], [b]) => (b === page.selected) - (a === page.selected));
+  for (const [id, unit] of order) {
+    const g = el("g", { class: `unit ${unit.sighting}`, "data-id": id }, units);
+    if (id === page.selected || (page.caseMode || []).includes(id)) g.classList.add("selected");
+    for (const stand of unit.stands) {
+      el("polygon", { points: points(stand, toPlan), fill: unit.colour }, g);
+      el("line", front(stand, toPlan), g);
+    }
+    const centre = unit.stands.flat().reduce((s, p) => [s[0] + p[0], s[1] + p[1]], [0, 0])
+      .map((v) => v / (unit.stands.length * 4));
+    const at = toPlan(centre);
+    const label = el("text", { x: at[0], y: at[1] + font * 0.35, "font-size": font, class: "label", "data-id": id }, labels);
+    label.textContent = unit.name;
+  }
+  placeLabels(labels);
+  if (page.tape && page.tape.length) drawTape(svg, font);
+}
+
+// Names that would overprint one another: the later ones are left out (the list names them all).
+function placeLabels(group) {
+  const placed = [];
+  for (const label of Array.from(group.children)) {
+    let box;
+    try { box = label.getBBox(); } catch (e) { continue; }
+    const hits = placed.some((b) => box.x < b.x + b.width && b.x < box.x + box.width
+      && box.y < b.y + b.height && b.y < box.y + box.height);
+    if (hits) label.remove();
+    else placed.push(box);
+  }
+}
+
+function front(stand, map) {
+  const [a, b] = [map(stand[0]), map(stand[1])];
+  return { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "front" };
+}
+
+function drawGrid(svg, vw, vh) {
+  // Every 6" for Black Powder, 10 cm, 100 mm or 100 m in the others: the app's grid.
+  const t = page.view.table;
+  const step = t.unit === '"' ? 6 : (t.unit === "cm" ? 10 : 100) / t.per_inch;
+  const grid = el("g", { class: "grid" }, svg);
+  for (let x = step; x < vw; x += step) el("line", { x1: x, y1: 0, x2: x, y2: vh }, grid);
+  for (let y = step; y < vh; y += step) el("line", { x1: 0, y1: vh - y, x2: vw, y2: vh - y }, grid);
+}
+
+function drawShapes(parent, rulings, map, stroke, font) {
+  const g = el("g", { class: "shapes" }, parent);
+  for (const ruling of rulings) {
+    for (const shape of ruling.shapes) {
+      if (shape.shape === "polygon") {
+        const p = shape.points.map(map);
+        if (p.some((q) => !q)) continue;
+        el("polygon", { points: p.map((q) => q.join(",")).join(" "), class: `shape ${shape.role} ${ruling.verdict}`, "stroke-width": stroke }, g);
+      } else {
+        const [a, b] = [map(shape.from), map(shape.to)];
+        if (!a || !b) continue;
+        el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: `shape ${shape.role} ${ruling.verdict}`, "stroke-width": stroke * 2 }, g);
+        if (shape.label) {
+          const text = el("text", { x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2, "font-size": font * 0.8, class: "measure" }, g);
+          text.textContent = shape.label;
+        }
+      }
+    }
+  }
+}
+
+function drawTape(svg, font) {
+  const [a, b] = page.tape;
+  const [pa, pb] = [toPlan(a), toPlan(b || a)];
+  const g = el("g", { class: "tape" }, svg);
+  el("circle", { cx: pa[0], cy: pa[1], r: font / 3 }, g);
+  if (!b) return;
+  el("circle", { cx: pb[0], cy: pb[1], r: font / 3 }, g);
+  el("line", { x1: pa[0], y1: pa[1], x2: pb[0], y2: pb[1] }, g);
+  const text = el("text", { x: (pa[0] + pb[0]) / 2, y: (pa[1] + pb[1]) / 2 - font / 2, "font-size": font * 1.2, id: "tape-length" }, g);
+  text.textContent = length(Math.hypot(b[0] - a[0], b[1] - a[1]));
+}
+
+function drawList() {
+  const units = Object.entries(page.view.units)
+    .sort(([, a], [, b]) => a.side.localeCompare(b.side) || a.name.localeCompare(b.name));
+  // Rebuilt only when what it shows changes, so that a tap is never lost to a live update.
+  const key = JSON.stringify(units.map(([id, u]) => [id, u.name, u.kind, u.formation, u.sighting, u.colour]));
+  if (key === page.listKey) return;
+  page.listKey = key;
+  const list = $("units");
+  list.replaceChildren();
+  for (const [id, unit] of units) {
+    const li = document.createElement("li");
+    li.dataset.id = id;
+    li.className = unit.sighting;
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = unit.colour;
+    li.append(dot, `${unit.name} `);
+    const facts = document.createElement("span");
+    facts.className = "dim";
+    facts.textContent = `${unit.kind}, ${unit.formation.replace("-", " ")}${sightingWords(unit)}`;
+    li.append(facts);
+    li.addEventListener("click", () => select(id));
+    list.appendChild(li);
+  }
+}
+
+function sightingWords(unit) {
+  if (unit.sighting === "held") return " — not seen now, where it was last seen";
+  if (unit.sighting === "partial") return " — partly seen";
+  return "";
+}
+
+function drawSelected() {
+  const id = page.selected;
+  const unit = id && page.view.units[id];
+  $("selected").hidden = !unit;
+  $("list").hidden = !!unit;
+  if (!unit) return;
+  const rulings = page.view.rulings[id] || [];
+  const key = JSON.stringify([id, unit.name, unit.formation, unit.sighting, rulings.map((r) => [r.verdict, r.explanation, r.rule])]);
+  if (key === page.selectedKey) return;
+  page.selectedKey = key;
+  $("unit-name").textContent = unit.name;
+  $("unit-facts").textContent = `${unit.side} · ${unit.kind} in ${unit.formation.replace("-", " ")}${sightingWords(unit)}`;
+  const list = $("rulings");
+  list.replaceChildren();
+  for (const ruling of rulings) {
+    const li = document.createElement("li");
+    li.className = `ruling ${ruling.verdict}`;
+    li.dataset.topic = ruling.topic;
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = MARK[ruling.verdict];
+    const words = document.createElement("span");
+    words.className = "explanation";
+    words.textContent = ruling.explanation;
+    li.append(mark, words);
+    if (ruling.verdict === "borderline") {
+      const flag = document.createElement("span");
+      flag.className = "flag";
+      flag.textContent = "BORDERLINE — players decide";
+      li.append(flag);
+    }
+    const rule = document.createElement("span");
+    rule.className = "rule";
+    rule.textContent = `[${ruling.rule}]`;
+    li.append(rule);
+    list.appendChild(li);
+  }
+}
+
+// ---- the camera ------------------------------------------------------------------------------
+
+// The calibrated camera's projection, as calibration::Camera computes it (OpenCV's model).
+function project(camera, p, height) {
+  const [x, y, z] = [p[0], p[1], height];
+  const R = camera.rotation, t = camera.translation;
+  const cz = R[2][0] * x + R[2][1] * y + R[2][2] * z + t[2];
+  if (cz <= 1e-9) return null;
+  const xn = (R[0][0] * x + R[0][1] * y + R[0][2] * z + t[0]) / cz;
+  const yn = (R[1][0] * x + R[1][1] * y + R[1][2] * z + t[1]) / cz;
+  const r2 = xn * xn + yn * yn;
+  if (camera.fold !== null && r2 >= camera.fold) return null;
+  const [k1, k2, p1, p2, k3] = camera.distortion;
+  const radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3));
+  const xd = xn * radial + 2 * p1 * xn * yn + p2 * (r2 + 2 * xn * xn);
+  const yd = yn * radial + p1 * (r2 + 2 * yn * yn) + 2 * p2 * xn * yn;
+  return [camera.fx * xd + camera.cx, camera.fy * yd + camera.cy];
+}
+
+// Straight table edges are bent by the lens: project them in short pieces.
+function bent(list, closed, map) {
+  const out = [];
+  const n = list.length;
+  for (let i = 0; i < (closed ? n : n - 1); i++) {
+    const [a, b] = [list[i], list[(i + 1) % n]];
+    for (let k = 0; k < 8; k++) {
+      const f = k / 8;
+      out.push(map([a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f]));
+    }
+  }
+  if (!closed) out.push(map(list[n - 1]));
+  return out.some((q) => !q) ? null : out;
+}
+
+function showVideo(on) {
+  $("video-box").hidden = !on;
+  $("plan-box").hidden = on;
+  $("show-video").classList.toggle("on", on);
+  $("show-plan").classList.toggle("on", !on);
+  clearInterval(page.videoTimer);
+  if (on) {
+    refreshPicture();
+    page.videoTimer = setInterval(refreshPicture, 500);
+    drawVideoOverlay();
+  }
+}
+
+function refreshPicture() {
+  const view = page.view;
+  if (!view || !view.status.picture) {
+    $("video-note").textContent = "No camera picture yet.";
+    return;
+  }
+  const width = Math.round($("video-box").clientWidth * (window.devicePixelRatio || 1));
+  const next = new Image();
+  next.onload = () => { $("video").src = next.src; };
+  next.src = `/t/${token}/frame.jpg?w=${width}&f=${view.status.frame}`;
+}
+
+function drawVideoOverlay() {
+  const view = page.view;
+  const svg = $("video-overlay");
+  svg.replaceChildren();
+  const camera = view && view.camera;
+  $("video-note").textContent = camera ? "" : "The camera is not calibrated to the table yet: no overlay.";
+  if (!camera) return;
+  svg.setAttribute("viewBox", `-0.5 -0.5 ${camera.width} ${camera.height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const stroke = camera.width / 500;
+  const onCloth = (p) => project(camera, p, 0);
+  const onStands = (p) => project(camera, p, camera.stand_height);
+  if (page.selected) {
+    const rulings = view.rulings[page.selected] || [];
+    drawShapes(svg, rulings, onCloth, stroke, camera.width / 60);
+  }
+  for (const [id, unit] of Object.entries(view.units)) {
+    const g = el("g", { class: `unit ${unit.sighting}`, "data-id": id }, svg);
+    if (id === page.selected) g.classList.add("selected");
+    for (const stand of unit.stands) {
+      const outline = bent(stand, true, onStands);
+      if (!outline) continue;
+      el("polygon", { points: outline.map((q) => q.join(",")).join(" "), stroke: unit.colour, "stroke-width": stroke, fill: "none" }, g);
+    }
+    g.addEventListener("pointerdown", (event) => { event.stopPropagation(); select(id); });
+  }
+}
+
+// ---- taps ------------------------------------------------------------------------------------
+
+function planPoint(event) {
+  const svg = $("plan");
+  const matrix = svg.getScreenCTM();
+  if (!matrix) return null;
+  const q = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  return fromPlan([q.x, q.y]);
+}
+
+// The unit under a table point: in one of its stands, or within half an inch of one (a finger
+// is wider than a gun's base). Found from the geometry, not the element tapped, which a live
+// update may have replaced between the finger going down and up.
+function unitAt(p) {
+  let best = null;
+  for (const [id, unit] of Object.entries(page.view.units)) {
+    for (const stand of unit.stands) {
+      const d = distanceToStand(p, stand);
+      if (d <= 0.5 && (!best || d < best.d)) best = { id, d };
+    }
+  }
+  return best && best.id;
+}
+
+function distanceToStand(p, corners) {
+  let inside = false;
+  let nearest = Infinity;
+  for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) {
+    const [a, b] = [corners[i], corners[j]];
+    if ((a[1] > p[1]) !== (b[1] > p[1]) && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+    nearest = Math.min(nearest, Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy));
+  }
+  return inside ? 0 : nearest;
+}
+
+function tapUnit(id, event) {
+  if (page.caseMode) {
+    if (!page.caseMode.includes(id)) page.caseMode.push(id);
+    if (page.caseMode.length === 2) {
+      const [a, b] = page.caseMode;
+      page.caseMode = null;
+      const note = prompt(`Note for the case between ${page.view.units[a].name} and ${page.view.units[b].name} (optional):`, "") || "";
+      send({ do: "save-case", a, b, note: note.slice(0, 1000) });
+    }
+    render();
+    return;
+  }
+  if (page.tapeMode) { tapPlan(event); return; }
+  select(id);
+}
+
+function tapPlan(event) {
+  if (!page.view) return;
+  const p = planPoint(event);
+  if (!p) return;
+  if (!page.tapeMode) {
+    const id = unitAt(p);
+    if (id) tapUnit(id, event);
+    return;
+  }
+  if (!page.tape || page.tape.length === 2) page.tape = [p];
+  else page.tape.push(p);
+  const note = $("tape-note");
+  note.hidden = false;
+  note.textContent = page.tape.length === 2
+    ? `Tape: ${length(Math.hypot(page.tape[1][0] - page.tape[0][0], page.tape[1][1] - page.tape[0][1]))}, point to point. Tap again for a new tape.`
+    : "Tape: tap the second point.";
+  drawPlan();
+}
+
+function select(id) {
+  page.selected = id;
+  render();
+}
+
+// ---- messages --------------------------------------------------------------------------------
+
+function setStatus(text, kind) {
+  const status = $("status");
+  status.textContent = text;
+  status.className = kind;
+}
+
+function showBanner(text) {
+  const banner = $("banner");
+  banner.textContent = text;
+  banner.hidden = false;
+}
+
+function hideBanner() { $("banner").hidden = true; }
+
+function toast(text, bad) {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = bad ? "bad" : "";
+  t.hidden = false;
+  clearTimeout(page.toastTimer);
+  page.toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+
+// ---- wiring ----------------------------------------------------------------------------------
+
+$("plan").addEventListener("click", tapPlan);
+$("turn").addEventListener("click", () => {
+  if (!page.view) return;
+  page.turn = (page.turn + 1) % 4;
+  localStorage.setItem(`vedette-turn-${page.view.table.name}`, String(page.turn));
+  drawPlan();
+});
+$("tape").addEventListener("click", () => {
+  page.tapeMode = !page.tapeMode;
+  page.tape = null;
+  $("tape").classList.toggle("on", page.tapeMode);
+  $("tape-note").hidden = !page.tapeMode;
+  $("tape-note").textContent = "Tape: tap the first point.";
+  drawPlan();
+});
+$("back").addEventListener("click", () => select(null));
+$("show-plan").addEventListener("click", () => showVideo(false));
+$("show-video").addEventListener("click", () => showVideo(true));
+$("freeze").addEventListener("click", () => send({ do: page.view && page.view.status.frozen ? "unfreeze" : "freeze" }));
+$("mark-turn").addEventListener("click", () => send({ do: "mark-turn" }));
+$("case").addEventListener("click", () => {
+  page.caseMode = [];
+  toast("Tap the two units of the dispute on the plan.");
+});
+window.addEventListener("resize", () => { if (page.view) drawPlan(); });
+
+connect();

@@ -1,0 +1,434 @@
+//! The table's page in a real browser: Debian's chromium, driven through chromedriver, against a
+//! running `vedette serve` on the demo table — as a phone and as a laptop. `make test` installs
+//! both (`.ci/system-deps.sh`).
+
+mod common;
+
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::served::{Served, free_port};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// Chromium under chromedriver, closed when dropped.
+struct Browser {
+    driver: Child,
+    client: Client,
+    _profile: std::path::PathBuf,
+}
+
+impl Browser {
+    async fn open(width: u32, height: u32) -> Browser {
+        for program in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+            assert!(
+                std::path::Path::new(program).exists(),
+                "{program} is missing: `make test` installs chromium and chromium-driver"
+            );
+        }
+        let port = free_port();
+        // A process group of its own: chromium and its helpers go with it when a test ends,
+        // even one that fails before closing the browser.
+        let driver = Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let profile = common::scratch(&format!("chromium-{port}"));
+        let capabilities = json!({
+            "goog:chromeOptions": {
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                    format!("--user-data-dir={}", profile.display()),
+                    format!("--window-size={width},{height}"),
+                ],
+                // A desktop window is never narrower than 500 px: a phone is emulated.
+                "mobileEmulation": {
+                    "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 }
+                }
+            }
+        });
+        let capabilities = match capabilities {
+            Value::Object(map) => map,
+            _ => unreachable!("an object literal"),
+        };
+        let start = Instant::now();
+        let client = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(capabilities.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(client) => break client,
+                // chromedriver takes a moment to listen: its first refusals are expected.
+                Err(_) if start.elapsed() < PATIENCE => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("chromium did not start under chromedriver: {e}"),
+            }
+        };
+        Browser {
+            driver,
+            client,
+            _profile: profile,
+        }
+    }
+
+    /// Open `link` and wait until the plan shows the table.
+    async fn show(&self, link: &str) {
+        self.client.goto(link).await.expect("the page opens");
+        self.until("the units are drawn", UNITS_DRAWN).await;
+    }
+
+    /// Whether the page shows the umpire's tools.
+    async fn umpire_tools_shown(&self) -> bool {
+        self.js("return !document.getElementById('umpire').hidden")
+            .await
+            .as_bool()
+            .expect("a yes or no")
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    /// Wait until `script` returns true.
+    async fn until(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        loop {
+            if self.js(script).await == Value::Bool(true) {
+                return;
+            }
+            assert!(start.elapsed() < PATIENCE, "never: {what}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn screenshot(&self, name: &str) -> image::DynamicImage {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let path = common::scratch("web-screenshots").join(name);
+        std::fs::write(&path, &png).expect("written");
+        // The README's pictures are made by the same test: VEDETTE_DOCS=1 writes them to docs/.
+        if std::env::var_os("VEDETTE_DOCS").is_some() {
+            let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/");
+            std::fs::write(format!("{docs}{name}"), &png).expect("written to docs/");
+        }
+        image::load_from_memory(&png).expect("a PNG")
+    }
+
+    async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // The whole group: chromedriver, chromium and chromium's helpers.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
+            .status();
+        let _ = self.driver.wait();
+    }
+}
+
+fn serve(port: u16) -> Served {
+    let listen = format!("127.0.0.1:{port}");
+    Served::start(
+        &[
+            "serve",
+            "--demo",
+            "--listen",
+            &listen,
+            "--token",
+            "players-link",
+            "--umpire-token",
+            "umpires-link",
+        ],
+        &["table", "umpire"],
+    )
+}
+
+/// Tap the first unit of the list, in one go (the list may be rebuilt by a live update between
+/// finding an element and clicking it); its id.
+async fn tap_first_in_list(browser: &Browser) -> String {
+    let id = browser
+        .js("const li = document.querySelector('#units li'); li.click(); return li.dataset.id")
+        .await;
+    id.as_str().expect("a unit in the list").to_owned()
+}
+
+const UNITS_DRAWN: &str = "return document.querySelectorAll('#plan g.unit').length >= 10";
+
+#[tokio::test]
+async fn on_a_phone_the_plan_draws_a_tap_shows_rulings_the_tape_measures_and_the_view_turns() {
+    let server = serve(0);
+    let browser = Browser::open(390, 844).await;
+    browser.show(&server.link("table")).await;
+    assert!(
+        !browser.umpire_tools_shown().await,
+        "a viewer's page shows the umpire's tools"
+    );
+
+    // Tap a unit in the list: its rulings, in the app's words, with their rules.
+    let id = tap_first_in_list(&browser).await;
+    browser
+        .until(
+            "its rulings show",
+            "return document.querySelectorAll('#rulings li.ruling').length > 0",
+        )
+        .await;
+    let shown = browser
+        .js("return Array.from(document.querySelectorAll('#rulings .explanation')).map(e => e.textContent)")
+        .await;
+    let sent = browser
+        .js(&format!(
+            "return page.view.rulings['{id}'].map(r => r.explanation)"
+        ))
+        .await;
+    assert_eq!(shown, sent);
+    let rules = browser
+        .js("return Array.from(document.querySelectorAll('#rulings .rule')).every(e => /^\\[.+\\]$/.test(e.textContent))")
+        .await;
+    assert_eq!(rules, Value::Bool(true));
+    let name = browser
+        .js("return document.getElementById('unit-name').textContent")
+        .await;
+    let named = browser
+        .js(&format!("return page.view.units['{id}'].name"))
+        .await;
+    assert_eq!(name, named);
+
+    // Tap another unit on the plan itself.
+    let other = browser
+        .js(&format!(
+            "const [other, unit] = Object.entries(page.view.units).find(([o]) => o !== '{id}'); \
+             const s = unit.stands[0]; \
+             const centre = [0, 1].map(k => s.reduce((sum, c) => sum + c[k], 0) / 4); \
+             const svg = document.getElementById('plan'); const q = toPlan(centre); \
+             const at = new DOMPoint(q[0], q[1]).matrixTransform(svg.getScreenCTM()); \
+             svg.dispatchEvent(new MouseEvent('click', {{bubbles: true, clientX: at.x, clientY: at.y}})); \
+             return other"
+        ))
+        .await;
+    let other = other.as_str().expect("an id").to_owned();
+    let name = browser
+        .js("return document.getElementById('unit-name').textContent")
+        .await;
+    assert_eq!(
+        name,
+        browser
+            .js(&format!("return page.view.units['{other}'].name"))
+            .await
+    );
+
+    let phone = browser.screenshot("web-phone.png").await;
+    assert_eq!(phone.width(), 390);
+
+    // The tape, in both of two turns of the plan: tap two table points, read the length.
+    for turn in 0..2 {
+        if turn == 1 {
+            let before = browser
+                .js("return document.getElementById('plan').getAttribute('viewBox')")
+                .await;
+            browser
+                .client
+                .find(Locator::Id("turn"))
+                .await
+                .expect("turn")
+                .click()
+                .await
+                .expect("turned");
+            let after = browser
+                .js("return document.getElementById('plan').getAttribute('viewBox')")
+                .await;
+            let dims = |v: &Value| -> Vec<f64> {
+                v.as_str()
+                    .unwrap_or("")
+                    .split(' ')
+                    .filter_map(|n| n.parse().ok())
+                    .collect()
+            };
+            let (b, a) = (dims(&before), dims(&after));
+            assert_eq!(
+                (a[2], a[3]),
+                (b[3], b[2]),
+                "a quarter turn swaps the plan's sides"
+            );
+            assert_eq!(
+                browser
+                    .js("return document.getElementById('plan').dataset.turn")
+                    .await,
+                "1"
+            );
+        }
+        browser
+            .client
+            .find(Locator::Id("tape"))
+            .await
+            .expect("tape")
+            .click()
+            .await
+            .expect("on");
+        // Table points (10, 10) and (40, 30): 36.06" apart.
+        let tapped = browser
+            .js("const svg = document.getElementById('plan'); const m = svg.getScreenCTM(); \
+                 for (const p of [[10, 10], [40, 30]]) { const q = toPlan(p); \
+                   const s = new DOMPoint(q[0], q[1]).matrixTransform(m); \
+                   svg.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: s.x, clientY: s.y})); } \
+                 return document.getElementById('tape-length').textContent")
+            .await;
+        let length: f64 = tapped
+            .as_str()
+            .and_then(|t| t.trim_end_matches('"').parse().ok())
+            .unwrap_or_else(|| panic!("no tape length: {tapped}"));
+        // Screen pixels round the taps: a hundredth of an inch at most on this plan.
+        assert!((length - 36.06).abs() < 0.15, "turn {turn}: tape {length}");
+        browser
+            .client
+            .find(Locator::Id("tape"))
+            .await
+            .expect("tape")
+            .click()
+            .await
+            .expect("off");
+    }
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_sees_the_units() {
+    let server = serve(0);
+    let browser = Browser::open(1366, 768).await;
+    browser.show(&server.link("umpire")).await;
+    assert!(
+        browser.umpire_tools_shown().await,
+        "the umpire's page hides its tools"
+    );
+    tap_first_in_list(&browser).await;
+    browser.screenshot("web-laptop.png").await;
+    browser
+        .client
+        .find(Locator::Id("show-video"))
+        .await
+        .expect("tab")
+        .click()
+        .await
+        .expect("shown");
+    browser
+        .until(
+            "the picture and its overlay show",
+            "const img = document.getElementById('video'); \
+             return img.naturalWidth > 0 && document.querySelectorAll('#video-overlay polygon').length >= 10",
+        )
+        .await;
+    browser.screenshot("web-laptop-camera.png").await;
+
+    // The page's projection is the camera model's: compare it with calibration::Camera's.
+    let camera = browser.js("return page.view.camera").await;
+    let number = |v: &Value| v.as_f64().expect("a number");
+    let rotation: Vec<f64> = camera["rotation"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .flat_map(|row| {
+            row.as_array()
+                .expect("row")
+                .iter()
+                .map(number)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let translation: Vec<f64> = camera["translation"]
+        .as_array()
+        .expect("t")
+        .iter()
+        .map(number)
+        .collect();
+    let distortion: Vec<f64> = camera["distortion"]
+        .as_array()
+        .expect("d")
+        .iter()
+        .map(number)
+        .collect();
+    let rust_camera = calibration::Camera {
+        intrinsics: calibration::Intrinsics {
+            image_size: calibration::ImageSize {
+                width: camera["width"].as_u64().expect("w") as u32,
+                height: camera["height"].as_u64().expect("h") as u32,
+            },
+            focal_x: calibration::Pixels(number(&camera["fx"])),
+            focal_y: calibration::Pixels(number(&camera["fy"])),
+            principal_point: calibration::PixelPoint::new(
+                number(&camera["cx"]),
+                number(&camera["cy"]),
+            ),
+            distortion: calibration::Distortion::from_coefficients(&distortion),
+        },
+        pose: calibration::CameraPose {
+            rotation: nalgebra::Rotation3::from_matrix_unchecked(
+                nalgebra::Matrix3::from_row_slice(&rotation),
+            ),
+            translation: nalgebra::Vector3::from_column_slice(&translation),
+        },
+    };
+    for (x, y, h) in [
+        (5.0, 5.0, 0.0),
+        (36.0, 24.0, 0.16),
+        (70.0, 45.0, 0.16),
+        (1.0, 47.0, 0.0),
+    ] {
+        let js = browser
+            .js(&format!(
+                "return project(page.view.camera, [{x}, {y}], {h})"
+            ))
+            .await;
+        let rust = rust_camera
+            .project(&nalgebra::Point3::new(x, y, h))
+            .expect("on the picture");
+        let js: Vec<f64> = js.as_array().expect("a pixel").iter().map(number).collect();
+        assert!(
+            (js[0] - rust.x).abs() < 1e-6 && (js[1] - rust.y).abs() < 1e-6,
+            "({x}, {y}, {h}): page {js:?}, camera {rust:?}"
+        );
+    }
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn a_page_that_loses_its_connection_says_so_and_recovers_by_itself() {
+    let port = free_port();
+    let mut server = serve(port);
+    let browser = Browser::open(390, 844).await;
+    browser.show(&server.link("table")).await;
+    server.kill();
+    browser
+        .until(
+            "the page says the connection is lost",
+            "const b = document.getElementById('banner'); return !b.hidden && b.textContent.includes('reconnecting')",
+        )
+        .await;
+    // The table's machine comes back (same port, same link).
+    let _back = serve(port);
+    browser
+        .until(
+            "the page is live again",
+            "return document.getElementById('banner').hidden && document.getElementById('status').className === 'live'",
+        )
+        .await;
+    browser
+        .until("the units are drawn again", UNITS_DRAWN)
+        .await;
+    browser.close().await;
+}

@@ -1,0 +1,202 @@
+//! A hall of tables on a real broker (Debian's mosquitto, which `make test` installs): tables
+//! publish with `vedette serve --mqtt`, `vedette hub` shows them all, a table switched off is
+//! shown as such, junk on the broker is ignored, and a broker that vanishes is waited for.
+
+mod common;
+
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::served::{Served, free_port};
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio_tungstenite::connect_async;
+use tokio_tungstenite::tungstenite::Message;
+
+const PATIENCE: Duration = Duration::from_secs(90);
+
+/// A mosquitto broker on a port of its own, stopped when dropped.
+struct Broker {
+    child: Child,
+    port: u16,
+}
+
+impl Broker {
+    fn start(port: u16) -> Broker {
+        let program = "/usr/sbin/mosquitto";
+        assert!(
+            std::path::Path::new(program).exists(),
+            "{program} is missing: `make test` installs mosquitto"
+        );
+        let child = Command::new(program)
+            .args(["-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mosquitto starts");
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < PATIENCE, "mosquitto never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Broker { child, port }
+    }
+
+    fn url(&self, table: &str) -> String {
+        format!("mqtt://127.0.0.1:{}/{table}", self.port)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn table(broker: &str) -> Served {
+    Served::start(
+        &[
+            "serve",
+            "--demo",
+            "--listen",
+            "127.0.0.1:0",
+            "--mqtt",
+            broker,
+        ],
+        &["table", "umpire"],
+    )
+}
+
+fn hub(port: u16) -> Served {
+    let broker = format!("mqtt://127.0.0.1:{port}");
+    Served::start(
+        &[
+            "hub",
+            "--mqtt",
+            &broker,
+            "--listen",
+            "127.0.0.1:0",
+            "--token",
+            "hall-screen",
+        ],
+        &["hub"],
+    )
+}
+
+/// Wait until the hub's page is sent a hall that `done` accepts; that hall.
+async fn hall_until(link: &str, what: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let url = format!("{}ws", link.replacen("http://", "ws://", 1));
+    let (mut page, _) = connect_async(url).await.expect("the hub's page connects");
+    let found = tokio::time::timeout(PATIENCE, async {
+        while let Some(Ok(message)) = page.next().await {
+            let Message::Text(text) = message else {
+                continue;
+            };
+            let hall: Value = serde_json::from_str(&text).expect("JSON");
+            let tables = hall["tables"].as_array().cloned().unwrap_or_default();
+            if done(&tables) {
+                return Some(tables);
+            }
+        }
+        None
+    })
+    .await;
+    found
+        .unwrap_or_else(|_| panic!("never: {what}"))
+        .unwrap_or_else(|| panic!("the hub closed the page before: {what}"))
+}
+
+fn named<'t>(tables: &'t [Value], name: &str) -> Option<&'t Value> {
+    tables.iter().find(|t| t["name"] == name)
+}
+
+fn live_with_plan(tables: &[Value], name: &str) -> bool {
+    named(tables, name).is_some_and(|t| {
+        t["online"] == true
+            && t["plan"]["units"]
+                .as_object()
+                .is_some_and(|u| u.len() >= 10)
+    })
+}
+
+// Several threads: the prankster's client runs while the test waits on the hub's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_shows_every_table_of_the_hall_and_which_have_gone() {
+    let broker = Broker::start(free_port());
+    let _one = table(&broker.url("hall-1"));
+    let mut two = table(&broker.url("hall-2"));
+    let screen = hub(broker.port);
+    let link = screen.link("hub");
+    let tables = hall_until(&link, "both tables live with their plans", |t| {
+        live_with_plan(t, "hall-1") && live_with_plan(t, "hall-2")
+    })
+    .await;
+    // The hub shows plans, not rulings.
+    assert!(named(&tables, "hall-1").is_some_and(|t| t["plan"].get("rulings").is_none()));
+
+    // Junk published by anyone on the hall's network is ignored, and said.
+    let (client, mut events) = rumqttc::AsyncClient::new(
+        rumqttc::MqttOptions::new("a-prankster", "127.0.0.1", broker.port),
+        4,
+    );
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    client
+        .publish(
+            "vedette/hall-3/view",
+            rumqttc::QoS::AtLeastOnce,
+            true,
+            "{not json",
+        )
+        .await
+        .expect("published");
+    screen.wait_for_log("table hall-3 published a view that does not read", PATIENCE);
+
+    // A table's machine switched off: the broker says so for it, and the hub shows it.
+    two.kill();
+    let tables = hall_until(&link, "table 2 offline", |t| {
+        named(t, "hall-2").is_some_and(|t| t["online"] == false)
+    })
+    .await;
+    assert!(live_with_plan(&tables, "hall-1"));
+    assert!(named(&tables, "hall-3").is_none());
+}
+
+#[tokio::test]
+async fn a_broker_that_vanishes_is_waited_for_while_the_table_is_still_served() {
+    let port = free_port();
+    let mut broker = Broker::start(port);
+    let mut served = table(&broker.url("table-7"));
+    served.wait_for_log("publishing the table to", PATIENCE);
+    broker.stop();
+    served.wait_for_log("cannot be reached", PATIENCE);
+    // Still served: a page connects and is sent the table.
+    let url = format!("{}ws", served.link("table").replacen("http://", "ws://", 1));
+    let (mut page, _) = connect_async(url).await.expect("still served");
+    let full = tokio::time::timeout(PATIENCE, async {
+        while let Some(Ok(message)) = page.next().await {
+            if let Message::Text(text) = message
+                && text.contains("\"type\":\"full\"")
+            {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(full, Ok(true));
+    assert!(served.running());
+    // The broker comes back: publishing starts again, and a hub sees the table.
+    let _broker = Broker::start(port);
+    served.wait_for_log("is back", PATIENCE);
+    let screen = hub(port);
+    hall_until(&screen.link("hub"), "table 7 live again", |t| {
+        live_with_plan(t, "table-7")
+    })
+    .await;
+}
