@@ -173,23 +173,8 @@ impl Feed {
             let Some(state) = latest.clone() else {
                 continue;
             };
-            let (frozen, view) = self.view_of(&state);
             let before = snapshot.borrow().clone();
-            let state = match (&before, frozen) {
-                // Frozen: the table stays as it was; only the status says so.
-                (Some(before), true) => before.state.clone(),
-                _ => state,
-            };
-            let view = match (&before, frozen) {
-                (Some(before), true) => {
-                    let mut kept = before.view.clone();
-                    kept.status.frozen = true;
-                    kept.status.turn = view.map_or(kept.status.turn, |v| v.status.turn);
-                    Some(kept)
-                }
-                _ => view,
-            };
-            let Some(view) = view else {
+            let Some((state, view)) = self.next(state, before.as_deref()) else {
                 continue;
             };
             let patch = before.as_ref().and_then(|b| view.patch_from(&b.view));
@@ -214,27 +199,35 @@ impl Feed {
         }
     }
 
-    /// The view of a state with the umpire's additions (the turn's moves), and whether the
-    /// view is frozen.
-    fn view_of(&self, state: &TableState) -> (bool, Option<TableView>) {
+    /// What to publish for `state`: the table as it is, with the turn's moves, or — while the
+    /// umpire has frozen it — the table as it was, with only its status saying so.
+    fn next(
+        &self,
+        state: Arc<TableState>,
+        before: Option<&Snapshot>,
+    ) -> Option<(Arc<TableState>, TableView)> {
+        let control = self.control.lock().ok()?;
+        if let (true, Some(before)) = (control.frozen, before) {
+            let mut kept = before.view.clone();
+            kept.status.frozen = true;
+            kept.status.turn = control.marker.turn;
+            return Some((before.state.clone(), kept));
+        }
         let scenario = state
             .scene
             .as_ref()
             .and_then(|scene| scene.scenario.as_ref())
             .map(|s| s.name.as_str());
         let name = self.name.as_deref().or(scenario).unwrap_or("table");
-        let mut view = TableView::of(state, name);
-        let Ok(control) = self.control.lock() else {
-            return (false, view);
-        };
-        if let (Some(view), Some(scene)) = (&mut view, &state.scene) {
-            view.status.turn = control.marker.turn;
+        let mut view = TableView::of(&state, name)?;
+        view.status.turn = control.marker.turn;
+        if let Some(scene) = &state.scene {
             for check in control.marker.moves(scene) {
                 if let Some(rulings) = view.rulings.get_mut(&check.unit) {
                     rulings.extend(check.rulings.iter().map(ruling_view));
                 }
             }
         }
-        (control.frozen, view)
+        Some((state, view))
     }
 }
