@@ -69,6 +69,46 @@ fn message(message: &Message) -> Arc<str> {
     serde_json::to_string(&wire).unwrap_or_default().into()
 }
 
+/// About one update a `period`, without holding back one that comes a little early: a bucket of
+/// two updates, refilled a tenth faster than one a period. A camera giving exactly the rate's
+/// frames a second (the demo: 10 and 10) drifts a little ahead of any clock; held to the exact
+/// rate its frames would wait for their turn, up to a whole period (measured: half of one on
+/// average, p95 90 ms), where now they go at once.
+struct Pace {
+    period: Duration,
+    tokens: f64,
+    last: tokio::time::Instant,
+}
+
+impl Pace {
+    const BURST: f64 = 2.0;
+    const SLACK: f64 = 1.1;
+
+    fn new(period: Duration) -> Pace {
+        Pace {
+            period,
+            tokens: Pace::BURST,
+            last: tokio::time::Instant::now(),
+        }
+    }
+
+    /// Wait, if need be, until an update may go, and count it.
+    async fn take(&mut self) {
+        let now = tokio::time::Instant::now();
+        let refilled =
+            now.duration_since(self.last).as_secs_f64() / self.period.as_secs_f64() * Pace::SLACK;
+        self.tokens = (self.tokens + refilled).min(Pace::BURST);
+        self.last = now;
+        if self.tokens < 1.0 {
+            let wait = self.period.mul_f64(1.0 - self.tokens);
+            tokio::time::sleep(wait).await;
+            self.last = tokio::time::Instant::now();
+            self.tokens = 1.0;
+        }
+        self.tokens -= 1.0;
+    }
+}
+
 /// What the umpire has done to the served view.
 #[derive(Debug, Default)]
 struct Control {
@@ -159,6 +199,7 @@ impl Feed {
     ) {
         let mut seq = 0;
         let mut latest: Option<Arc<TableState>> = None;
+        let mut pace = Pace::new(period);
         loop {
             tokio::select! {
                 changed = states.changed() => {
@@ -169,6 +210,14 @@ impl Feed {
                     latest = states.borrow_and_update().clone().or(latest);
                 }
                 () = self.changed.notified() => {}
+            }
+            if latest.is_none() {
+                continue;
+            }
+            pace.take().await;
+            // Whatever came while waiting: the newest.
+            if states.has_changed().unwrap_or(false) {
+                latest = states.borrow_and_update().clone().or(latest);
             }
             let Some(state) = latest.clone() else {
                 continue;
@@ -195,7 +244,6 @@ impl Feed {
             snapshot.send_replace(Some(made));
             // No page listening is not an error.
             let _ = self.updates.send(Arc::new(Update { seq, message }));
-            tokio::time::sleep(period).await;
         }
     }
 
