@@ -397,11 +397,23 @@ fn placement(tag: &StandTag, place: &[f64; 3]) -> TagPlacement {
 }
 
 /// A tag's corners, given on the table, where the detector finds them through a camera's lens:
-/// where the straight lines it fits to the bent edges meet (see [`EdgeBias::apply`]), without
-/// any edge bias. `None` when a corner is behind the camera.
-pub(crate) fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
+/// where the straight lines it fits to the bent edges meet (see `EdgeBias::apply`), without
+/// any edge bias. `None` when a corner is behind the camera. The truth a corner finder's
+/// output is held against through a bending lens.
+pub fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
     let in_front = corners.iter().all(|c| camera.project(c).is_some());
     in_front.then(|| EdgeBias::default().seen(camera, corners))
+}
+
+/// A tag's corners as a detector that fits a straight line to each of its edges finds them,
+/// from the pixels of its true corners and of its edges' middles (edge k runs from corner k to
+/// corner k + 1): the convention of every corner the calibration takes (see
+/// `EdgeBias::apply`), for a corner refiner that sees the edges bend to report its corners in.
+pub fn straight_edge_corners(
+    corners: [PixelPoint; 4],
+    middles: [PixelPoint; 4],
+) -> [PixelPoint; 4] {
+    EdgeBias::default().apply(corners, middles)
 }
 
 /// The detector's edge bias: how far outwards of the black square's true edge it puts a tag's
