@@ -511,7 +511,8 @@ pub enum Bench {
     /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG) through four
     /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
     /// (anchors only, one picture with the stand tags, after 30 s of play, board, true lens):
-    /// position and facing errors, anchors' reprojection, calibration time, recall, false tags.
+    /// position and facing errors, anchors' reprojection, calibration time, recall, false tags,
+    /// and how far the detector's corners and the refined ones lie from the truth.
     Accuracy {
         /// Synthetic tables per kind of lens.
         #[arg(long, default_value_t = 4)]
@@ -519,6 +520,14 @@ pub enum Bench {
         /// The first table's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only these kinds of lens (distortion-free, ordinary, pincushion, wide; repeat the
+        /// option for several); by default all four.
+        #[arg(long, value_parser = parse_lens)]
+        lens: Vec<vision::synthetic::LensClass>,
+        /// The corners the calibrations are given: the detector's, or refined against each
+        /// tag's pattern as `vedette calibrate` does.
+        #[arg(long, value_enum, default_value = "refined")]
+        corners: commands::bench_accuracy::Corners,
         /// Detector settings.
         #[command(flatten)]
         detector: DetectorArgs,
@@ -650,8 +659,17 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Bench(Bench::Accuracy {
             tables,
             seed,
+            lens,
+            corners,
             detector,
-        })) => commands::bench_accuracy::accuracy(*tables, *seed, detector.settings(), out),
+        })) => commands::bench_accuracy::accuracy(
+            *tables,
+            *seed,
+            lens,
+            *corners,
+            detector.settings(),
+            out,
+        ),
         Some(Command::Bench(Bench::Live {
             frames,
             tags,

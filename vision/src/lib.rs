@@ -27,6 +27,7 @@ pub mod locate;
 pub mod partial;
 pub mod pattern;
 pub mod printables;
+pub mod refine;
 pub mod roster;
 pub mod roster_edit;
 pub mod sight;

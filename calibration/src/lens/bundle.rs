@@ -35,6 +35,9 @@ use crate::camera::{Camera, CameraPose, Intrinsics, TablePoint3};
 use crate::pixels::PixelPoint;
 use crate::tag::TagPlacement;
 
+/// Stands solved on one thread at least: fewer are not worth a thread's start.
+const STANDS_PER_THREAD: usize = 8;
+
 /// A corner that falls behind the camera during a trial step is this far off, so the solver
 /// backs away from the step instead of failing.
 const BEHIND_CAMERA: f64 = 1e4;
@@ -165,12 +168,49 @@ impl<'a> Bundle<'a> {
         self.params.len() + 3 * self.stands.iter().map(Vec::len).sum::<usize>()
     }
 
-    /// Solve each stand tag's place for the lens and poses as they are.
+    /// Solve each stand tag's place for the lens and poses as they are. Each stand's corners
+    /// depend on its own place alone, so the stands are solved side by side on the machine's
+    /// cores: this runs at every step the solver tries, and is most of a fit's time.
     fn solve_stands(&mut self) {
-        for v in 0..self.views.len() {
-            for s in 0..self.stands[v].len() {
+        let jobs: Vec<(usize, usize)> = (0..self.views.len())
+            .flat_map(|v| (0..self.stands[v].len()).map(move |s| (v, s)))
+            .collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8);
+        if threads == 1 || jobs.len() < 2 * STANDS_PER_THREAD {
+            for &(v, s) in &jobs {
                 self.stands[v][s] = self.solve_stand(v, s);
             }
+            return;
+        }
+        let per_thread = jobs.len().div_ceil(threads).max(STANDS_PER_THREAD);
+        let this = &*self;
+        let solved: Vec<Vec<[f64; 3]>> = std::thread::scope(|scope| {
+            let running: Vec<_> = jobs
+                .chunks(per_thread)
+                .map(|chunk| {
+                    let thread = scope.spawn(move || {
+                        chunk
+                            .iter()
+                            .map(|&(v, s)| this.solve_stand(v, s))
+                            .collect::<Vec<_>>()
+                    });
+                    (chunk, thread)
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|(chunk, thread)| {
+                    // A solve that panicked (it never should) leaves its stands where they were.
+                    thread
+                        .join()
+                        .unwrap_or_else(|_| chunk.iter().map(|&(v, s)| this.stands[v][s]).collect())
+                })
+                .collect()
+        });
+        for (&(v, s), place) in jobs.iter().zip(solved.into_iter().flatten()) {
+            self.stands[v][s] = place;
         }
     }
 
@@ -183,7 +223,7 @@ impl<'a> Bundle<'a> {
             place: DVector::from_row_slice(&self.stands[v][s]),
         };
         let (solved, report) = LevenbergMarquardt::new()
-            .with_tol(1e-12)
+            .with_tol(1e-9)
             .with_patience(20)
             .minimize(problem);
         let p = &solved.place;
@@ -397,11 +437,23 @@ fn placement(tag: &StandTag, place: &[f64; 3]) -> TagPlacement {
 }
 
 /// A tag's corners, given on the table, where the detector finds them through a camera's lens:
-/// where the straight lines it fits to the bent edges meet (see [`EdgeBias::apply`]), without
-/// any edge bias. `None` when a corner is behind the camera.
-pub(crate) fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
+/// where the straight lines it fits to the bent edges meet (see `EdgeBias::apply`), without
+/// any edge bias. `None` when a corner is behind the camera. The truth a corner finder's
+/// output is held against through a bending lens.
+pub fn as_detected(camera: &Camera, corners: &[TablePoint3; 4]) -> Option<[PixelPoint; 4]> {
     let in_front = corners.iter().all(|c| camera.project(c).is_some());
     in_front.then(|| EdgeBias::default().seen(camera, corners))
+}
+
+/// A tag's corners as a detector that fits a straight line to each of its edges finds them,
+/// from the pixels of its true corners and of its edges' middles (edge k runs from corner k to
+/// corner k + 1): the convention of every corner the calibration takes (see
+/// `EdgeBias::apply`), for a corner refiner that sees the edges bend to report its corners in.
+pub fn straight_edge_corners(
+    corners: [PixelPoint; 4],
+    middles: [PixelPoint; 4],
+) -> [PixelPoint; 4] {
+    EdgeBias::default().apply(corners, middles)
 }
 
 /// The detector's edge bias: how far outwards of the black square's true edge it puts a tag's

@@ -90,6 +90,17 @@ impl LensLearner {
         added
     }
 
+    /// Whether a stand sighting offered now would be kept: a sane sighting of a roster's stand
+    /// tag, somewhere the stand has not been kept before. (An anchor's sighting is always taken,
+    /// as the latest.) For a caller that prepares sightings at a cost, such as refining their
+    /// corners, to prepare only those.
+    pub fn wants(&self, sighting: &TagSighting, anchors: &AnchorLayout) -> bool {
+        is_sane(sighting)
+            && anchors.anchor(sighting.id).is_none()
+            && self.stands.contains_key(&sighting.id)
+            && self.is_new_place(sighting)
+    }
+
     /// Whether a stand's sighting is far enough from each place it was kept at.
     fn is_new_place(&self, sighting: &TagSighting) -> bool {
         let centre = sighting.center();

@@ -12,7 +12,7 @@ pub mod learner;
 pub mod model;
 pub mod view;
 
-pub(crate) use bundle::as_detected;
+pub use bundle::{as_detected, straight_edge_corners};
 pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
 pub use learner::{LearnedTags, LensLearner, MAX_KEPT};

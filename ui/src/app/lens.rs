@@ -11,12 +11,16 @@ use std::time::Duration;
 
 use calibration::lens::{Coverage, LensLearner, LensModel};
 use calibration::{AnchorLayout, ImageSize, Intrinsics, LensSource, Pixels, TableCalibration};
-use vision::Roster;
+use vision::refine::{CornerRefiner, RefineSettings};
+use vision::{Mat, Roster};
 
 /// New stand sightings the learner must gather before the lens is fitted again.
 const REFIT_AFTER: usize = 12;
 /// Stand sightings needed for a first fit.
 const FIRST_FIT: usize = 16;
+/// New stand sightings whose corners are refined on one frame (`vision::refine`, a few
+/// milliseconds each); the rest are still new on the next frames, a tenth of a second later.
+const REFINED_PER_FRAME: usize = 8;
 
 /// Where the app keeps lenses: set once by the app's window (tests and the command line keep
 /// none, so no run of theirs leaves a lens for the next).
@@ -81,6 +85,9 @@ pub struct LensLearning {
     folder: Option<PathBuf>,
     /// What the kept sightings covered at the last frame.
     coverage: Option<Coverage>,
+    /// Refines the corners of the sightings kept: the family it was made for, and the refiner
+    /// (`None` when the family has no patterns to refine against).
+    refiner: Option<(String, Option<CornerRefiner>)>,
 }
 
 impl LensLearning {
@@ -94,6 +101,7 @@ impl LensLearning {
             lens: None,
             folder,
             coverage: None,
+            refiner: None,
         }
     }
 
@@ -137,6 +145,7 @@ impl LensLearning {
     /// Offer a frame's sightings; returns a newly fitted calibration to use from now on.
     pub fn frame(
         &mut self,
+        image: &Mat,
         sightings: &[calibration::TagSighting],
         anchors: &AnchorLayout,
         roster: Option<&Roster>,
@@ -151,7 +160,28 @@ impl LensLearning {
             Some(learner) if learner.image_size() == size => learner,
             slot => slot.insert(LensLearner::new(size, roster.stand_tags())),
         };
-        learner.observe(sightings, anchors);
+        let family = &anchors.family;
+        if self.refiner.as_ref().is_none_or(|(f, _)| f != family) {
+            let refiner = CornerRefiner::new(family, RefineSettings::default()).ok();
+            self.refiner = Some((family.clone(), refiner));
+        }
+        // The sightings the learner keeps, their corners refined against their patterns; the
+        // detector's when they cannot be.
+        let refined = self
+            .refiner
+            .as_mut()
+            .and_then(|(_, r)| r.as_mut())
+            .map(|refiner| {
+                refiner.offer_to_learner(image, sightings, anchors, learner, REFINED_PER_FRAME)
+            });
+        match refined {
+            Some(Ok(offered)) => learner.observe(&offered, anchors),
+            Some(Err(e)) => {
+                tracing::warn!("lens learning: corners not refined: {e}");
+                learner.observe(sightings, anchors)
+            }
+            None => learner.observe(sightings, anchors),
+        };
         let coverage = learner.coverage(Some(calibration));
         let covered = coverage.fraction();
         self.coverage = Some(coverage);

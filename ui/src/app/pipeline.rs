@@ -461,7 +461,7 @@ impl Processor {
         state.status.detect_time = detections.detect_time;
         let sightings = detections.sightings();
         self.update_calibration(&sightings, size, &mut state.status);
-        self.learn_lens(&sightings, &mut state);
+        self.learn_lens(&frame.image, &sightings, &mut state);
         if let Ok(detector) = &mut self.detector {
             // For the next frame's search, and this frame's plan.
             Self::follow_camera(
@@ -600,15 +600,24 @@ impl Processor {
     /// Offer the frame's tags to the lens learning; take a better lens when one is fitted.
     /// Nothing is learnt while the anchors say the camera has moved: those frames are seen
     /// from elsewhere than the calibration's.
-    fn learn_lens(&mut self, sightings: &[calibration::TagSighting], state: &mut TableState) {
+    fn learn_lens(
+        &mut self,
+        image: &vision::Mat,
+        sightings: &[calibration::TagSighting],
+        state: &mut TableState,
+    ) {
         if let (Some(anchors), Some(calibration), 0) = (
             &self.inputs.anchors,
             &self.inputs.calibration,
             self.moved_frames,
         ) {
-            let better =
-                self.lens
-                    .frame(sightings, anchors, self.inputs.roster.as_ref(), calibration);
+            let better = self.lens.frame(
+                image,
+                sightings,
+                anchors,
+                self.inputs.roster.as_ref(),
+                calibration,
+            );
             if let Some(better) = better {
                 self.inputs.calibration = Some(better);
             }

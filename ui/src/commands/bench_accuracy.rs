@@ -12,6 +12,11 @@
 //! - board: four views of the printed board, filling the picture, and the table picture, as
 //!   `vedette calibrate board-1.jpg … table.jpg --anchors` takes them (no stand tags);
 //! - true lens: the lens the picture was rendered through, given.
+//!
+//! Every calibration is given the tags' corners refined against their patterns
+//! ([`vision::refine`]), as `vedette calibrate` and the app's lens learning give them, the
+//! refining counted in each way's time (`--corners detector` gives the detector's instead). The
+//! report ends with how far the detector's corners and the refined ones lie from the truth.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -24,6 +29,7 @@ use calibration::{
 };
 use rules::geometry::{angle_between, heading};
 use rules::units::{Degrees, Inches};
+use vision::refine::{CornerRefiner, RefineSettings, Refinement};
 use vision::synthetic::{
     Block, Effects, LensClass, Renderer, Rgb, Scenery, SyntheticTable, framing_camera_for,
     framing_camera_from,
@@ -119,22 +125,43 @@ struct Recall {
     search_seconds: Vec<f64>,
 }
 
-/// Measure, per lens kind and way of calibrating, how far stands are placed from the truth.
+/// Which corners the calibrations are given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Corners {
+    /// The detector's.
+    Detector,
+    /// The detector's refined against each tag's pattern ([`vision::refine`]), as `vedette
+    /// calibrate` does.
+    Refined,
+}
+
+/// Measure, per lens kind and way of calibrating, how far stands are placed from the truth,
+/// through the lens kinds `lenses` (all of them when empty), with the corners `corners`.
 pub fn accuracy(
     tables: usize,
     seed: u64,
+    lenses: &[LensClass],
+    corners: Corners,
     settings: DetectorSettings,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let tables = tables.max(1);
+    let classes: Vec<LensClass> = LensClass::ALL
+        .into_iter()
+        .filter(|class| lenses.is_empty() || lenses.contains(class))
+        .collect();
     let mut scores: HashMap<(LensClass, Way), Score> = HashMap::new();
     let mut recalls: HashMap<LensClass, Recall> = HashMap::new();
+    let mut corner_errors: HashMap<LensClass, CornerErrors> = HashMap::new();
+    let refiner = CornerRefiner::new(&settings.family, RefineSettings::default())?;
     let mut bench = Bench {
         renderer: Renderer::new(),
         detector: TagDetector::new(settings.clone())?,
+        refiner,
+        refine: corners == Corners::Refined,
     };
-    let bar = progress(tables * LensClass::ALL.len(), "table");
-    for class in LensClass::ALL {
+    let bar = progress(tables * classes.len(), "table");
+    for &class in &classes {
         for i in 0..tables {
             let table_seed = seed + i as u64;
             let lens = class.sample(HD, table_seed);
@@ -146,15 +173,30 @@ pub fn accuracy(
                 ..Effects::WEBCAM
             };
             let image = bench.renderer.render(&staged.world, &camera, &effects)?;
-            let sightings = bench.detector.detect(&image)?.sightings();
+            let (detected, refined) = bench.both(&image)?;
             let truth = Truth::of(&staged, &camera);
+            corner_errors
+                .entry(class)
+                .or_default()
+                .add(&truth, &staged, &camera, &detected, &refined);
+            let (sightings, refine_seconds) = if bench.refine {
+                (refined.sightings, refined.seconds)
+            } else {
+                (detected.clone(), 0.0)
+            };
+            let picture = Picture {
+                image: &image,
+                detected: &detected,
+                sightings: &sightings,
+            };
             let recall = recalls.entry(class).or_default();
             truth.recall(&sightings, recall);
             truth.follow(&image, &settings.family, recall)?;
             for way in Way::ALL {
                 let started = Instant::now();
-                let calibration = bench.calibrate(way, &staged, &camera, table_seed, &sightings)?;
-                let seconds = started.elapsed().as_secs_f64();
+                let calibration = bench.calibrate(way, &staged, &camera, table_seed, &picture)?;
+                // The table picture's corners were refined for every way: part of its cost.
+                let seconds = started.elapsed().as_secs_f64() + refine_seconds;
                 let score = scores.entry((class, way)).or_default();
                 match calibration {
                     Ok(calibration) => {
@@ -175,7 +217,8 @@ pub fn accuracy(
         }
     }
     bar.finish_and_clear();
-    report(tables, &settings, &scores, &recalls, out)
+    report(tables, &settings, corners, &scores, &recalls, out)?;
+    report_corners(&corner_errors, out)
 }
 
 /// Stand heights 3–5 mm (tag included), the same for a table's every picture.
@@ -190,13 +233,52 @@ fn busy(mut staged: Staged) -> Staged {
     staged
 }
 
-/// What stays between tables: the renderer's caches and the detector.
+/// A table picture: its pixels, its tags as detected, and as the calibrations are given them.
+struct Picture<'a> {
+    image: &'a vision::Mat,
+    detected: &'a [TagSighting],
+    sightings: &'a [TagSighting],
+}
+
+/// A picture's tags refined: their sightings, the seconds it took, and what became of each.
+struct RefinedTags {
+    sightings: Vec<TagSighting>,
+    seconds: f64,
+    outcomes: Vec<Refinement>,
+}
+
+/// What stays between tables: the renderer's caches, the detector and the corner refiner.
 struct Bench {
     renderer: Renderer,
     detector: TagDetector,
+    refiner: CornerRefiner,
+    /// Whether the calibrations are given refined corners.
+    refine: bool,
 }
 
 impl Bench {
+    /// A picture's tags as the calibrations are given them.
+    fn sightings(&mut self, image: &vision::Mat) -> anyhow::Result<Vec<TagSighting>> {
+        let mut sightings = self.detector.detect(image)?.sightings();
+        if self.refine {
+            self.refiner.refine(image, &mut sightings)?;
+        }
+        Ok(sightings)
+    }
+
+    /// A picture's tags as detected, and refined.
+    fn both(&mut self, image: &vision::Mat) -> anyhow::Result<(Vec<TagSighting>, RefinedTags)> {
+        let detected = self.detector.detect(image)?.sightings();
+        let mut sightings = detected.clone();
+        let report = self.refiner.refine(image, &mut sightings)?;
+        let refined = RefinedTags {
+            sightings,
+            seconds: report.time.as_secs_f64(),
+            outcomes: report.outcomes,
+        };
+        Ok((detected, refined))
+    }
+
     /// Calibrate one way; the outer error is the benchmark's own failure, the inner one the
     /// calibration's (counted, not fatal).
     fn calibrate(
@@ -205,9 +287,10 @@ impl Bench {
         staged: &Staged,
         camera: &Camera,
         seed: u64,
-        sightings: &[TagSighting],
+        picture: &Picture,
     ) -> anyhow::Result<Result<TableCalibration, calibration::CalibrationError>> {
         let anchors = &staged.anchors;
+        let sightings = picture.sightings;
         let with_lens = |lens: Intrinsics| {
             let settings = Settings {
                 intrinsics: Some(lens),
@@ -226,7 +309,7 @@ impl Bench {
                 None,
             ),
             Way::AfterPlay => {
-                let learned = self.play(staged, camera, seed, sightings)?;
+                let learned = self.play(staged, camera, seed, picture)?;
                 learned.fit(anchors, None)
             }
             Way::Board => {
@@ -240,6 +323,27 @@ impl Bench {
         })
     }
 
+    /// A picture's tags offered to the live learner as the app offers them: those it keeps
+    /// with their corners refined (when the bench refines), every one at once (the app refines
+    /// a few a frame, and a bench picture stands for seconds of frames).
+    fn offer(
+        &mut self,
+        learner: &mut LensLearner,
+        image: &vision::Mat,
+        detected: &[TagSighting],
+        anchors: &calibration::AnchorLayout,
+    ) -> anyhow::Result<()> {
+        if self.refine {
+            let offered =
+                self.refiner
+                    .offer_to_learner(image, detected, anchors, learner, usize::MAX)?;
+            learner.observe(&offered, anchors);
+        } else {
+            learner.observe(detected, anchors);
+        }
+        Ok(())
+    }
+
     /// Thirty seconds of play offered to the live learner: the first picture, then one every
     /// few seconds with the stands moved.
     fn play(
@@ -247,10 +351,10 @@ impl Bench {
         staged: &Staged,
         camera: &Camera,
         seed: u64,
-        first: &[TagSighting],
+        first: &Picture,
     ) -> anyhow::Result<calibration::lens::LearnedTags> {
         let mut learner = LensLearner::new(HD, staged.roster.stand_tags());
-        learner.observe(first, &staged.anchors);
+        self.offer(&mut learner, first.image, first.detected, &staged.anchors)?;
         for k in 1..=PLAY_PICTURES {
             let moved = busy(stage(seed + 1000 * k, PLAY_SPREAD, &mut heights(seed))?);
             let effects = Effects {
@@ -258,7 +362,8 @@ impl Bench {
                 ..Effects::WEBCAM
             };
             let image = self.renderer.render(&moved.world, camera, &effects)?;
-            learner.observe(&self.detector.detect(&image)?.sightings(), &staged.anchors);
+            let seen = self.detector.detect(&image)?.sightings();
+            self.offer(&mut learner, &image, &seen, &staged.anchors)?;
         }
         debug_assert!(PLAY_INTERVAL * PLAY_PICTURES as f64 <= 30.0);
         Ok(learner.snapshot())
@@ -276,7 +381,7 @@ impl Bench {
                 ..Effects::WEBCAM
             };
             let image = self.renderer.render(&world, &camera, &effects)?;
-            views.push(self.detector.detect(&image)?.sightings());
+            views.push(self.sightings(&image)?);
         }
         Ok(views)
     }
@@ -486,6 +591,7 @@ impl Truth {
 fn report(
     tables: usize,
     settings: &DetectorSettings,
+    corners: Corners,
     scores: &HashMap<(LensClass, Way), Score>,
     recalls: &HashMap<LensClass, Recall>,
     out: &mut dyn Write,
@@ -501,11 +607,16 @@ fn report(
     )?;
     writeln!(
         out,
-        "effects: blur σ {}, noise σ {} grey levels, light fall-off {}, JPEG {:?}; detector: {settings}",
+        "effects: blur σ {}, noise σ {} grey levels, light fall-off {}, JPEG {:?}; detector: {settings}; corners: {}",
         Effects::WEBCAM.blur,
         Effects::WEBCAM.noise,
         Effects::WEBCAM.uneven_light,
-        Effects::WEBCAM.jpeg_quality
+        Effects::WEBCAM.jpeg_quality,
+        match corners {
+            Corners::Detector => "the detector's",
+            Corners::Refined =>
+                "refined against each tag's pattern (its time counted in every way's)",
+        }
     )?;
     writeln!(
         out,
@@ -648,4 +759,192 @@ fn median(values: &[f64]) -> f64 {
 
 fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+/// The tag groups corner errors are told apart by: the anchors, then stand tags by side.
+const CORNER_GROUPS: [(&str, f64, f64); 6] = [
+    ("anchors <30 px", 0.0, 30.0),
+    ("anchors ≥30 px", 30.0, f64::INFINITY),
+    ("stand tags <16 px", 0.0, 16.0),
+    ("16–20 px", 16.0, 20.0),
+    ("20–24 px", 20.0, 24.0),
+    ("≥24 px", 24.0, f64::INFINITY),
+];
+
+/// How far the detector's corners and the refined ones lie from the truth, per group.
+#[derive(Default)]
+struct CornerErrors {
+    /// Per group, per corner: (detector, refined) error outwards along the tag's diagonal, and
+    /// the whole error's length, pixels.
+    groups: [Vec<([f64; 2], [f64; 2])>; 6],
+    /// Per group: Σ error·bend and Σ bend·bend, detector and refined, where the bend is how
+    /// far a straight-edge detector's corner lies from the true one through the lens.
+    bends: [[f64; 3]; 6],
+    /// Per group: the sum of the errors' x and y, detector and refined, pixels.
+    shifts: [[f64; 4]; 6],
+    refined: usize,
+    kept: HashMap<String, usize>,
+    seconds: Vec<f64>,
+    tags: Vec<usize>,
+}
+
+impl CornerErrors {
+    fn add(
+        &mut self,
+        truth: &Truth,
+        staged: &Staged,
+        camera: &Camera,
+        detected: &[TagSighting],
+        refined: &RefinedTags,
+    ) {
+        self.seconds.push(refined.seconds);
+        self.tags.push(detected.len());
+        for outcome in &refined.outcomes {
+            match outcome {
+                Refinement::Refined { .. } => self.refined += 1,
+                Refinement::Kept(why) => *self.kept.entry(format!("{why:?}")).or_default() += 1,
+            }
+        }
+        for (before, after) in detected.iter().zip(&refined.sightings) {
+            let anchor = staged.anchors.anchor(before.id);
+            let true_corners: Option<[calibration::PixelPoint; 4]> = match anchor {
+                Some(anchor) => {
+                    let projected: Option<Vec<_>> = anchor
+                        .placement()
+                        .corners()
+                        .iter()
+                        .map(|c| camera.project(c))
+                        .collect();
+                    projected.and_then(|p| p.try_into().ok())
+                }
+                None => truth
+                    .tags
+                    .get(&before.id)
+                    .and_then(|t| t.seen.as_ref())
+                    .map(|s| s.corners),
+            };
+            let Some(true_corners) = true_corners else {
+                continue;
+            };
+            let side = TagSighting {
+                id: before.id,
+                corners: true_corners,
+            }
+            .side();
+            let group = if anchor.is_some() {
+                usize::from(side >= 30.0)
+            } else {
+                (2..CORNER_GROUPS.len())
+                    .find(|&g| side >= CORNER_GROUPS[g].1 && side < CORNER_GROUPS[g].2)
+                    .unwrap_or(2)
+            };
+            let centre = calibration::PixelPoint::mean(&true_corners);
+            let on_table = match anchor {
+                Some(a) => Some(a.placement().corners()),
+                None => truth.tags.get(&before.id).map(|t| t.placement.corners()),
+            };
+            let bent = on_table.and_then(|c| calibration::lens::as_detected(camera, &c));
+            for k in 0..4 {
+                let t = true_corners[k];
+                let (ox, oy) = (t.x - centre.x, t.y - centre.y);
+                let length = ox.hypot(oy).max(1e-9);
+                let error = |p: calibration::PixelPoint| {
+                    let (ex, ey) = (p.x - t.x, p.y - t.y);
+                    ((ex * ox + ey * oy) / length, ex.hypot(ey))
+                };
+                let (b, a) = (error(before.corners[k]), error(after.corners[k]));
+                self.groups[group].push(([b.0, a.0], [b.1, a.1]));
+                let sum = &mut self.shifts[group];
+                sum[0] += before.corners[k].x - t.x;
+                sum[1] += before.corners[k].y - t.y;
+                sum[2] += after.corners[k].x - t.x;
+                sum[3] += after.corners[k].y - t.y;
+                if let Some(bent) = bent {
+                    let (bx, by) = (bent[k].x - t.x, bent[k].y - t.y);
+                    let along = |p: calibration::PixelPoint| (p.x - t.x) * bx + (p.y - t.y) * by;
+                    self.bends[group][0] += along(before.corners[k]);
+                    self.bends[group][1] += along(after.corners[k]);
+                    self.bends[group][2] += bx * bx + by * by;
+                }
+            }
+        }
+    }
+}
+
+/// The corner errors, detector against refined, per lens kind and group.
+fn report_corners(
+    errors: &HashMap<LensClass, CornerErrors>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "corners against the truth (the first picture of each table), detector → refined: the mean error outwards along the diagonal; RMS, p95 and max error; the straight-edge share (1: the corner lies where straight lines fitted to the lens-bent edges meet, as the calibration models it); the mean error in x and y"
+    )?;
+    for class in LensClass::ALL {
+        let Some(e) = errors.get(&class) else {
+            continue;
+        };
+        let mut kept: Vec<String> = e.kept.iter().map(|(w, n)| format!("{w} {n}")).collect();
+        kept.sort();
+        writeln!(
+            out,
+            "  {:<20} refined {}/{} tags (kept: {}); {:.0} ms a picture median",
+            class.name(),
+            e.refined,
+            e.tags.iter().sum::<usize>(),
+            if kept.is_empty() {
+                "none".to_owned()
+            } else {
+                kept.join(", ")
+            },
+            1000.0 * median(&e.seconds)
+        )?;
+        for (g, (name, ..)) in CORNER_GROUPS.iter().enumerate() {
+            let values = &e.groups[g];
+            if values.is_empty() {
+                continue;
+            }
+            let side = |i: usize| {
+                let outwards: Vec<f64> = values.iter().map(|v| v.0[i]).collect();
+                let lengths = sorted(&values.iter().map(|v| v.1[i]).collect::<Vec<_>>());
+                let rms =
+                    (lengths.iter().map(|l| l * l).sum::<f64>() / lengths.len() as f64).sqrt();
+                (mean(&outwards), rms, at(&lengths, 0.95), at(&lengths, 1.0))
+            };
+            let (b, a) = (side(0), side(1));
+            let bend = e.bends[g];
+            let shift = e.shifts[g].map(|v| v / values.len() as f64);
+            // The share says nothing where the lens hardly bends a tag's edges.
+            let bend_rms = (bend[2] / values.len() as f64).sqrt();
+            let share = if bend_rms >= 0.05 {
+                format!(
+                    "{:.2} → {:.2}",
+                    bend[0] / bend[2].max(1e-12),
+                    bend[1] / bend[2].max(1e-12)
+                )
+            } else {
+                "–".to_owned()
+            };
+            writeln!(
+                out,
+                "  {:<20} {:<18} {:>4} corners: outwards {:+.3} → {:+.3} px, RMS {:.3} → {:.3} px, p95 {:.3} → {:.3} px, max {:.3} → {:.3} px; straight-edge share {share} (lens bend RMS {bend_rms:.3} px); mean (x, y) ({:+.3}, {:+.3}) → ({:+.3}, {:+.3}) px",
+                "",
+                name,
+                values.len(),
+                b.0,
+                a.0,
+                b.1,
+                a.1,
+                b.2,
+                a.2,
+                b.3,
+                a.3,
+                shift[0],
+                shift[1],
+                shift[2],
+                shift[3]
+            )?;
+        }
+    }
+    Ok(())
 }

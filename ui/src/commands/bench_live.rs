@@ -12,6 +12,7 @@ use calibration::{
 };
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
+use vision::refine::{CornerRefiner, RefineSettings};
 use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, framing_camera_for,
 };
@@ -343,9 +344,12 @@ fn play(
             Some(calibration) => calibration,
             None => {
                 // As the app does once it has fitted the lens: calibrated from the first
-                // frame's anchors and stand tags, the roster's tags looked for where they are
-                // too small for the detector.
-                let pictures = [found.sightings()];
+                // frame's anchors and stand tags, their corners refined against their patterns,
+                // the roster's tags looked for where they are too small for the detector.
+                let mut sightings = found.sightings();
+                CornerRefiner::new(game.anchors().family.as_str(), RefineSettings::default())?
+                    .refine(&shot.image, &mut sightings)?;
+                let pictures = [sightings];
                 let fitted = calibrate_from_tags(
                     game.anchors(),
                     &pictures,

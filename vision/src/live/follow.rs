@@ -413,7 +413,7 @@ fn read_cells(
 /// The homography taking the square (−1, 1), (1, 1), (1, −1), (−1, −1) to the four corners, in
 /// the detector's order: in these coordinates x runs along the printed pattern's rows and y
 /// down its columns from the top row at −1 (checked against rendered tags by the tests).
-pub(super) fn square_to_quad(corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
+pub(crate) fn square_to_quad(corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
     const SQUARE: [(f64, f64); 4] = [(-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)];
     let mut a = SMatrix::<f64, 8, 8>::zeros();
     let mut b = SVector::<f64, 8>::zeros();

@@ -15,7 +15,7 @@
 //! [`queue`] holds the bounded, frame-dropping hand-over between the threads of a live
 //! pipeline.
 
-mod follow;
+pub(crate) mod follow;
 mod likeness;
 mod mosaic;
 pub mod moved;
