@@ -113,22 +113,65 @@ impl Distortion {
     /// The squared normalised radius where the radial part of the model folds back (where
     /// d(r·radial)/dr reaches zero), if it does within r = 4: nothing past it can be seen.
     pub fn fold(&self) -> Option<f64> {
-        let slope = |s: f64| 1.0 + s * (3.0 * self.k1 + s * (5.0 * self.k2 + 7.0 * s * self.k3));
-        if self.k1 >= 0.0 && self.k2 >= 0.0 && self.k3 >= 0.0 {
+        if self.unfolded_to(FOLD_REACH) {
             return None;
         }
-        let steps = 256;
-        let reach = 16.0;
-        (1..=steps)
-            .map(|i| reach * f64::from(i) / f64::from(steps))
-            .find(|&s| slope(s) <= 0.0)
+        // Unfolded up to the fold and not past it: halve the bracket down to a float's width.
+        let (mut inside, mut outside) = (0.0, FOLD_REACH);
+        for _ in 0..64 {
+            let middle = 0.5 * (inside + outside);
+            if self.unfolded_to(middle) {
+                inside = middle;
+            } else {
+                outside = middle;
+            }
+        }
+        Some(outside)
     }
 
     /// Whether an ideal normalised point lies inside the fold, where the lens can show it.
+    /// Every projection asks, so it is answered without finding the fold itself.
     pub fn shows(&self, x: f64, y: f64) -> bool {
-        self.fold().is_none_or(|fold| x * x + y * y < fold)
+        self.unfolded_to((x * x + y * y).min(FOLD_REACH))
+    }
+
+    /// Whether d(r·radial)/dr stays positive for every squared radius up to `reach`. As a
+    /// function of the squared radius it is a cubic worth 1 at the centre, so it is enough that
+    /// it is positive at `reach` and at its turning points before it.
+    fn unfolded_to(&self, reach: f64) -> bool {
+        if self.k1 >= 0.0 && self.k2 >= 0.0 && self.k3 >= 0.0 {
+            return true;
+        }
+        self.radial_slope(reach) > 0.0
+            && self
+                .slope_turning_points()
+                .into_iter()
+                .flatten()
+                .filter(|&s| s > 0.0 && s < reach)
+                .all(|s| self.radial_slope(s) > 0.0)
+    }
+
+    /// d(r·radial)/dr at squared radius `s`.
+    fn radial_slope(&self, s: f64) -> f64 {
+        1.0 + s * (3.0 * self.k1 + s * (5.0 * self.k2 + 7.0 * s * self.k3))
+    }
+
+    /// The squared radii where [`radial_slope`](Self::radial_slope) turns: the roots of
+    /// `3·k1 + 10·k2·s + 21·k3·s²`, by the form that stays exact when k3 is tiny or zero.
+    fn slope_turning_points(&self) -> [Option<f64>; 2] {
+        let (a, b, c) = (21.0 * self.k3, 10.0 * self.k2, 3.0 * self.k1);
+        let discriminant = b * b - 4.0 * a * c;
+        if discriminant < 0.0 {
+            return [None, None];
+        }
+        let q = -0.5 * (b + b.signum() * discriminant.sqrt());
+        let root = |n: f64, d: f64| (d != 0.0).then(|| n / d);
+        [root(q, a), root(c, q)]
     }
 }
+
+/// The squared normalised radius (r = 4, about 150° across) beyond which the fold is not sought.
+const FOLD_REACH: f64 = 16.0;
 
 /// What the lens and sensor do: focal lengths, principal point and distortion, for one image size.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -430,6 +473,43 @@ mod tests {
             ..Distortion::default()
         };
         assert!(!folding.is_one_to_one_within(1.2), "folds back at r ≈ 0.98");
+    }
+
+    #[test]
+    fn a_point_is_shown_exactly_when_the_lens_has_not_folded_back_before_it() {
+        // Lenses across and beyond what webcams are, stepped rather than drawn: against a fine
+        // scan of the slope, the fold and `shows` agree on every radius.
+        let steps = [-0.6, -0.35, -0.1, 0.0, 0.05, 0.15];
+        for k1 in steps {
+            for k2 in [-0.2, -0.05, 0.0, 0.12, 0.3] {
+                for k3 in [-0.05, -0.01, 0.0, 0.004, 0.05] {
+                    let lens = Distortion {
+                        k1,
+                        k2,
+                        k3,
+                        ..Distortion::default()
+                    };
+                    let slope = |s: f64| 1.0 + s * (3.0 * k1 + s * (5.0 * k2 + 7.0 * s * k3));
+                    let scanned = (1..=160_000)
+                        .map(|i| FOLD_REACH * f64::from(i) / 160_000.0)
+                        .find(|&s| slope(s) <= 0.0);
+                    match (lens.fold(), scanned) {
+                        (None, None) => {}
+                        (Some(fold), Some(scan)) => assert!(
+                            (fold - scan).abs() <= 1e-4,
+                            "{lens:?}: fold {fold}, scan {scan}"
+                        ),
+                        (fold, scan) => panic!("{lens:?}: fold {fold:?}, scan {scan:?}"),
+                    }
+                    for i in 0..=200 {
+                        let r = 4.0 * f64::from(i) / 200.0;
+                        let (x, y) = (0.8 * r, 0.6 * r);
+                        let before_fold = lens.fold().is_none_or(|fold| r * r < fold);
+                        assert_eq!(lens.shows(x, y), before_fold, "{lens:?} at r = {r}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
