@@ -127,9 +127,8 @@ pub fn calibrate_from_tags(
 /// a tie); `None` when there are none.
 pub fn table_picture(layout: &AnchorLayout, pictures: &[Vec<TagSighting>]) -> Option<usize> {
     let anchors_in = |s: &[TagSighting]| s.iter().filter(|t| layout.anchor(t.id).is_some()).count();
-    (0..pictures.len())
-        .rev()
-        .max_by_key(|&i| anchors_in(&pictures[i]))
+    // `max_by_key` returns the last of equals: the latest picture, where the camera is now.
+    (0..pictures.len()).max_by_key(|&i| anchors_in(&pictures[i]))
 }
 
 /// The bundle adjustment from a starting camera, and the table calibrated through its lens.
@@ -293,5 +292,37 @@ mod tests {
         let pinned_full = lens(LensModel::Full, 0.05, 0.5);
         assert!(pinned_full.at_least(&pinned_radial));
         assert!(!lens(LensModel::Full, 0.05, 0.4).at_least(&pinned_full));
+    }
+
+    #[test]
+    fn the_table_is_found_in_the_picture_with_most_anchors_the_latest_of_equals() {
+        let layout = AnchorLayout::corners(
+            crate::anchors::TableSize {
+                width: 72.0,
+                depth: 48.0,
+            },
+            Inches(2.0),
+            Inches(1.5),
+        );
+        let seen = |ids: &[u32]| -> Vec<TagSighting> {
+            ids.iter()
+                .map(|&id| TagSighting {
+                    id,
+                    corners: [crate::PixelPoint::new(0.0, 0.0); 4],
+                })
+                .collect()
+        };
+        let board = seen(&[500, 501, 502]);
+        let (three, four) = (seen(&[0, 1, 2, 40]), seen(&[0, 1, 2, 3]));
+        assert_eq!(table_picture(&layout, std::slice::from_ref(&board)), Some(0));
+        assert_eq!(
+            table_picture(&layout, &[four.clone(), three.clone()]),
+            Some(0)
+        );
+        assert_eq!(
+            table_picture(&layout, &[four.clone(), board, four]),
+            Some(2)
+        );
+        assert_eq!(table_picture(&layout, &[]), None);
     }
 }
