@@ -314,7 +314,10 @@ mod tests {
         };
         let board = seen(&[500, 501, 502]);
         let (three, four) = (seen(&[0, 1, 2, 40]), seen(&[0, 1, 2, 3]));
-        assert_eq!(table_picture(&layout, std::slice::from_ref(&board)), Some(0));
+        assert_eq!(
+            table_picture(&layout, std::slice::from_ref(&board)),
+            Some(0)
+        );
         assert_eq!(
             table_picture(&layout, &[four.clone(), three.clone()]),
             Some(0)

@@ -130,8 +130,7 @@ struct Recall {
 pub enum Corners {
     /// The detector's.
     Detector,
-    /// The detector's refined against each tag's pattern ([`vision::refine`]), as `vedette
-    /// calibrate` does.
+    /// The detector's refined against each tag's printed pattern, as `vedette calibrate` does.
     Refined,
 }
 
