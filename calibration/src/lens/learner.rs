@@ -10,7 +10,7 @@
 //!   and a few hundred of them would outvote the four anchors that do, so that any small common
 //!   error in the stand tags moved the table. Measured on `bench accuracy`'s wide lenses (8
 //!   tables, after 30 s of play): one pose for all, position p95 0.038"; a pose per group,
-//!   0.025". A camera nudged by a leaning player is absorbed the same way. When the camera is
+//!   0.027". A camera nudged by a leaning player is absorbed the same way. When the camera is
 //!   knocked the sightings no longer agree: [`LensLearner::restart`] drops them and keeps the
 //!   lens.
 //! - A stand that has not moved adds nothing; one that has moved more than a tag's width adds a
@@ -31,6 +31,10 @@ pub const MAX_KEPT: usize = 160;
 
 /// Stand sightings gathered into a group before the next group begins.
 pub const GROUP_SIZE: usize = 40;
+
+/// The most groups, each a pose to fit: past it the two oldest are merged (the camera has not
+/// moved, so they share a pose as well as any).
+const MAX_GROUPS: usize = MAX_KEPT / GROUP_SIZE + 1;
 
 /// The sightings gathered so far.
 #[derive(Clone, Debug)]
@@ -121,10 +125,46 @@ impl LensLearner {
             .checked_sub(1)
             .is_none_or(|g| in_group(g) >= GROUP_SIZE);
         if full {
+            self.drop_empty_groups();
+            while self.groups.len() >= MAX_GROUPS {
+                self.merge_oldest_groups();
+            }
             let anchors = self.groups.last().cloned().unwrap_or_default();
             self.groups.push(anchors);
         }
         self.groups.len() - 1
+    }
+
+    /// Fold the oldest group into the next, which keeps its own anchors.
+    fn merge_oldest_groups(&mut self) {
+        self.groups.remove(0);
+        for k in &mut self.kept {
+            k.group = k.group.saturating_sub(1);
+        }
+    }
+
+    /// Forget the groups whose sightings have all given way to newer ones (past the cap), so
+    /// that a table played all day keeps a handful of groups, not thousands.
+    fn drop_empty_groups(&mut self) {
+        let mut used = vec![false; self.groups.len()];
+        for k in &self.kept {
+            used[k.group] = true;
+        }
+        // Each group's index once the empty ones before it are gone.
+        let renumbered: Vec<usize> = used
+            .iter()
+            .scan(0, |next, &u| {
+                let index = *next;
+                *next += usize::from(u);
+                Some(index)
+            })
+            .collect();
+        let mut flags = used.iter();
+        self.groups
+            .retain(|_| flags.next().copied().unwrap_or(true));
+        for k in &mut self.kept {
+            k.group = renumbered[k.group];
+        }
     }
 
     /// Whether a stand sighting offered now would be kept: a sane sighting of a roster's stand
@@ -368,6 +408,22 @@ mod tests {
         learner.observe(&[square(12, 1500.0, 900.0)], &layout);
         assert_eq!(learner.kept(), MAX_KEPT);
         assert!(learner.coverage(None).fraction() > before);
+        // A long game: sightings keep coming and giving way; the groups do not pile up.
+        for n in 0..20 * MAX_KEPT {
+            let (x, y) = (
+                40.0 + 30.0 * f64::from(n as u32 % 60),
+                40.0 + 30.0 * f64::from(n as u32 / 60 % 33),
+            );
+            learner.observe(&[square(10 + n as u32 % 10, x, y)], &layout);
+        }
+        let pictures = learner.snapshot().pictures;
+        assert!(pictures.len() <= MAX_GROUPS, "{} groups", pictures.len());
+        assert_eq!(pictures.iter().map(Vec::len).sum::<usize>(), MAX_KEPT);
+        assert_eq!(
+            learner.groups.len(),
+            pictures.len(),
+            "no empty group is kept"
+        );
         learner.restart();
         assert_eq!((learner.kept(), learner.frames()), (0, 0));
     }
