@@ -44,6 +44,8 @@ pub struct LensLearner {
     /// Per group, the latest sighting of each anchor while it filled.
     groups: Vec<HashMap<u32, TagSighting>>,
     kept: Vec<Kept>,
+    /// Stand sightings taken since the start, those that replaced another included.
+    taken: usize,
     frames: usize,
 }
 
@@ -91,6 +93,7 @@ impl LensLearner {
             stands,
             groups: Vec::new(),
             kept: Vec::new(),
+            taken: 0,
             frames: 0,
         }
     }
@@ -192,6 +195,7 @@ impl LensLearner {
     fn keep(&mut self, sighting: Kept) {
         if self.kept.len() < MAX_KEPT {
             self.kept.push(sighting);
+            self.taken += 1;
             return;
         }
         // Replace a sighting from the most crowded cell.
@@ -218,12 +222,14 @@ impl LensLearner {
             && count > here + 1
         {
             self.kept[index] = sighting;
+            self.taken += 1;
         }
     }
 
     /// Forget what was gathered (the camera has moved); the lens in use is not touched.
     pub fn restart(&mut self) {
         self.groups.clear();
+        self.taken = 0;
         self.kept.clear();
         self.frames = 0;
     }
@@ -241,6 +247,12 @@ impl LensLearner {
     /// Stand sightings kept.
     pub fn kept(&self) -> usize {
         self.kept.len()
+    }
+
+    /// Stand sightings taken since the start or the last restart, those that replaced another
+    /// past the cap included: what is new since a fit, once the cap is reached.
+    pub fn taken(&self) -> usize {
+        self.taken
     }
 
     /// Which parts of the picture the kept sightings cover (the table's part only, when a
@@ -407,6 +419,11 @@ mod tests {
         let before = learner.coverage(None).fraction();
         learner.observe(&[square(12, 1500.0, 900.0)], &layout);
         assert_eq!(learner.kept(), MAX_KEPT);
+        assert_eq!(
+            learner.taken(),
+            MAX_KEPT + 1,
+            "the one that gave way is counted"
+        );
         assert!(learner.coverage(None).fraction() > before);
         // A long game: sightings keep coming and giving way; the groups do not pile up.
         for n in 0..20 * MAX_KEPT {
@@ -425,6 +442,9 @@ mod tests {
             "no empty group is kept"
         );
         learner.restart();
-        assert_eq!((learner.kept(), learner.frames()), (0, 0));
+        assert_eq!(
+            (learner.kept(), learner.taken(), learner.frames()),
+            (0, 0, 0)
+        );
     }
 }

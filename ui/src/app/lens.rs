@@ -77,7 +77,7 @@ impl std::fmt::Display for LensStatus {
 pub struct LensLearning {
     learner: Option<LensLearner>,
     fitting: Option<Receiver<Result<TableCalibration, String>>>,
-    kept_at_last_fit: usize,
+    taken_at_last_fit: usize,
     status: LensStatus,
     /// The lens to start from when the table is found again (a moved camera keeps its lens).
     lens: Option<(Intrinsics, LensSource)>,
@@ -96,7 +96,7 @@ impl LensLearning {
         LensLearning {
             learner: None,
             fitting: None,
-            kept_at_last_fit: 0,
+            taken_at_last_fit: 0,
             status: LensStatus::Idle,
             lens: None,
             folder,
@@ -139,7 +139,7 @@ impl LensLearning {
             learner.restart();
         }
         self.fitting = None;
-        self.kept_at_last_fit = 0;
+        self.taken_at_last_fit = 0;
     }
 
     /// Offer a frame's sightings; returns a newly fitted calibration to use from now on.
@@ -201,13 +201,13 @@ impl LensLearning {
     }
 
     fn due(&self) -> bool {
-        let kept = self.learner.as_ref().map_or(0, LensLearner::kept);
-        let step = if self.kept_at_last_fit == 0 {
+        let taken = self.learner.as_ref().map_or(0, LensLearner::taken);
+        let step = if self.taken_at_last_fit == 0 {
             FIRST_FIT
         } else {
             REFIT_AFTER
         };
-        kept >= self.kept_at_last_fit + step
+        taken >= self.taken_at_last_fit + step
     }
 
     fn start_fit(&mut self, anchors: &AnchorLayout, calibration: &TableCalibration) {
@@ -215,7 +215,7 @@ impl LensLearning {
             return;
         };
         let snapshot = learner.snapshot();
-        self.kept_at_last_fit = learner.kept();
+        self.taken_at_last_fit = learner.taken();
         let (anchors, previous) = (anchors.clone(), calibration.clone());
         let (send, receive) = channel();
         let spawned = std::thread::Builder::new()
