@@ -30,11 +30,16 @@ impl TagSighting {
 
     /// The mean length of the four sides: how big the tag looks.
     pub fn side(&self) -> f64 {
-        (0..4)
-            .map(|i| self.corners[i].distance(&self.corners[(i + 1) % 4]).0)
-            .sum::<f64>()
-            / 4.0
+        mean_side(&self.corners)
     }
+}
+
+/// The mean length of a quad's four sides, pixels.
+pub fn mean_side(corners: &[PixelPoint; 4]) -> f64 {
+    (0..4)
+        .map(|i| corners[i].distance(&corners[(i + 1) % 4]).0)
+        .sum::<f64>()
+        / 4.0
 }
 
 fn diagonal_crossing(

@@ -42,12 +42,13 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use calibration::lens::LensLearner;
+use calibration::tag::mean_side;
 use calibration::{AnchorLayout, PixelPoint, Pixels, TagSighting};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Matrix3, Owned, Vector3};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
 
-use crate::detect::{Detection, as_gray};
+use crate::detect::as_gray;
 use crate::error::VisionError;
 use crate::live::follow::square_to_quad;
 use crate::pattern::TagTexture;
@@ -156,16 +157,6 @@ impl CornerRefiner {
         })
     }
 
-    /// The settings in use.
-    pub fn settings(&self) -> &RefineSettings {
-        &self.settings
-    }
-
-    /// The tag family it refines.
-    pub fn family(&self) -> &str {
-        &self.family
-    }
-
     /// Refine the corners of these tags, found in this BGR or grey picture, in place.
     pub fn refine(
         &mut self,
@@ -204,22 +195,6 @@ impl CornerRefiner {
         Ok(report)
     }
 
-    /// Refine the corners of detections, in place.
-    pub fn refine_detections(
-        &mut self,
-        image: &Mat,
-        tags: &mut [Detection],
-    ) -> Result<RefineReport, VisionError> {
-        let mut sightings: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
-        let report = self.refine(image, &mut sightings)?;
-        for (tag, sighting) in tags.iter_mut().zip(sightings) {
-            tag.sighting = sighting;
-        }
-        Ok(report)
-    }
-}
-
-impl CornerRefiner {
     /// A frame's sightings to offer a lens learner, their corners refined: the stand
     /// sightings it will keep (at most `limit` of them; the others are still new on a later
     /// frame) with the frame's anchors; nothing on a frame that brings no new stand sighting,
@@ -962,27 +937,35 @@ fn blurred(values: &[f64], width: usize, height: usize, sigma: f64) -> Vec<f64> 
         .collect();
     let total: f64 = kernel.iter().sum();
     kernel.iter_mut().for_each(|k| *k /= total);
-    let clamp = |i: i64, n: usize| i.clamp(0, n as i64 - 1) as usize;
-    let mut across = vec![0.0; values.len()];
-    for row in 0..height {
-        for col in 0..width {
-            let mut sum = 0.0;
-            for (k, weight) in kernel.iter().enumerate() {
-                let c = clamp(col as i64 + k as i64 - reach, width);
-                sum += weight * values[row * width + c];
-            }
-            across[row * width + col] = sum;
-        }
-    }
+    let across = blur_pass(values, &kernel, width, height, Axis::Row);
+    blur_pass(&across, &kernel, width, height, Axis::Column)
+}
+
+/// Which way a pass of the separable blur runs.
+#[derive(Clone, Copy)]
+enum Axis {
+    Row,
+    Column,
+}
+
+/// One pass of the separable blur along `axis`, the picture's edge repeated beyond it.
+fn blur_pass(values: &[f64], kernel: &[f64], width: usize, height: usize, axis: Axis) -> Vec<f64> {
+    // Lines of `length` values `step` apart, each line starting `line_step` after the last.
+    let (lines, length, line_step, step) = match axis {
+        Axis::Row => (height, width, width, 1),
+        Axis::Column => (width, height, 1, width),
+    };
+    let reach = (kernel.len() / 2) as i64;
     let mut out = vec![0.0; values.len()];
-    for row in 0..height {
-        for col in 0..width {
+    for line in 0..lines {
+        let start = line * line_step;
+        for at in 0..length {
             let mut sum = 0.0;
             for (k, weight) in kernel.iter().enumerate() {
-                let r = clamp(row as i64 + k as i64 - reach, height);
-                sum += weight * across[r * width + col];
+                let from = (at as i64 + k as i64 - reach).clamp(0, length as i64 - 1) as usize;
+                sum += weight * values[start + from * step];
             }
-            out[row * width + col] = sum;
+            out[start + at * step] = sum;
         }
     }
     out
@@ -991,11 +974,4 @@ fn blurred(values: &[f64], width: usize, height: usize, sigma: f64) -> Vec<f64> 
 /// Whether `value` is at most `limit`; never for a NaN, so that a fit gone wrong is refused.
 fn at_most(value: f64, limit: f64) -> bool {
     value <= limit
-}
-
-fn mean_side(corners: &[PixelPoint; 4]) -> f64 {
-    (0..4)
-        .map(|k| corners[k].distance(&corners[(k + 1) % 4]).0)
-        .sum::<f64>()
-        / 4.0
 }

@@ -11,6 +11,27 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/apriltag-upstream")
 }
 
+/// The photos, in name order.
+fn photos() -> Vec<PathBuf> {
+    let mut photos: Vec<PathBuf> = std::fs::read_dir(data())
+        .expect("data")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    photos.retain(|p| p.extension().is_some_and(|e| e == "jpg"));
+    photos.sort();
+    photos
+}
+
+/// A detector set as the reference was made: at full resolution, without edge refinement.
+fn reference_detector() -> TagDetector {
+    let settings = DetectorSettings {
+        decimate: 1.0,
+        refine_edges: false,
+        ..DetectorSettings::default()
+    };
+    TagDetector::new(settings).expect("detector")
+}
+
 /// `id, (x y), (x y), (x y), (x y)` per line, in the AprilTag library's pixel convention.
 fn reference(path: &Path) -> Vec<(u32, [PixelPoint; 4])> {
     let text = std::fs::read_to_string(path).expect("reference file");
@@ -34,20 +55,9 @@ fn reference(path: &Path) -> Vec<(u32, [PixelPoint; 4])> {
 
 #[test]
 fn all_47_tags_of_the_upstream_photos_are_found_within_a_fifth_of_a_pixel() {
-    // The reference was made at full resolution, without edge refinement.
-    let settings = DetectorSettings {
-        decimate: 1.0,
-        refine_edges: false,
-        ..DetectorSettings::default()
-    };
-    let mut detector = TagDetector::new(settings).expect("detector");
+    let mut detector = reference_detector();
     let (mut total, mut worst) = (0, 0.0f64);
-    let mut photos: Vec<PathBuf> = std::fs::read_dir(data())
-        .expect("data")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    photos.retain(|p| p.extension().is_some_and(|e| e == "jpg"));
-    photos.sort();
+    let photos = photos();
     assert_eq!(photos.len(), 3);
     for photo in photos {
         let expected = reference(&photo.with_extension("txt"));
@@ -123,19 +133,9 @@ fn refined_corners_of_the_upstream_photos_make_truer_squares() {
     // is known to be: cubes photographed from tens of metres through a long lens, so each tag
     // is seen as a parallelogram (its far edge's foreshortening is well under 1 %). The
     // detector's quads are off parallel by 2.3° on average, refined ones by 1°.
-    let settings = DetectorSettings {
-        decimate: 1.0,
-        refine_edges: false,
-        ..DetectorSettings::default()
-    };
-    let mut detector = TagDetector::new(settings).expect("detector");
+    let mut detector = reference_detector();
     let mut refiner = CornerRefiner::new("tag36h11", RefineSettings::default()).expect("refiner");
-    let mut photos: Vec<PathBuf> = std::fs::read_dir(data())
-        .expect("data")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    photos.retain(|p| p.extension().is_some_and(|e| e == "jpg"));
-    photos.sort();
+    let photos = photos();
     let (mut detected_skew, mut refined_skew, mut refined_count, mut total) = (0.0, 0.0, 0, 0);
     let mut farthest = 0.0f64;
     for photo in photos {

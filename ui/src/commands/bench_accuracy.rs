@@ -177,7 +177,7 @@ pub fn accuracy(
             corner_errors
                 .entry(class)
                 .or_default()
-                .add(&truth, &staged, &camera, &detected, &refined);
+                .add(&staged, &camera, &detected, &refined);
             let (sightings, refine_seconds) = if bench.refine {
                 (refined.sightings, refined.seconds)
             } else {
@@ -790,7 +790,6 @@ struct CornerErrors {
 impl CornerErrors {
     fn add(
         &mut self,
-        truth: &Truth,
         staged: &Staged,
         camera: &Camera,
         detected: &[TagSighting],
@@ -805,32 +804,15 @@ impl CornerErrors {
             }
         }
         for (before, after) in detected.iter().zip(&refined.sightings) {
-            let anchor = staged.anchors.anchor(before.id);
-            let true_corners: Option<[calibration::PixelPoint; 4]> = match anchor {
-                Some(anchor) => {
-                    let projected: Option<Vec<_>> = anchor
-                        .placement()
-                        .corners()
-                        .iter()
-                        .map(|c| camera.project(c))
-                        .collect();
-                    projected.and_then(|p| p.try_into().ok())
-                }
-                None => truth
-                    .tags
-                    .get(&before.id)
-                    .and_then(|t| t.seen.as_ref())
-                    .map(|s| s.corners),
-            };
-            let Some(true_corners) = true_corners else {
+            // Anchors and stand tags alike are printed tags of the staged world.
+            let Some(printed) = staged.world.tags().find(|t| t.id == before.id) else {
                 continue;
             };
-            let side = TagSighting {
-                id: before.id,
-                corners: true_corners,
-            }
-            .side();
-            let group = if anchor.is_some() {
+            let Some(true_corners) = printed.as_seen(camera).map(|s| s.corners) else {
+                continue;
+            };
+            let side = calibration::tag::mean_side(&true_corners);
+            let group = if staged.anchors.anchor(before.id).is_some() {
                 usize::from(side >= 30.0)
             } else {
                 (2..CORNER_GROUPS.len())
@@ -838,11 +820,7 @@ impl CornerErrors {
                     .unwrap_or(2)
             };
             let centre = calibration::PixelPoint::mean(&true_corners);
-            let on_table = match anchor {
-                Some(a) => Some(a.placement().corners()),
-                None => truth.tags.get(&before.id).map(|t| t.placement.corners()),
-            };
-            let bent = on_table.and_then(|c| calibration::lens::as_detected(camera, &c));
+            let bent = calibration::lens::as_detected(camera, &printed.placement.corners());
             for k in 0..4 {
                 let t = true_corners[k];
                 let (ox, oy) = (t.x - centre.x, t.y - centre.y);
