@@ -142,7 +142,7 @@ fn refined_corners_of_the_upstream_photos_make_truer_squares() {
         let image = read_gray(&photo).expect("photo");
         let found = detector.detect(&image).expect("detects").sightings();
         let mut refined = found.clone();
-        let report = refiner.refine(&image, &mut refined).expect("refines");
+        let report = refiner.refine(&image, None, &mut refined).expect("refines");
         for ((before, after), outcome) in found.iter().zip(&refined).zip(&report.outcomes) {
             total += 1;
             let moved = before

@@ -172,7 +172,16 @@ impl LensLearning {
             .as_mut()
             .and_then(|(_, r)| r.as_mut())
             .map(|refiner| {
-                refiner.offer_to_learner(image, sightings, anchors, learner, REFINED_PER_FRAME)
+                // Through the lens in use: the last fit's once there is one.
+                let lens = Some(&calibration.camera.intrinsics);
+                refiner.offer_to_learner(
+                    image,
+                    sightings,
+                    anchors,
+                    learner,
+                    lens,
+                    REFINED_PER_FRAME,
+                )
             });
         match refined {
             Some(Ok(offered)) => learner.observe(&offered, anchors),

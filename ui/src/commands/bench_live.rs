@@ -12,7 +12,7 @@ use calibration::{
 };
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
-use vision::refine::{CornerRefiner, RefineSettings};
+use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
 use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, framing_camera_for,
 };
@@ -346,18 +346,17 @@ fn play(
                 // As the app does once it has fitted the lens: calibrated from the first
                 // frame's anchors and stand tags, their corners refined against their patterns,
                 // the roster's tags looked for where they are too small for the detector.
-                let mut sightings = found.sightings();
-                CornerRefiner::new(game.anchors().family.as_str(), RefineSettings::default())?
-                    .refine(&shot.image, &mut sightings)?;
-                let pictures = [sightings];
-                let fitted = calibrate_from_tags(
-                    game.anchors(),
-                    &pictures,
-                    &stands,
-                    None,
-                    bench.size,
-                    None,
-                )?;
+                let detected = found.sightings();
+                let mut refiner =
+                    CornerRefiner::new(game.anchors().family.as_str(), RefineSettings::default())?;
+                let picture = TablePicture {
+                    image: &shot.image,
+                    detected: &detected,
+                };
+                let fitted = calibrate_through_lens(&mut refiner, &[picture], |pictures| {
+                    calibrate_from_tags(game.anchors(), pictures, &stands, None, bench.size, None)
+                })?
+                .calibration?;
                 live.search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
                 calibration.insert(fitted)
             }

@@ -14,7 +14,7 @@ use calibration::{
     calibrate_from_tags,
 };
 use rules::Scene;
-use vision::refine::{CornerRefiner, RefineSettings};
+use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
 use vision::{DetectorSettings, Roster, TagDetector, read_image};
 
 use super::table::{PlayedOn, anchors_for_another_table, parse_table};
@@ -62,11 +62,8 @@ pub fn run(
         family: layout.family.clone(),
         ..detector
     })?;
-    // Every tag's corners refined against its printed pattern: the lens is measured from
-    // them, and the detector's are a few tenths of a pixel out on small, sheared tags.
-    let mut refiner = CornerRefiner::new(&layout.family, RefineSettings::default()).ok();
-    let board = Board::default();
-    let mut pictures: Vec<Vec<TagSighting>> = Vec::new();
+    let mut images = Vec::with_capacity(args.images.len());
+    let mut detected: Vec<Vec<TagSighting>> = Vec::with_capacity(args.images.len());
     let mut size = None;
     for path in args.images {
         let image = read_image(path)?;
@@ -78,21 +75,12 @@ pub fn run(
             ),
             _ => size = Some(this),
         }
-        let mut sightings = detector.detect(&image)?.sightings();
-        if let Some(refiner) = &mut refiner {
-            let report = refiner.refine(&image, &mut sightings)?;
-            tracing::info!(
-                picture = %path.display(),
-                refined = report.refined(),
-                tags = sightings.len(),
-                seconds = report.time.as_secs_f64(),
-                "corners refined against their patterns"
-            );
-        }
-        pictures.push(sightings);
+        detected.push(detector.detect(&image)?.sightings());
+        images.push(image);
     }
     let size = size.context("no image")?;
     let previous = args.lens.map(TableCalibration::load).transpose()?;
+    let board = Board::default();
     let stands = match args.roster {
         Some(path) => {
             let anchors: Vec<u32> = layout.anchors.iter().map(|a| a.id).collect();
@@ -101,16 +89,33 @@ pub fn run(
         }
         None => HashMap::new(),
     };
-    let board_views = board_guidance(&board, args.images, &pictures, size, out)?;
-    let result = calibrate_from_tags(
-        &layout,
-        &pictures,
-        &stands,
-        (board_views > 0).then_some(&board),
-        size,
-        previous.as_ref(),
-    )
-    .with_context(|| table_picture(&layout, args.images, &pictures))?;
+    let board_views = board_guidance(&board, args.images, &detected, size, out)?;
+    let calibrate = |pictures: &[Vec<TagSighting>]| {
+        calibrate_from_tags(
+            &layout,
+            pictures,
+            &stands,
+            (board_views > 0).then_some(&board),
+            size,
+            previous.as_ref(),
+        )
+    };
+    // Every tag's corners refined against its printed pattern, and again through the lens
+    // first fitted: the lens is measured from them, and the detector's are a few tenths of a
+    // pixel out on small, sheared tags.
+    let (result, pictures) = match CornerRefiner::new(&layout.family, RefineSettings::default()) {
+        Ok(mut refiner) => {
+            let pictures: Vec<TablePicture> = images
+                .iter()
+                .zip(&detected)
+                .map(|(image, detected)| TablePicture { image, detected })
+                .collect();
+            let refined = calibrate_through_lens(&mut refiner, &pictures, calibrate)?;
+            (refined.calibration, refined.sightings)
+        }
+        Err(_) => (calibrate(&detected), detected),
+    };
+    let result = result.with_context(|| table_picture(&layout, args.images, &pictures))?;
     result.save(args.output)?;
     write_lens(&result, out)?;
     write_figures(

@@ -43,15 +43,20 @@ use std::time::{Duration, Instant};
 
 use calibration::lens::LensLearner;
 use calibration::tag::mean_side;
-use calibration::{AnchorLayout, PixelPoint, Pixels, TagSighting};
+use calibration::{AnchorLayout, Intrinsics, PixelPoint, Pixels, TagSighting};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
-use nalgebra::{DMatrix, DVector, Dyn, Matrix3, Owned, Vector3};
+use nalgebra::{DMatrix, DVector, Dyn, Owned};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
 
 use crate::detect::as_gray;
 use crate::error::VisionError;
-use crate::live::follow::square_to_quad;
 use crate::pattern::TagTexture;
+
+mod through_lens;
+mod warp;
+
+pub use through_lens::{RefinedCalibration, TablePicture, calibrate_through_lens};
+use warp::Warp;
 
 /// How corners are refined, and when the detector's are kept instead.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,10 +162,12 @@ impl CornerRefiner {
         })
     }
 
-    /// Refine the corners of these tags, found in this BGR or grey picture, in place.
+    /// Refine the corners of these tags, found in this BGR or grey picture, in place; through
+    /// `lens`, the camera's lens as far as it is known, when there is one (see [`Warp`]).
     pub fn refine(
         &mut self,
         image: &Mat,
+        lens: Option<&Intrinsics>,
         sightings: &mut [TagSighting],
     ) -> Result<RefineReport, VisionError> {
         let started = Instant::now();
@@ -175,7 +182,7 @@ impl CornerRefiner {
         let mut fits = Vec::with_capacity(sightings.len());
         for sighting in sightings.iter() {
             let fit = match self.patterns.get(&sighting.id).and_then(Option::as_ref) {
-                Some(pattern) => prepare(&gray, pattern, &sighting.corners, &self.settings)?,
+                Some(pattern) => prepare(&gray, pattern, lens, &sighting.corners, &self.settings)?,
                 None => Err(Kept::Unsuitable),
             };
             fits.push(fit);
@@ -199,13 +206,14 @@ impl CornerRefiner {
     /// sightings it will keep (at most `limit` of them; the others are still new on a later
     /// frame) with the frame's anchors; nothing on a frame that brings no new stand sighting,
     /// so that the learner keeps the anchors refined before. Refining costs a few milliseconds
-    /// a tag, and a live frame brings few new places.
+    /// a tag, and a live frame brings few new places. `lens` is the lens fitted so far.
     pub fn offer_to_learner(
         &mut self,
         image: &Mat,
         sightings: &[TagSighting],
         anchors: &AnchorLayout,
         learner: &LensLearner,
+        lens: Option<&Intrinsics>,
         limit: usize,
     ) -> Result<Vec<TagSighting>, VisionError> {
         let mut offered: Vec<TagSighting> = sightings
@@ -218,7 +226,7 @@ impl CornerRefiner {
             return Ok(offered);
         }
         offered.extend(sightings.iter().filter(|s| anchors.anchor(s.id).is_some()));
-        self.refine(image, &mut offered)?;
+        self.refine(image, lens, &mut offered)?;
         Ok(offered)
     }
 }
@@ -234,7 +242,7 @@ pub fn refine_corners(
     corners: &[PixelPoint; 4],
     settings: &RefineSettings,
 ) -> Result<Outcome, VisionError> {
-    Ok(match prepare(gray, pattern, corners, settings)? {
+    Ok(match prepare(gray, pattern, None, corners, settings)? {
         Ok(alignment) => fit(alignment, settings),
         Err(why) => (Refinement::Kept(why), None),
     })
@@ -245,6 +253,7 @@ pub fn refine_corners(
 fn prepare<'a>(
     gray: &Mat,
     pattern: &'a TagTexture,
+    lens: Option<&'a Intrinsics>,
     corners: &[PixelPoint; 4],
     settings: &RefineSettings,
 ) -> Result<Result<Alignment<'a>, Kept>, VisionError> {
@@ -257,7 +266,7 @@ fn prepare<'a>(
     let Some(patch) = Patch::read(gray, corners, pad)? else {
         return Ok(Err(Kept::Edge));
     };
-    let Some(mut alignment) = Alignment::new(pattern, *corners, patch, settings) else {
+    let Some(mut alignment) = Alignment::new(pattern, lens, *corners, patch, settings) else {
         return Ok(Err(Kept::Unsuitable));
     };
     if !alignment.start_light() {
@@ -354,8 +363,6 @@ fn fit(alignment: Alignment, settings: &RefineSettings) -> Outcome {
     )
 }
 
-/// Sub-pixel samples along each side of a pixel when drawing the pattern.
-const SAMPLES: usize = 1;
 /// The least black–white difference fitted, grey levels.
 const MIN_CONTRAST: f64 = 15.0;
 /// The step by which a corner is moved to see how it moves the tag, pixels.
@@ -454,6 +461,7 @@ impl Patch {
 /// The fit of one tag's pattern to its pixels: the solver's problem.
 struct Alignment<'a> {
     pattern: &'a TagTexture,
+    lens: Option<&'a Intrinsics>,
     start: [PixelPoint; 4],
     patch: Patch,
     /// The patch pixels fitted.
@@ -463,6 +471,9 @@ struct Alignment<'a> {
     /// The patch pixels drawn: those within a blur's reach of one fitted (the others cannot
     /// change the fitted pixels' model).
     needed: Vec<bool>,
+    /// Each patch pixel's centre in the ideal picture (see [`Warp`]): worked out once, as
+    /// undoing a lens is the costliest step of drawing.
+    ideal: Vec<(f64, f64)>,
     params: DVector<f64>,
     /// At `params`: the pattern as drawn before the blur, and after, over the whole patch; and
     /// each pixel's share beyond the paper, before the blur.
@@ -476,11 +487,18 @@ struct Alignment<'a> {
 impl<'a> Alignment<'a> {
     fn new(
         pattern: &'a TagTexture,
+        lens: Option<&'a Intrinsics>,
         start: [PixelPoint; 4],
         patch: Patch,
         settings: &RefineSettings,
     ) -> Option<Alignment<'a>> {
-        let warp = Warp::new(pattern, &start, [0.0; 4])?;
+        let warp = Warp::new(pattern, &start, [0.0; 4], lens)?;
+        let ideal: Vec<(f64, f64)> = (0..patch.values.len())
+            .map(|i| {
+                let (x, y) = patch.point(i);
+                warp.ideal(x, y)
+            })
+            .collect();
         let (low, high) = (
             1.0 - settings.paper,
             pattern.cells as f64 - 1.0 + settings.paper,
@@ -495,8 +513,7 @@ impl<'a> Alignment<'a> {
                 if col < rim || row < rim || col + rim >= patch.width || row + rim >= patch.height {
                     return false;
                 }
-                let (x, y) = patch.point(i);
-                let (u, v) = warp.to_cells(x, y);
+                let (u, v) = warp.to_cells(ideal[i]);
                 (low..=high).contains(&u) && (low..=high).contains(&v)
             })
             .collect();
@@ -522,10 +539,12 @@ impl<'a> Alignment<'a> {
         params[SURROUND] = 1.0;
         let mut alignment = Alignment {
             pattern,
+            lens,
             start,
             patch,
             used,
             needed,
+            ideal,
             bow_spread: (BOW_SPREAD * mean_side(&start).powi(2)).max(1e-3),
             params: params.clone(),
             sharp: Vec::new(),
@@ -582,8 +601,8 @@ impl<'a> Alignment<'a> {
         std::array::from_fn(|k| self.params[BEND + k])
     }
 
-    fn warp(&self) -> Option<Warp> {
-        Warp::new(self.pattern, &self.corners(), self.bend())
+    fn warp(&self) -> Option<Warp<'a>> {
+        Warp::new(self.pattern, &self.corners(), self.bend(), self.lens)
     }
 
     /// The corners as a detector fitting straight lines to the edges would find them (the
@@ -651,7 +670,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Alignment<'_> {
         self.params.copy_from(x);
         let drawn: Option<(Vec<f64>, Vec<f64>)> = self
             .warp()
-            .map(|warp| draw(self.pattern, &warp, &self.patch, &self.needed));
+            .map(|warp| draw(self.pattern, &warp, &self.patch, &self.ideal, &self.needed));
         match drawn {
             Some((paper, beyond)) if paper.iter().all(|v| v.is_finite()) => {
                 let surround = self.params[SURROUND];
@@ -683,7 +702,6 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Alignment<'_> {
         }
         let corners = self.corners();
         let warp = self.warp()?;
-        let to_picture = warp.homography;
         // Each corner coordinate nudged: where the tag's points go.
         let mut nudged = Vec::with_capacity(CORNERS);
         for k in 0..CORNERS {
@@ -693,7 +711,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Alignment<'_> {
             } else {
                 moved[k / 2].y += CORNER_STEP;
             }
-            nudged.push(cells_to_picture(self.pattern, &moved)?);
+            nudged.push(warp.homography_at(self.pattern, &moved)?);
         }
         let (width, height) = (self.patch.width, self.patch.height);
         let blur = self.blur();
@@ -711,13 +729,12 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Alignment<'_> {
             let scale = gain * slope;
             let gx = (self.model[i + 1] - self.model[i - 1]) / 2.0;
             let gy = (self.model[i + width] - self.model[i - width]) / 2.0;
-            let (x, y) = self.patch.point(i);
-            let (u, v) = warp.to_cells(x, y);
+            let (u, v) = warp.to_cells(self.ideal[i]);
             // The bend does not depend on the corners: a corner moves the tag's points as it
             // moves the homography.
-            let (px, py) = apply(&to_picture, u, v);
+            let (px, py) = warp.unbowed(&warp.homography, u, v);
             for (k, h) in nudged.iter().enumerate() {
-                let (qx, qy) = apply(h, u, v);
+                let (qx, qy) = warp.unbowed(h, u, v);
                 let (dx, dy) = ((qx - px) / CORNER_STEP, (qy - py) / CORNER_STEP);
                 jacobian[(r, k)] = -scale * (gx * dx + gy * dy);
             }
@@ -764,133 +781,35 @@ fn tone(m: f64, c: f64) -> (f64, f64, f64) {
     )
 }
 
-/// The homography from the pattern's cell coordinates (the paper's top-left at (0, 0), one
-/// cell a unit, rows down) to the picture, for a tag whose inked square's corners are these.
-fn cells_to_picture(pattern: &TagTexture, corners: &[PixelPoint; 4]) -> Option<Matrix3<f64>> {
-    // `square_to_quad` maps the square from −1 to 1 onto the corners, −1 at the inked square's
-    // left and top edges, which lie one cell in from the paper's.
-    let scale = 2.0 / pattern.inked_cells() as f64;
-    let to_square = Matrix3::new(
-        scale,
-        0.0,
-        -1.0 - scale,
-        0.0,
-        scale,
-        -1.0 - scale,
-        0.0,
-        0.0,
-        1.0,
-    );
-    Some(square_to_quad(corners)? * to_square)
-}
-
-/// Where the pattern's points lie in the picture: a homography from four corners, and the
-/// lens's bend to second order — the tag's top and bottom edges bowed by `bend[0..2]` at
-/// their middles, its left and right edges by `bend[2..4]` (pixels, x and y), the corners
-/// where they are. Over a tag a lens bends every line about the same way, so two bows cover
-/// it; a homography alone would put the corners where the bent edges' average lines meet.
-struct Warp {
-    homography: Matrix3<f64>,
-    inverse: Matrix3<f64>,
-    bend: [f64; 4],
-    inked: f64,
-}
-
-impl Warp {
-    fn new(pattern: &TagTexture, corners: &[PixelPoint; 4], bend: [f64; 4]) -> Option<Warp> {
-        let homography = cells_to_picture(pattern, corners)?;
-        Some(Warp {
-            inverse: homography.try_inverse()?,
-            homography,
-            bend,
-            inked: pattern.inked_cells() as f64,
-        })
-    }
-
-    /// How far the bows move the pattern point (`u`, `v`), as shares of the top and bottom
-    /// edges' bow and of the left and right edges': 1 at an edge's middle, 0 at the corners.
-    fn bulges(&self, u: f64, v: f64) -> (f64, f64) {
-        let s = 2.0 * (u - 1.0) / self.inked - 1.0;
-        let t = 2.0 * (v - 1.0) / self.inked - 1.0;
-        (1.0 - s * s, 1.0 - t * t)
-    }
-
-    fn bent(&self, u: f64, v: f64) -> (f64, f64) {
-        let (across, down) = self.bulges(u, v);
-        (
-            self.bend[0] * across + self.bend[2] * down,
-            self.bend[1] * across + self.bend[3] * down,
-        )
-    }
-
-    fn to_picture(&self, u: f64, v: f64) -> (f64, f64) {
-        let (x, y) = apply(&self.homography, u, v);
-        let (bx, by) = self.bent(u, v);
-        (x + bx, y + by)
-    }
-
-    /// The pattern point seen at a picture point: the homography undone, the bend taken off by
-    /// two fixed-point steps (a bend of a pixel over a 60 px tag leaves hundredths after one).
-    fn to_cells(&self, x: f64, y: f64) -> (f64, f64) {
-        let mut at = apply(&self.inverse, x, y);
-        if self.bend.iter().any(|b| *b != 0.0) {
-            for _ in 0..2 {
-                let (bx, by) = self.bent(at.0, at.1);
-                at = apply(&self.inverse, x - bx, y - by);
-            }
-        }
-        at
-    }
-}
-
-fn apply(h: &Matrix3<f64>, x: f64, y: f64) -> (f64, f64) {
-    let p = h * Vector3::new(x, y, 1.0);
-    (p.x / p.z, p.y / p.z)
-}
-
-/// The pattern as the pixels of the patch see it, before any blur: each pixel the average of
-/// [`SAMPLES`]² samples, each sample the pattern's average over the sample's own footprint
-/// (so that the drawing moves smoothly with the corners, as the solver needs).
-fn draw(pattern: &TagTexture, warp: &Warp, patch: &Patch, needed: &[bool]) -> (Vec<f64>, Vec<f64>) {
-    let to_cells = &warp.inverse;
-    let (x0, y0) = (f64::from(patch.x0), f64::from(patch.y0));
-    // A sample's footprint in cells, from how the cells run in the patch's middle: the width
-    // of the box with the same spread as the sample's square seen in cells.
+/// The pattern as the pixels of the patch see it, before any blur: each pixel the pattern's
+/// average over the pixel's footprint (so that the drawing moves smoothly with the corners, as
+/// the solver needs). `ideal` is each pixel's centre in the ideal picture (see [`Warp`]).
+fn draw(
+    pattern: &TagTexture,
+    warp: &Warp,
+    patch: &Patch,
+    ideal: &[(f64, f64)],
+    needed: &[bool],
+) -> (Vec<f64>, Vec<f64>) {
+    // A pixel's footprint in cells, from how the cells run in the patch's middle: the width of
+    // the box with the same spread as the pixel's square seen in cells.
     let (cx, cy) = (
-        x0 + patch.width as f64 / 2.0,
-        y0 + patch.height as f64 / 2.0,
+        f64::from(patch.x0) + patch.width as f64 / 2.0,
+        f64::from(patch.y0) + patch.height as f64 / 2.0,
     );
-    let centre = apply(to_cells, cx, cy);
-    let right = apply(to_cells, cx + 1.0, cy);
-    let down = apply(to_cells, cx, cy + 1.0);
+    let cells = |x: f64, y: f64| warp.to_cells(warp.ideal(x, y));
+    let (centre, right, down) = (cells(cx, cy), cells(cx + 1.0, cy), cells(cx, cy + 1.0));
     let (du, dv) = (
         (right.0 - centre.0).hypot(down.0 - centre.0),
         (right.1 - centre.1).hypot(down.1 - centre.1),
     );
-    let n = SAMPLES as f64;
-    let (hu, hv) = ((0.5 * du / n).min(0.49), (0.5 * dv / n).min(0.49));
-    let mut paper = Vec::with_capacity(patch.width * patch.height);
-    let mut beyond = Vec::with_capacity(patch.width * patch.height);
-    for row in 0..patch.height {
-        for col in 0..patch.width {
-            if !needed[row * patch.width + col] {
-                paper.push(1.0);
-                beyond.push(0.0);
-                continue;
-            }
-            let (mut light, mut outside) = (0.0, 0.0);
-            for sj in 0..SAMPLES {
-                let y = y0 + row as f64 - 0.5 + (sj as f64 + 0.5) / n;
-                for si in 0..SAMPLES {
-                    let x = x0 + col as f64 - 0.5 + (si as f64 + 0.5) / n;
-                    let (u, v) = warp.to_cells(x, y);
-                    let (l, o) = lightness(pattern, u, v, hu, hv);
-                    light += l;
-                    outside += o;
-                }
-            }
-            paper.push(light / (n * n));
-            beyond.push(outside / (n * n));
+    let (hu, hv) = ((0.5 * du).min(0.49), (0.5 * dv).min(0.49));
+    let mut paper = vec![1.0; ideal.len()];
+    let mut beyond = vec![0.0; ideal.len()];
+    for (i, &at) in ideal.iter().enumerate() {
+        if needed[i] {
+            let (u, v) = warp.to_cells(at);
+            (paper[i], beyond[i]) = lightness(pattern, u, v, hu, hv);
         }
     }
     (paper, beyond)
