@@ -18,6 +18,7 @@
 
 pub mod charge;
 pub mod command;
+pub mod fire_arc;
 pub mod geometry;
 pub mod measure;
 pub mod movement;
@@ -39,8 +40,10 @@ pub mod toml_numbers;
 pub mod triggers;
 pub mod units;
 pub mod visibility;
+pub mod vocabulary;
 
-pub use profile::{Profile, RulesetId};
+pub use profile::Profile;
 pub use quarter::Quarter;
 pub use scene::Scene;
 pub use units::{Degrees, Inches};
+pub use vocabulary::RulesetId;

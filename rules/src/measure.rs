@@ -6,11 +6,12 @@
 
 use serde::Serialize;
 
+use crate::fire_arc::{fire_arc, one_front};
 use crate::geometry::{ConvexRegion, clip};
 use crate::profile::{Profile, RulesetId, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify_with};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
-use crate::shooting::{fire_arc, one_front};
+use crate::text::possessive;
 use crate::units::{Degrees, Inches, LengthScale, written_in};
 
 /// Everything `vedette measure` reports for a scene. Serialized, every length and table
@@ -206,15 +207,6 @@ pub(crate) fn summarize(
         can_shoot: weapon.as_ref().is_some_and(|w| w.range().is_some())
             && profile.formation_shoots(unit.formation),
         nearest_enemy,
-    }
-}
-
-/// "45th Foot's", "2e Hussards'".
-pub fn possessive(name: &str) -> String {
-    if name.ends_with('s') {
-        format!("{name}'")
-    } else {
-        format!("{name}'s")
     }
 }
 

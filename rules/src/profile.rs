@@ -10,42 +10,9 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::quarter::QuarterScheme;
-use crate::scene::{Formation, UnitKind};
 use crate::units::{Degrees, Inches, Length, LengthScale, LengthUnit, MM_PER_INCH};
-
-/// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RulesetId {
-    /// Black Powder (Warlord Games), the reference ruleset.
-    BlackPowder,
-    /// Black Powder Tactical Commander: stands, centimetres, a 150° firing cone.
-    BptCommander,
-    /// Bugles, Bullets and Blades: stands, millimetres, command groups.
-    Bbb,
-    /// eRules Napoleonic Wars: scale metres, momentum, reaction tests.
-    Erules,
-}
-
-impl RulesetId {
-    /// The name as written in scene files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RulesetId::BlackPowder => "black-powder",
-            RulesetId::BptCommander => "bpt-commander",
-            RulesetId::Bbb => "bbb",
-            RulesetId::Erules => "erules",
-        }
-    }
-
-    /// Every ruleset Vedette knows.
-    pub const ALL: [RulesetId; 4] = [
-        RulesetId::BlackPowder,
-        RulesetId::BptCommander,
-        RulesetId::Bbb,
-        RulesetId::Erules,
-    ];
-}
+pub use crate::vocabulary::RulesetId;
+use crate::vocabulary::{Formation, RuleRef, TerrainKind, UnitKind};
 
 /// When two numbers are too close to call (digest §15, global recommendations).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -399,6 +366,11 @@ struct Arcs {
 pub struct Profile {
     id: RulesetId,
     name: String,
+    /// Whether the engine's rules are this ruleset's own, so that its rulings cite them as
+    /// written (Black Powder, whose book the engine follows); every other ruleset cites its own
+    /// rule where its `[rules]` table names one, else the engine's "as in Black Powder".
+    #[serde(default)]
+    engine_rules: bool,
     /// The unit the profile's lengths are written in and its rulings print in.
     #[serde(default)]
     length_unit: LengthUnit,
@@ -425,7 +397,7 @@ pub struct Profile {
     formations: BTreeMap<Formation, FormationRules>,
     distances: Distances,
     #[serde(default)]
-    terrain: BTreeMap<crate::scene::TerrainKind, TerrainRules>,
+    terrain: BTreeMap<TerrainKind, TerrainRules>,
     #[serde(default)]
     readings: Readings,
     arcs: Arcs,
@@ -442,7 +414,7 @@ pub struct Profile {
     rules: BTreeMap<String, CitedRule>,
     /// The same, kept for the life of the program (set on reading).
     #[serde(skip)]
-    citations: Vec<(&'static str, crate::ruling::RuleRef)>,
+    citations: Vec<(&'static str, RuleRef)>,
 }
 
 /// A ruleset's own words for the engine's range bands, numbers included, in its own units
@@ -513,11 +485,11 @@ pub struct Trigger {
     pub then: String,
     /// The rule as rulings cite it (set on reading).
     #[serde(skip, default = "no_rule")]
-    pub cited: crate::ruling::RuleRef,
+    pub cited: RuleRef,
 }
 
-fn no_rule() -> crate::ruling::RuleRef {
-    crate::ruling::RuleRef::book("")
+fn no_rule() -> RuleRef {
+    RuleRef::book("")
 }
 
 /// A ruleset's own rule for one of the engine's.
@@ -532,8 +504,8 @@ struct CitedRule {
 /// Rule references a profile gives in place of Black Powder's.
 #[derive(Clone, Copy, Debug, Default)]
 struct RuleNames {
-    command: Option<crate::ruling::RuleRef>,
-    proximity: Option<crate::ruling::RuleRef>,
+    command: Option<RuleRef>,
+    proximity: Option<RuleRef>,
 }
 
 /// A profile's text, kept for the rest of the program: rule references are `'static` like the
@@ -989,7 +961,7 @@ impl Profile {
         };
         profile.unit_per_inch = per_inch;
         for trigger in &mut profile.triggers {
-            trigger.cited = crate::ruling::RuleRef {
+            trigger.cited = RuleRef {
                 rule: keep(&trigger.rule),
                 reading: trigger.reading.as_deref().map(keep),
             };
@@ -998,7 +970,7 @@ impl Profile {
             .rules
             .iter()
             .map(|(engine, own)| {
-                let cited = crate::ruling::RuleRef {
+                let cited = RuleRef {
                     rule: keep(&own.rule),
                     reading: own.reading.as_deref().map(keep),
                 };
@@ -1010,15 +982,11 @@ impl Profile {
                 .extras
                 .command_rule
                 .as_deref()
-                .map(|rule| crate::ruling::RuleRef::book(keep(rule))),
-            proximity: profile
-                .extras
-                .proximity
-                .as_ref()
-                .map(|words| crate::ruling::RuleRef {
-                    rule: keep(&words.rule),
-                    reading: words.reading.as_deref().map(keep),
-                }),
+                .map(|rule| RuleRef::book(keep(rule))),
+            proximity: profile.extras.proximity.as_ref().map(|words| RuleRef {
+                rule: keep(&words.rule),
+                reading: words.reading.as_deref().map(keep),
+            }),
         };
         if per_inch != 1.0 {
             profile.convert_lengths(1.0 / per_inch);
@@ -1085,35 +1053,35 @@ impl Profile {
     }
 
     /// The command distance rule, when the ruleset names its own.
-    pub fn command_rule(&self) -> Option<crate::ruling::RuleRef> {
+    pub fn command_rule(&self) -> Option<RuleRef> {
         self.rule_names.command
     }
 
     /// The proximity rule, when the ruleset names its own.
-    pub fn proximity_rule(&self) -> Option<crate::ruling::RuleRef> {
+    pub fn proximity_rule(&self) -> Option<RuleRef> {
         self.rule_names.proximity
     }
 
-    /// How this ruleset cites one of the engine's rules: its own rule where the profile names
-    /// one, else the engine's (Black Powder's) rule marked "as in Black Powder". Black Powder's
-    /// own profile cites every rule as it is.
-    pub fn cite(&self, rule: crate::ruling::RuleRef) -> crate::ruling::RuleRef {
+    /// Whether the engine's rules are this ruleset's own (`engine-rules`): its rulings cite
+    /// them as written.
+    pub fn cites_engine_rules(&self) -> bool {
+        self.engine_rules
+    }
+
+    /// Whether the profile names `rule` as one of the ruleset's own: its command or proximity
+    /// rule, or a trigger's.
+    pub fn names_own_rule(&self, rule: &str) -> bool {
         let own = [self.rule_names.command, self.rule_names.proximity];
-        if self.id == RulesetId::BlackPowder
-            || own.iter().flatten().any(|r| r.rule == rule.rule)
-            || self.triggers.iter().any(|t| t.cited.rule == rule.rule)
-            || crate::rulesets::OWN_RULES.contains(&rule.rule)
-        {
-            return rule;
-        }
+        own.iter().flatten().any(|r| r.rule == rule)
+            || self.triggers.iter().any(|t| t.cited.rule == rule)
+    }
+
+    /// The ruleset's own rule for one of the engine's, where its `[rules]` table names one.
+    pub fn citation(&self, engine_rule: &str) -> Option<RuleRef> {
         self.citations
             .iter()
-            .find(|(engine, _)| *engine == rule.rule)
+            .find(|(engine, _)| *engine == engine_rule)
             .map(|(_, own)| *own)
-            .unwrap_or(crate::ruling::RuleRef {
-                rule: rule.rule,
-                reading: Some("as in Black Powder"),
-            })
     }
 
     /// The settings only some rulesets use.
@@ -1137,17 +1105,6 @@ impl Profile {
     /// The longest sight line in the open, scaled, if the ruleset caps it.
     pub fn sight_limit(&self) -> Option<Inches> {
         self.extras.sight_limit.map(|l| self.scaled(l))
-    }
-
-    /// Where `unit`'s sight lines leave, and its ranges too unless they are measured from its
-    /// front edge: its leader, or (Bugles, Bullets and Blades) the
-    /// centre of its stand — a gun's muzzle, at the front of its base, for artillery.
-    pub fn range_origin(&self, unit: &crate::scene::Unit) -> crate::geometry::TablePoint {
-        match self.extras.range_from {
-            RangeFrom::Leader | RangeFrom::FrontEdge => unit.footprint.leader(),
-            RangeFrom::Centre if unit.kind == UnitKind::Artillery => unit.footprint.leader(),
-            RangeFrom::Centre => unit.footprint.frame().center(),
-        }
     }
 
     /// Whether ranges are the shortest distance from a unit's front edge (BPT Commander) rather
@@ -1269,7 +1226,7 @@ impl Profile {
     }
 
     /// How a kind of terrain affects the rules (decorative and unlisted kinds: not at all).
-    pub fn terrain_rules(&self, kind: crate::scene::TerrainKind) -> TerrainRules {
+    pub fn terrain_rules(&self, kind: TerrainKind) -> TerrainRules {
         self.terrain.get(&kind).copied().unwrap_or_default()
     }
 
@@ -1290,23 +1247,13 @@ impl Profile {
         Some(WeaponRef { weapon, scale })
     }
 
-    /// One move of a unit, its weapon included (horse artillery moves faster limbered).
-    pub fn unit_move(&self, unit: &crate::scene::Unit) -> Inches {
-        self.move_allowance(unit.kind, unit.formation, self.unit_weapon(unit))
-    }
-
-    /// How far a unit's charge reaches: its kind's charge distance where the ruleset has one,
-    /// otherwise one move.
-    pub fn unit_charge(&self, unit: &crate::scene::Unit) -> Inches {
+    /// A kind's own charge distance, scaled, where the ruleset gives one (otherwise a charge
+    /// reaches one move).
+    pub fn charge_distance(&self, kind: UnitKind) -> Option<Inches> {
         self.kinds
-            .get(&unit.kind)
+            .get(&kind)
             .and_then(|k| k.charge)
-            .map_or_else(|| self.unit_move(unit), |c| self.scaled(c))
-    }
-
-    /// A unit's weapon.
-    pub fn unit_weapon(&self, unit: &crate::scene::Unit) -> Option<WeaponRef<'_>> {
-        unit.weapon.as_deref().and_then(|w| self.weapon(w))
+            .map(|c| self.scaled(c))
     }
 
     /// The ids of every weapon, for error messages.
@@ -1455,12 +1402,12 @@ mod tests {
     fn a_profile_with_a_number_that_is_not_one_is_refused_by_line_and_field() {
         let nan = refusal("distance = 0.5", "distance = nan");
         assert!(
-            nan.contains("line 12: tolerance.distance: must be a finite number, not nan"),
+            nan.contains("line 14: tolerance.distance: must be a finite number, not nan"),
             "{nan}"
         );
         let negative = refusal("distance = 0.5", "distance = -1");
         assert!(
-            negative.contains("line 12: tolerance.distance: must be zero or more, not -1"),
+            negative.contains("line 14: tolerance.distance: must be zero or more, not -1"),
             "{negative}"
         );
         // An absurd allowance once made a retiring unit's path search loop for ever.

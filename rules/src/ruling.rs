@@ -6,34 +6,7 @@ use serde::Serialize;
 
 use crate::geometry::TablePoint;
 use crate::units::{LengthScale, LengthUnit};
-
-/// The book section a ruling applies, and the digest's reading when the book is ambiguous.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct RuleRef {
-    /// e.g. "Pick a Target (§6.4)".
-    pub rule: &'static str,
-    /// e.g. "A12": the adopted reading of an ambiguity, when one applies.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reading: Option<&'static str>,
-}
-
-impl RuleRef {
-    /// A rule applied as written.
-    pub const fn book(rule: &'static str) -> RuleRef {
-        RuleRef {
-            rule,
-            reading: None,
-        }
-    }
-
-    /// A rule applied through one of the digest's adopted readings.
-    pub const fn read_as(rule: &'static str, reading: &'static str) -> RuleRef {
-        RuleRef {
-            rule,
-            reading: Some(reading),
-        }
-    }
-}
+pub use crate::vocabulary::RuleRef;
 
 /// The answer to the question a ruling asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -176,21 +149,6 @@ impl FigureUnit {
             LengthUnit::Centimetres => FigureUnit::Centimetres,
             LengthUnit::Millimetres => FigureUnit::Millimetres,
             LengthUnit::ScaleMetres => FigureUnit::ScaleMetres,
-        }
-    }
-}
-
-/// Put rulings in a ruleset's own terms: lengths in its unit ([`figures_in`]) and rules cited
-/// from its own book ([`Profile::cite`](crate::profile::Profile::cite)). Black Powder's rulings
-/// are left untouched, at no cost.
-pub fn in_ruleset_terms(rulings: &mut [Ruling], profile: &crate::profile::Profile) {
-    if profile.id() == crate::profile::RulesetId::BlackPowder {
-        return;
-    }
-    figures_in(rulings, profile.length_scale());
-    for ruling in rulings.iter_mut() {
-        if ruling.rule.reading != Some("as in Black Powder") {
-            ruling.rule = profile.cite(ruling.rule);
         }
     }
 }

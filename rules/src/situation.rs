@@ -8,11 +8,11 @@ use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
+use crate::fire_arc::fire_arc;
 use crate::geometry::{ConvexRegion, gap_between};
 use crate::profile::{Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
-use crate::shooting::fire_arc;
 use crate::terrain::TerrainMap;
 use crate::units::Inches;
 

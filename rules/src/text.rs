@@ -14,6 +14,15 @@ pub fn concat(pieces: &[&str]) -> String {
     out
 }
 
+/// "45th Foot's", "2e Hussards'".
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,10 +3,9 @@
 //! face, where the charger would stand — and whether two units seen on the table are in contact.
 
 mod contact;
-mod face;
 
+pub use crate::vocabulary::Face;
 pub use contact::contact_rulings;
-pub use face::Face;
 
 use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;

@@ -4,10 +4,10 @@
 
 use crate::command::{brigades, cut_off};
 use crate::geometry::angle_between;
-use crate::measure::possessive;
 use crate::profile::Profile;
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
+use crate::text::possessive;
 use crate::units::Inches;
 
 const COHESION: RuleRef = RuleRef::read_as("Brigade Orders (§5.3)", "A16");
@@ -177,6 +177,6 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                 .collect(),
         });
     }
-    crate::ruling::in_ruleset_terms(&mut rulings, profile);
+    crate::rulings::in_ruleset_terms(&mut rulings, profile);
     rulings
 }

@@ -89,7 +89,7 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
         })
         .collect();
     for check in &mut checks {
-        crate::ruling::in_ruleset_terms(&mut check.rulings, profile);
+        crate::rulings::in_ruleset_terms(&mut check.rulings, profile);
     }
     let roll = Roll {
         missing: before

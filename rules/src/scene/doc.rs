@@ -7,7 +7,7 @@ use super::{
     Commander, Formation, ScenarioInfo, Scene, Side, StatLine, TerrainKind, TerrainShape, Unit,
     UnitKind, UnitSize,
 };
-use crate::profile::RulesetId;
+use crate::vocabulary::RulesetId;
 
 /// The whole document.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -16,6 +16,7 @@
 mod doc;
 mod error;
 mod load;
+mod profile_of;
 mod validate;
 
 pub use doc::{CommanderDoc, SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
@@ -25,8 +26,9 @@ pub use load::Format;
 use serde::{Deserialize, Serialize};
 
 use crate::geometry::{OrientedRect, TablePoint, TableVector, facing_of, heading};
-use crate::profile::RulesetId;
 use crate::units::{Degrees, Inches};
+use crate::vocabulary::RulesetId;
+pub use crate::vocabulary::{Formation, TerrainKind, UnitKind};
 
 /// One state of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,73 +224,6 @@ pub struct Table {
     pub depth: Inches,
 }
 
-/// The broad type of a unit (the stat line's Type column, digest §1.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum UnitKind {
-    /// Foot.
-    Infantry,
-    /// Horse.
-    Cavalry,
-    /// Guns, howitzers, machine guns, rockets.
-    Artillery,
-}
-
-/// How a unit is drawn up (digest §2.2). Which kinds may use which is the profile's business.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Formation {
-    /// Two ranks (cavalry one or two).
-    Line,
-    /// Three to six ranks, at least as wide as deep.
-    AttackColumn,
-    /// Deeper than wide; its front is the narrow end.
-    MarchColumn,
-    /// Open order: everything around it is front.
-    Skirmish,
-    /// A line or column with a skirmish screen; quarters from the main body.
-    Mixed,
-    /// An irregular dense mass.
-    Warband,
-    /// Four fronts.
-    Square,
-    /// Occupying a building: four faces, each a front.
-    Building,
-    /// A gun unlimbered, crew around it.
-    Deployed,
-    /// A gun hooked to its team.
-    Limbered,
-}
-
-impl Formation {
-    /// The name as written in scene files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Formation::Line => "line",
-            Formation::AttackColumn => "attack-column",
-            Formation::MarchColumn => "march-column",
-            Formation::Skirmish => "skirmish",
-            Formation::Mixed => "mixed",
-            Formation::Warband => "warband",
-            Formation::Square => "square",
-            Formation::Building => "building",
-            Formation::Deployed => "deployed",
-            Formation::Limbered => "limbered",
-        }
-    }
-}
-
-impl UnitKind {
-    /// The name as written in scene files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            UnitKind::Infantry => "infantry",
-            UnitKind::Cavalry => "cavalry",
-            UnitKind::Artillery => "artillery",
-        }
-    }
-}
-
 /// A unit on the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unit {
@@ -418,44 +353,6 @@ fn mean_facing(stands: &[OrientedRect]) -> Degrees {
         facing_of(sum)
     } else {
         stands.first().map(|s| s.facing()).unwrap_or_default()
-    }
-}
-
-/// What a piece of terrain is (digest §4.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TerrainKind {
-    /// Woods: blocks sight through it, half pace.
-    Wood,
-    /// Rough ground: half pace.
-    Rough,
-    /// Very rough ground: a third pace.
-    VeryRough,
-    /// Extremely rough ground: a quarter pace.
-    ExtremelyRough,
-    /// A linear obstacle (hedge, wall, stream, ditch …): 6" to cross.
-    Obstacle,
-    /// A building block.
-    Building,
-    /// A hill, with a height level.
-    Hill,
-    /// Cliffs, open water, ravines.
-    Impassable,
-    /// A river: impassable except at bridges and fords.
-    River,
-    /// A road or track.
-    Road,
-    /// No effect on play.
-    Decorative,
-}
-
-impl TerrainKind {
-    /// Linear features may be given as a line rather than an area.
-    pub fn may_be_linear(self) -> bool {
-        matches!(
-            self,
-            TerrainKind::Obstacle | TerrainKind::Road | TerrainKind::River
-        )
     }
 }
 

@@ -17,11 +17,9 @@
 //! - [`ranks`] holds fire in rear ranks and makes a command group one target (BBB).
 //! - `firing_figures` counts the front-rank figures firing at a target, by band (eRules).
 
-mod arc;
 mod assess;
 mod beaten_zone;
 mod enfilade;
-mod face;
 mod firing_figures;
 mod overhead;
 mod penetration;
@@ -34,11 +32,13 @@ mod traversing;
 pub const RANGE_BETWEEN_UNITS: crate::ruling::RuleRef =
     crate::ruling::RuleRef::book("Firing: range, unit to unit (§1.9)");
 
-pub use arc::{arc_outline, arc_outline_from, fire_arc, reach_outline};
+pub use crate::fire_arc::{
+    FiringFace, arc_outline, arc_outline_from, fire_arc, firing_faces, one_front, reach_outline,
+    side_word,
+};
 pub use assess::{Assessment, Candidate, Ineligible, NotClear, RangeBand, assess, screen};
 pub use beaten_zone::{InZone, beaten_zone};
 pub use enfilade::in_enfilade;
-pub use face::{FiringFace, firing_faces, one_front, side_word};
 pub use overhead::{FiredOver, OverheadSight, Refused, look_over};
 pub use penetration::{PENETRATION, penetration_line};
 pub use priority::{ShootingReport, target_priority};

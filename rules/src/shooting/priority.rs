@@ -831,7 +831,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
             match i.face {
                 Some(face) => format!(
                     "{} {} face",
-                    crate::measure::possessive(&unit.name),
+                    crate::text::possessive(&unit.name),
                     super::side_word(face)
                 ),
                 None => unit.name.clone(),

@@ -10,8 +10,7 @@
 
 use serde::Serialize;
 
-use super::{FiringFace, firing_faces};
-use crate::charge::Face;
+use crate::fire_arc::{FiringFace, firing_faces};
 use crate::geometry::{ConvexRegion, OrientedRect, TablePoint, fraction_inside};
 use crate::profile::{Profile, TraversingReading};
 use crate::quarter::Quarter;
@@ -19,6 +18,7 @@ use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::Scene;
 use crate::situation::Situation;
 use crate::units::Inches;
+use crate::vocabulary::Face;
 
 const TRAVERSING: RuleRef = RuleRef::read_as("Traversing Targets (§6.11)", "A25");
 

@@ -4,7 +4,10 @@
 //! its charge move and the 12" proximity distance — so a 200-unit table is not 40,000 lines of
 //! "too far".
 
+mod wording;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
+pub use wording::{AS_IN_BLACK_POWDER, cite, in_ruleset_terms};
 
 use serde::Serialize;
 
@@ -16,7 +19,7 @@ use crate::geometry::ConvexRegion;
 use crate::measure::{InArc, PairMeasurement, UnitSummary, in_arc, measure_pair_in_arc, summarize};
 use crate::profile::{Profile, RulesetId};
 use crate::retire::{Withdrawal, retire};
-use crate::ruling::{Ruling, in_ruleset_terms};
+use crate::ruling::Ruling;
 use crate::scene::Scene;
 use crate::shooting::{ShootingReport, beaten_zone, penetration_line, target_priority};
 use crate::situation::{Situation, aabb_gap};

@@ -7,13 +7,13 @@
 use smallvec::SmallVec;
 
 use super::fire_arc;
-use crate::charge::Face;
 use crate::geometry::{Clipped, ConvexRegion, Segment, TablePoint, Tape};
-use crate::measure::possessive;
 use crate::profile::Profile;
 use crate::quarter::{Quarter, QuarterScheme};
 use crate::scene::Unit;
+use crate::text::possessive;
 use crate::units::Inches;
+use crate::vocabulary::Face;
 
 /// One part of a unit that shoots on its own.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,177 @@
+//! The game's vocabulary: the words every part of the rules engine speaks — which ruleset, what
+//! kind of unit, how it is drawn up, what terrain, which face, which rule — with nothing of the
+//! engine's own. It sits at the bottom of the crate so that the scene, the profiles and the
+//! rulings can all use these words without using one another.
+
+use serde::{Deserialize, Serialize};
+
+mod face;
+
+pub use face::Face;
+
+/// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RulesetId {
+    /// Black Powder (Warlord Games), the reference ruleset.
+    BlackPowder,
+    /// Black Powder Tactical Commander: stands, centimetres, a 150° firing cone.
+    BptCommander,
+    /// Bugles, Bullets and Blades: stands, millimetres, command groups.
+    Bbb,
+    /// eRules Napoleonic Wars: scale metres, momentum, reaction tests.
+    Erules,
+}
+
+impl RulesetId {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RulesetId::BlackPowder => "black-powder",
+            RulesetId::BptCommander => "bpt-commander",
+            RulesetId::Bbb => "bbb",
+            RulesetId::Erules => "erules",
+        }
+    }
+
+    /// Every ruleset Vedette knows.
+    pub const ALL: [RulesetId; 4] = [
+        RulesetId::BlackPowder,
+        RulesetId::BptCommander,
+        RulesetId::Bbb,
+        RulesetId::Erules,
+    ];
+}
+
+/// The broad type of a unit (the stat line's Type column, digest §1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnitKind {
+    /// Foot.
+    Infantry,
+    /// Horse.
+    Cavalry,
+    /// Guns, howitzers, machine guns, rockets.
+    Artillery,
+}
+
+/// How a unit is drawn up (digest §2.2). Which kinds may use which is the profile's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Formation {
+    /// Two ranks (cavalry one or two).
+    Line,
+    /// Three to six ranks, at least as wide as deep.
+    AttackColumn,
+    /// Deeper than wide; its front is the narrow end.
+    MarchColumn,
+    /// Open order: everything around it is front.
+    Skirmish,
+    /// A line or column with a skirmish screen; quarters from the main body.
+    Mixed,
+    /// An irregular dense mass.
+    Warband,
+    /// Four fronts.
+    Square,
+    /// Occupying a building: four faces, each a front.
+    Building,
+    /// A gun unlimbered, crew around it.
+    Deployed,
+    /// A gun hooked to its team.
+    Limbered,
+}
+
+impl Formation {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Formation::Line => "line",
+            Formation::AttackColumn => "attack-column",
+            Formation::MarchColumn => "march-column",
+            Formation::Skirmish => "skirmish",
+            Formation::Mixed => "mixed",
+            Formation::Warband => "warband",
+            Formation::Square => "square",
+            Formation::Building => "building",
+            Formation::Deployed => "deployed",
+            Formation::Limbered => "limbered",
+        }
+    }
+}
+
+impl UnitKind {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnitKind::Infantry => "infantry",
+            UnitKind::Cavalry => "cavalry",
+            UnitKind::Artillery => "artillery",
+        }
+    }
+}
+
+/// What a piece of terrain is (digest §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerrainKind {
+    /// Woods: blocks sight through it, half pace.
+    Wood,
+    /// Rough ground: half pace.
+    Rough,
+    /// Very rough ground: a third pace.
+    VeryRough,
+    /// Extremely rough ground: a quarter pace.
+    ExtremelyRough,
+    /// A linear obstacle (hedge, wall, stream, ditch …): 6" to cross.
+    Obstacle,
+    /// A building block.
+    Building,
+    /// A hill, with a height level.
+    Hill,
+    /// Cliffs, open water, ravines.
+    Impassable,
+    /// A river: impassable except at bridges and fords.
+    River,
+    /// A road or track.
+    Road,
+    /// No effect on play.
+    Decorative,
+}
+
+impl TerrainKind {
+    /// Linear features may be given as a line rather than an area.
+    pub fn may_be_linear(self) -> bool {
+        matches!(
+            self,
+            TerrainKind::Obstacle | TerrainKind::Road | TerrainKind::River
+        )
+    }
+}
+
+/// The book section a ruling applies, and the digest's reading when the book is ambiguous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleRef {
+    /// e.g. "Pick a Target (§6.4)".
+    pub rule: &'static str,
+    /// e.g. "A12": the adopted reading of an ambiguity, when one applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reading: Option<&'static str>,
+}
+
+impl RuleRef {
+    /// A rule applied as written.
+    pub const fn book(rule: &'static str) -> RuleRef {
+        RuleRef {
+            rule,
+            reading: None,
+        }
+    }
+
+    /// A rule applied through one of the digest's adopted readings.
+    pub const fn read_as(rule: &'static str, reading: &'static str) -> RuleRef {
+        RuleRef {
+            rule,
+            reading: Some(reading),
+        }
+    }
+}
