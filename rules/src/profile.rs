@@ -876,9 +876,9 @@ pub enum ProfileError {
 impl Profile {
     /// The built-in profile of a ruleset.
     pub fn builtin(id: RulesetId) -> &'static Profile {
-        static PROFILES: [OnceLock<Profile>; 4] = [const { OnceLock::new() }; 4];
-        let slot = RulesetId::ALL.iter().position(|r| *r == id).unwrap_or(0);
-        PROFILES[slot].get_or_init(|| {
+        static PROFILES: [OnceLock<Profile>; RulesetId::ALL.len()] =
+            [const { OnceLock::new() }; RulesetId::ALL.len()];
+        PROFILES[id.index()].get_or_init(|| {
             Profile::from_toml(Profile::builtin_text(id))
                 .expect("every built-in profile parses (tested)")
         })
@@ -886,12 +886,7 @@ impl Profile {
 
     /// The TOML text of a built-in profile, to copy and adjust.
     pub fn builtin_text(id: RulesetId) -> &'static str {
-        match id {
-            RulesetId::BlackPowder => include_str!("../profiles/black-powder.toml"),
-            RulesetId::BptCommander => include_str!("../profiles/bpt-commander.toml"),
-            RulesetId::Bbb => include_str!("../profiles/bbb.toml"),
-            RulesetId::Erules => include_str!("../profiles/erules.toml"),
-        }
+        id.profile_text()
     }
 
     /// A profile from a TOML file.

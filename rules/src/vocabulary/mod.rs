@@ -9,38 +9,53 @@ mod face;
 
 pub use face::Face;
 
-/// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RulesetId {
-    /// Black Powder (Warlord Games), the reference ruleset.
-    BlackPowder,
-    /// Black Powder Tactical Commander: stands, centimetres, a 150° firing cone.
-    BptCommander,
-    /// Bugles, Bullets and Blades: stands, millimetres, command groups.
-    Bbb,
-    /// eRules Napoleonic Wars: scale metres, momentum, reaction tests.
-    Erules,
+/// The rulesets: each a variant, the name scenes write, and a profile of that name in
+/// `rules/profiles/`, compiled in. Adding a ruleset is a line here and its TOML file.
+macro_rules! rulesets {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)+) => {
+        /// The rulesets Vedette knows, as written in a scene's `"ruleset"` field.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum RulesetId {
+            $($(#[$doc])* #[serde(rename = $name)] $variant,)+
+        }
+
+        impl RulesetId {
+            /// Every ruleset Vedette knows, in the order they are offered.
+            pub const ALL: [RulesetId; [$($name),+].len()] = [$(RulesetId::$variant),+];
+
+            /// The name as written in scene files.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(RulesetId::$variant => $name,)+
+                }
+            }
+
+            /// The TOML text of its built-in profile.
+            pub fn profile_text(self) -> &'static str {
+                match self {
+                    $(RulesetId::$variant => {
+                        include_str!(concat!("../../profiles/", $name, ".toml"))
+                    })+
+                }
+            }
+
+            /// Its place in [`RulesetId::ALL`].
+            pub fn index(self) -> usize {
+                self as usize
+            }
+        }
+    };
 }
 
-impl RulesetId {
-    /// The name as written in scene files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RulesetId::BlackPowder => "black-powder",
-            RulesetId::BptCommander => "bpt-commander",
-            RulesetId::Bbb => "bbb",
-            RulesetId::Erules => "erules",
-        }
-    }
-
-    /// Every ruleset Vedette knows.
-    pub const ALL: [RulesetId; 4] = [
-        RulesetId::BlackPowder,
-        RulesetId::BptCommander,
-        RulesetId::Bbb,
-        RulesetId::Erules,
-    ];
+rulesets! {
+    /// Black Powder (Warlord Games), the reference ruleset.
+    BlackPowder => "black-powder",
+    /// Black Powder Tactical Commander: stands, centimetres, a 150° firing cone.
+    BptCommander => "bpt-commander",
+    /// Bugles, Bullets and Blades: stands, millimetres, command groups.
+    Bbb => "bbb",
+    /// eRules Napoleonic Wars: scale metres, momentum, reaction tests.
+    Erules => "erules",
 }
 
 /// The broad type of a unit (the stat line's Type column, digest §1.1).
