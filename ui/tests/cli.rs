@@ -314,6 +314,58 @@ fn a_custom_profile_changes_the_rulings_and_a_bad_one_is_named() {
 }
 
 #[test]
+fn a_weapon_a_custom_profile_adds_is_one_its_scenes_may_use() {
+    let dir = common::scratch("profile-weapon");
+    let builtin = vedette(&["profile", "black-powder"]);
+    assert!(builtin.status.success());
+    let mut text = String::from_utf8_lossy(&builtin.stdout).into_owned();
+    text.push_str("\n[[weapons]]\nid = \"jezail\"\nname = \"Jezails\"\nrange = 30.0\n");
+    let jezails = dir.join("jezails.toml");
+    std::fs::write(&jezails, text).expect("write");
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samples/scenes/two-lines.json"
+    );
+    let scene = std::fs::read_to_string(sample)
+        .expect("the sample")
+        .replacen("\"smoothbore-musket\"", "\"jezail\"", 1);
+    let path = dir.join("jezail-scene.json");
+    std::fs::write(&path, scene).expect("write");
+    let with = vedette(&[
+        "--profile",
+        jezails.to_str().expect("utf-8"),
+        "rulings",
+        "--unit",
+        "45th-foot",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert!(with.status.success(), "{}", stderr(&with));
+    let rulings = String::from_utf8_lossy(&with.stdout);
+    assert!(rulings.contains("shoots up to 30.00\""), "{rulings}");
+    // Without the profile the scene names a weapon its ruleset does not have.
+    let without = vedette(&["rulings", path.to_str().expect("utf-8")]);
+    assert_eq!(without.status.code(), Some(1));
+    assert!(stderr(&without).contains("jezail"), "{}", stderr(&without));
+    // A profile of another ruleset is refused by the scene's ruleset field.
+    let other = vedette(&["profile", "bbb"]);
+    let bbb = dir.join("bbb.toml");
+    std::fs::write(&bbb, &other.stdout).expect("write");
+    let refused = vedette(&[
+        "--profile",
+        bbb.to_str().expect("utf-8"),
+        "measure",
+        "samples/scenes/two-lines.json",
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("is black-powder, but the profile given is for bbb"),
+        "{}",
+        stderr(&refused)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bench_app_reports_ui_time_and_memory() {
     let out = vedette(&["bench", "app", "--seconds", "2", "--convention"]);
     let text = String::from_utf8_lossy(&out.stdout);

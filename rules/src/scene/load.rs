@@ -8,6 +8,7 @@ use serde_path_to_error::{Path as FieldPath, Segment};
 use super::doc::SceneDoc;
 use super::validate::validate;
 use super::{Problem, Scene, SceneError, Subject};
+use crate::profile::Profile;
 
 /// The text formats a scene may be written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,31 +47,51 @@ impl Format {
 }
 
 impl Scene {
-    /// Read a scene file (JSON or TOML, by extension).
+    /// Read a scene file (JSON or TOML, by extension), checked against its ruleset's built-in
+    /// profile.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        Scene::load_against(path, None)
+    }
+
+    /// Read a scene file, checked against `profile` (a `--profile` file: a weapon it adds is
+    /// one the scene may use) or, when none is given, its ruleset's built-in profile.
+    pub fn load_against(path: &Path, profile: Option<&Profile>) -> Result<Scene, SceneError> {
         let text = std::fs::read_to_string(path).map_err(|cause| SceneError::Read {
             file: path.to_owned(),
             cause,
         })?;
-        Scene::parse(&text, Format::of(path, &text), &path.display().to_string())
+        let file = path.display().to_string();
+        Scene::parse_against(&text, Format::of(path, &text), &file, profile)
     }
 
     /// Parse a scene from text; `file` names it in errors.
     pub fn parse(text: &str, format: Format, file: &str) -> Result<Scene, SceneError> {
+        Scene::parse_against(text, format, file, None)
+    }
+
+    /// Parse a scene from text, checked against `profile` (see [`Scene::load_against`]).
+    pub fn parse_against(
+        text: &str,
+        format: Format,
+        file: &str,
+        profile: Option<&Profile>,
+    ) -> Result<Scene, SceneError> {
         let doc = match format {
             Format::Json => parse_json(text, file)?,
             Format::Toml => parse_toml(text, file)?,
         };
-        validate(doc).map_err(|problems| SceneError::Invalid {
+        let profile = profile.unwrap_or_else(|| Profile::builtin(doc.ruleset));
+        validate(doc, profile).map_err(|problems| SceneError::Invalid {
             file: file.to_owned(),
             problems,
         })
     }
 
     /// Check a scene document built in code (the camera pipeline builds one from a roster and
-    /// the tags it sees); `source` names it in errors.
+    /// the tags it sees) against its ruleset's built-in profile; `source` names it in errors.
     pub fn from_doc(doc: SceneDoc, source: &str) -> Result<Scene, SceneError> {
-        validate(doc).map_err(|problems| SceneError::Invalid {
+        let profile = Profile::builtin(doc.ruleset);
+        validate(doc, profile).map_err(|problems| SceneError::Invalid {
             file: source.to_owned(),
             problems,
         })

@@ -76,10 +76,22 @@ impl Checker<'_> {
     }
 }
 
-/// Turn a parsed document into a scene, or list everything wrong with it.
-pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
-    let profile = Profile::builtin(doc.ruleset);
+/// Turn a parsed document into a scene, checked against `profile` (its ruleset's built-in one,
+/// or a `--profile` file's, whose weapons and formations are the ones a scene may use), or list
+/// everything wrong with it.
+pub fn validate(doc: SceneDoc, profile: &Profile) -> Result<Scene, Vec<Problem>> {
     let mut problems = Vec::new();
+    if profile.id() != doc.ruleset {
+        problems.push(Problem::new(
+            Subject::Document,
+            Some("ruleset"),
+            format!(
+                "is {}, but the profile given is for {}",
+                doc.ruleset.as_str(),
+                profile.id().as_str()
+            ),
+        ));
+    }
     let table = check_table(&doc, &mut problems);
     let terrain: Vec<Option<Terrain>> = doc
         .terrain
@@ -101,7 +113,7 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
         .collect();
     check_unique_ids(&doc, &mut problems);
     check_sides(&doc, &mut problems);
-    check_figure_scale(&doc, &mut problems);
+    check_figure_scale(&doc, profile, &mut problems);
 
     if !problems.is_empty() {
         return Err(problems);
@@ -120,11 +132,10 @@ pub fn validate(doc: SceneDoc) -> Result<Scene, Vec<Problem>> {
 }
 
 /// A figure scale must be one the ruleset has a ground scale for.
-fn check_figure_scale(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+fn check_figure_scale(doc: &SceneDoc, profile: &Profile, problems: &mut Vec<Problem>) {
     let Some(figures) = doc.figure_scale else {
         return;
     };
-    let profile = crate::profile::Profile::builtin(doc.ruleset);
     if profile.ground_scale().is_none() {
         problems.push(Problem::new(
             Subject::Document,

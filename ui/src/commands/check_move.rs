@@ -4,7 +4,6 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::bail;
-use rules::Scene;
 use rules::movement::{check_brigades, check_commanders, check_moves};
 use rules::shooting::traversing_fire_in;
 
@@ -16,8 +15,9 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let before = Scene::load(before_path)?;
-    let after = Scene::load(after_path)?;
+    let given = super::given_profile(profile)?;
+    let before = super::load_scene(before_path, given.as_ref())?;
+    let after = super::load_scene(after_path, given.as_ref())?;
     if before.ruleset != after.ruleset {
         bail!(
             "{} is a {} scene but {} is {}: compare scenes of one game",
@@ -27,7 +27,7 @@ pub fn run(
             after.ruleset.as_str()
         );
     }
-    let profile = super::profile_for(&before, profile)?;
+    let profile = super::profile_for(&before, given.as_ref());
     let (checks, roll) = check_moves(&before, &after, &profile);
     let brigades = check_brigades(&before, &after, &profile);
     let commanders = check_commanders(&before, &after, &profile);

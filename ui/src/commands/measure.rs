@@ -13,8 +13,9 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let scene = Scene::load(scene_path)?;
-    let profile = super::profile_for(&scene, profile)?;
+    let given = super::given_profile(profile)?;
+    let scene = super::load_scene(scene_path, given.as_ref())?;
+    let profile = super::profile_for(&scene, given.as_ref());
     tracing::info!(
         units = scene.units.len(),
         terrain = scene.terrain.len(),

@@ -25,22 +25,24 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use rules::{Profile, RulesetId, Scene};
 
-/// The profile a command uses for `scene`: the `--profile` file if given (it must be for the
-/// scene's ruleset), else the built-in one; either way at the scene's distance scale.
-pub fn profile_for(scene: &Scene, path: Option<&Path>) -> anyhow::Result<Profile> {
-    let Some(path) = path else {
-        return Ok(scene.profile());
-    };
-    let profile = Profile::load(path)?;
-    if profile.id() != scene.ruleset {
-        bail!(
-            "{} is a {} profile, but the scene is {}",
-            path.display(),
-            profile.id().as_str(),
-            scene.ruleset.as_str()
-        );
+/// The `--profile` file, read, when one is given.
+pub fn given_profile(path: Option<&Path>) -> anyhow::Result<Option<Profile>> {
+    Ok(path.map(Profile::load).transpose()?)
+}
+
+/// A scene file, checked against the `--profile` file when one is given (its ruleset must be
+/// the scene's, and a weapon it adds is one the scene may use), else its built-in profile.
+pub fn load_scene(path: &Path, profile: Option<&Profile>) -> anyhow::Result<Scene> {
+    Ok(Scene::load_against(path, profile)?)
+}
+
+/// The profile a command uses for `scene`: the `--profile` file's if given, else the built-in
+/// one; either way at the scene's distance scale.
+pub fn profile_for(scene: &Scene, given: Option<&Profile>) -> Profile {
+    match given {
+        Some(profile) => scene.scaled(profile),
+        None => scene.profile(),
     }
-    Ok(scene.scaled(&profile))
 }
 
 /// The roster at `path`, for a table whose anchors are printed in `family`: refused, naming

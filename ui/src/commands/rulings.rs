@@ -16,7 +16,8 @@ pub fn run(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let scene = Scene::load(scene_path)?;
+    let given = super::given_profile(profile)?;
+    let scene = super::load_scene(scene_path, given.as_ref())?;
     if let Some(id) = unit
         && scene.unit(id).is_none()
     {
@@ -28,7 +29,7 @@ pub fn run(
         );
     }
     let started = std::time::Instant::now();
-    let profile = super::profile_for(&scene, profile)?;
+    let profile = super::profile_for(&scene, given.as_ref());
     let mut report = rulings_with(&scene, &profile);
     tracing::info!(units = scene.units.len(), elapsed = ?started.elapsed(), "ruled on {}", scene_path.display());
     if let Some(id) = unit {
