@@ -132,7 +132,7 @@ impl Kind {
             );
         };
         match self {
-            Kind::Roster => match vision::Roster::load(path) {
+            Kind::Roster => match roster::Roster::load(path) {
                 Ok(roster) => {
                     let _ = roster.stand_tags();
                     let _ = roster.mounts();

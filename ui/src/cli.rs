@@ -450,7 +450,7 @@ pub enum Bench {
         resolution: calibration::ImageSize,
         /// The tags' family: tag36h11, tag25h9 (at most 25 stands) or tag16h5 (at most 20).
         #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
-        family: vision::TagFamily,
+        family: roster::TagFamily,
         /// The webcam's lens, as `bench accuracy` draws them: distortion-free (70°), ordinary,
         /// pincushion or wide (80–90°, strong barrel); by default the game is played through
         /// each in turn.
@@ -474,7 +474,7 @@ pub enum Bench {
         seed: u64,
         /// The tags' family.
         #[arg(long, default_value = "tag16h5", value_parser = parse_family)]
-        family: vision::TagFamily,
+        family: roster::TagFamily,
         /// Sheets of print on each table.
         #[arg(long, default_value_t = 6)]
         sheets: usize,
@@ -884,8 +884,8 @@ fn parse_lens(text: &str) -> Result<vision::synthetic::LensClass, String> {
 }
 
 /// A tag family by its AprilTag name.
-fn parse_family(text: &str) -> Result<vision::TagFamily, String> {
-    vision::TagFamily::ALL
+fn parse_family(text: &str) -> Result<roster::TagFamily, String> {
+    roster::TagFamily::ALL
         .into_iter()
         .find(|f| f.name() == text)
         .ok_or_else(|| format!("{text}: use tag36h11, tag25h9 or tag16h5"))

@@ -18,7 +18,6 @@
 //!   calibration's camera model, so it cannot drift from what the pipeline assumes.
 
 pub mod annotate;
-pub mod battlescribe;
 pub mod detect;
 pub mod error;
 pub mod image_io;
@@ -28,8 +27,6 @@ pub mod partial;
 pub mod pattern;
 pub mod printables;
 pub mod refine;
-pub mod roster;
-pub mod roster_edit;
 pub mod sight;
 pub mod source;
 pub mod synthetic;
@@ -48,8 +45,6 @@ pub use locate::{
 };
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
-pub use roster::{Roster, RosterBrigade, TagFamily, TagMount, TagOwner};
-pub use roster_edit::{RosterDocument, StandEdit};
 pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};
 pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};

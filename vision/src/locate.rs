@@ -10,7 +10,7 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::partial::{self, PartialUnit};
-use crate::roster::{Roster, TagMount, TagOwner};
+use roster::{Roster, TagMount, TagOwner};
 
 /// Tags whose centre lies further than this outside the table are not trusted.
 pub const TABLE_MARGIN: Inches = Inches(1.0);

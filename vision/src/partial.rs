@@ -15,7 +15,7 @@ use rules::scene::{Formation, StandDoc};
 use rules::units::Degrees;
 use serde::Serialize;
 
-use crate::roster::{RosterStand, RosterUnit};
+use roster::{RosterStand, RosterUnit};
 
 /// How far a seen stand may be from where its formation puts it, inches (the rules' half-inch
 /// tolerance).

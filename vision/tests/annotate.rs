@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 
 use calibration::{AnchorLayout, ImageSize, Settings, TableSize, calibrate};
+use roster::Roster;
+use roster::TagDefaults;
 use rules::Scene;
 use rules::scene::{Format, TableDoc};
 use rules::units::{Degrees, Inches};
 use vision::annotate::{Annotated, annotate, labels::overlap};
-use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
-use vision::{Roster, TagDetector, TagPose, build_scene, locate_tags};
+use vision::{TagDetector, TagPose, build_scene, locate_tags};
 
 const TABLE: TableSize = TableSize {
     width: 72.0,

@@ -5,12 +5,13 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use calibration::{AnchorLayout, ImageSize, Settings, TableCalibration, calibrate};
+use roster::Roster;
+use roster::TagDefaults;
 use rules::Scene;
 use rules::scene::TableDoc;
 use rules::units::{Degrees, Inches};
-use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
-use vision::{Roster, TagDetector, TagPose, TagProblem, build_scene, locate_tags};
+use vision::{TagDetector, TagPose, TagProblem, build_scene, locate_tags};
 
 fn sample_scene() -> Scene {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json");
@@ -238,7 +239,7 @@ fn a_rosters_family_bounds_its_ids_and_must_be_the_anchors() {
         )
     };
     let small = Roster::parse(&roster("tag16h5", 29), Path::new("army.toml")).expect("tag 29");
-    assert_eq!(small.tags.family, vision::TagFamily::Tag16h5);
+    assert_eq!(small.tags.family, roster::TagFamily::Tag16h5);
     let clash = small
         .family_clash("tag36h11")
         .expect("anchors in another family");

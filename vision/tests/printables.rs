@@ -5,13 +5,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use calibration::{AnchorLayout, Board, PixelPoint};
+use roster::Roster;
 use rules::units::Inches;
 use vision::printables::raster::rasterise;
 use vision::printables::{
     Base, Mm, Page, Paper, SheetItem, SheetOptions, anchor_kit, board_sheet, roster_items,
     tag_sheet,
 };
-use vision::{Detection, DetectorSettings, Roster, TagDetector};
+use vision::{Detection, DetectorSettings, TagDetector};
 
 const DPI: f64 = 150.0;
 

@@ -6,12 +6,13 @@
 use std::collections::HashMap;
 
 use calibration::{Camera, ImageSize, PixelPoint, Settings, StandTagSpec, TagSighting, calibrate};
+use roster::TagFamily;
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, Sheet, framing_camera,
     framing_camera_for,
 };
-use vision::{DetectorSettings, Mat, SmallTagSearch, TagDetector, TagFamily};
+use vision::{DetectorSettings, Mat, SmallTagSearch, TagDetector};
 
 const SIZE: ImageSize = ImageSize {
     width: 1920,

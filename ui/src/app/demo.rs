@@ -5,12 +5,12 @@
 
 use anyhow::Context;
 use calibration::{AnchorLayout, Camera, ImageSize, TableSize};
+use roster::Roster;
+use roster::TagDefaults;
 use rules::Scene;
 use rules::geometry::{OrientedRect, TablePoint, TableVector, heading};
 use rules::scene::{Format, Formation, SceneDoc};
 use rules::units::{Degrees, Inches};
-use vision::Roster;
-use vision::roster::TagDefaults;
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, SyntheticTable, framing_camera};
 

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use calibration::lens::{Coverage, LensLearner, LensModel};
 use calibration::{AnchorLayout, ImageSize, Intrinsics, LensSource, Pixels, TableCalibration};
+use roster::Roster;
+use vision::Mat;
 use vision::refine::{CornerRefiner, RefineSettings};
-use vision::{Mat, Roster};
 
 /// New stand sightings the learner must gather before the lens is fitted again.
 const REFIT_AFTER: usize = 12;

@@ -23,6 +23,7 @@ use calibration::{
     AnchorCheck, AnchorLayout, ImageSize, Settings as CalibrationSettings, StandTagSpec,
     TableCalibration, TagPlacement, check_anchors,
 };
+use roster::Roster;
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{TableDoc, TerrainDoc};
 use rules::units::Inches;
@@ -32,7 +33,7 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, Roster, SightMap,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, SightMap,
     SmallTagSearch, TagPose, Tracker, TrackerSettings, Unseen, build_scene, locate_tags,
 };
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use calibration::{
     ImageSize, PixelPoint, StandTagSpec, TableCalibration, TagPlacement, calibrate_from_tags,
 };
+use roster::TagFamily;
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
 use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
@@ -18,7 +19,6 @@ use vision::synthetic::{
 };
 use vision::{
     Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
-    TagFamily,
 };
 
 use super::bench::{percentile, progress};

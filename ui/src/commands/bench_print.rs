@@ -6,11 +6,12 @@
 use std::io::Write;
 
 use calibration::{ImageSize, PixelPoint, TagSighting};
+use roster::TagFamily;
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
     Effects, GameSettings, MovingGame, Renderer, Scenery, Sheet, TEXT_SIZES, framing_camera,
 };
-use vision::{DetectorSettings, TagDetector, TagFamily};
+use vision::{DetectorSettings, TagDetector};
 
 use super::bench::progress;
 

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use calibration::{AnchorLayout, ImageSize, Settings, TableSize, calibrate};
+use roster::Roster;
+use roster::TagDefaults;
 use rules::Scene;
 use rules::scene::TableDoc;
 use rules::units::{Degrees, Inches};
-use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
-use vision::{DetectorSettings, Roster, TagDetector, TagPose, build_scene, locate_tags};
+use vision::{DetectorSettings, TagDetector, TagPose, build_scene, locate_tags};
 
 use super::bench::{percentile, progress};
 

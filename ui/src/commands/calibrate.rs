@@ -13,9 +13,10 @@ use calibration::{
     AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting,
     calibrate_from_tags,
 };
+use roster::Roster;
 use rules::Scene;
 use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
-use vision::{DetectorSettings, Roster, TagDetector, read_image};
+use vision::{DetectorSettings, TagDetector, read_image};
 
 use super::table::{PlayedOn, anchors_for_another_table, parse_table};
 

@@ -6,13 +6,14 @@ use std::path::Path;
 
 use anyhow::Context;
 use calibration::{AnchorCheck, TableCalibration, check_anchors};
+use roster::Roster;
 use rules::Scene;
 use rules::rulings::rulings_with;
 use rules::scene::TableDoc;
 use rules::units::Inches;
 use vision::{
-    DetectorSettings, FrameTags, Mat, Roster, SmallTagSearch, TagDetector, TagPose,
-    annotate::annotate, build_scene, locate_tags, read_image,
+    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, TagPose, annotate::annotate,
+    build_scene, locate_tags, read_image,
 };
 
 /// What `locate` and `analyze` read.

@@ -52,9 +52,9 @@ pub fn roster_for_table(
     family: &str,
     anchors: &[u32],
     anchors_from: &Path,
-) -> anyhow::Result<vision::Roster> {
+) -> anyhow::Result<::roster::Roster> {
     let text = calibration::files::read_text(path)?;
-    let roster = vision::Roster::parse(&text, path)?;
+    let roster = ::roster::Roster::parse(&text, path)?;
     if let Some(clash) = roster.family_clash(family) {
         bail!("{}: {clash}", path.display());
     }

@@ -5,12 +5,12 @@ use std::path::Path;
 
 use anyhow::Context;
 use calibration::{AnchorKit, AnchorLayout, Board};
+use roster::{Roster, TagFamily};
 use rules::units::Inches;
 use vision::printables::{
     self, Paper, SheetItem, SheetOptions, anchor_kit, board_sheet, parse_base, parse_ids,
     parse_length, roster_items, tag_sheet,
 };
-use vision::{Roster, TagFamily};
 
 /// Which tags `vedette tags` prints.
 pub enum TagSource<'a> {

@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::Path;
 
 use calibration::{AnchorLayout, ImageSize, Intrinsics, TableSize};
+use roster::Roster;
+use roster::TagDefaults;
 use rules::Scene;
 use rules::units::{Degrees, Inches};
-use vision::Roster;
-use vision::roster::TagDefaults;
 use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_camera_for};
 
 use super::table::PlayedOn;

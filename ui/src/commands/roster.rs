@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use calibration::{AnchorLayout, Board};
+use roster::battlescribe::{ImportOptions, import_file};
+use roster::{Roster, TagOwner};
+use roster::{RosterCommander, RosterStand, RosterUnit, TagDefaults};
 use rules::Scene;
 use rules::scene::{Side, UnitKind};
-use vision::battlescribe::{ImportOptions, import_file};
 use vision::printables::{parse_base, read_sheet_tags};
-use vision::roster::{RosterCommander, RosterStand, RosterUnit, TagDefaults};
-use vision::{Roster, TagOwner};
 
 /// A commented roster to fill in, for `vedette roster new --template`.
 pub const TEMPLATE: &str = include_str!("roster_template.toml");

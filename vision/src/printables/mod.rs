@@ -130,17 +130,9 @@ impl Paper {
     }
 }
 
-/// The families a sheet can print, with how many ids each has.
-pub const PRINTABLE_FAMILIES: [(&str, u32); 3] =
-    [("tag36h11", 587), ("tag25h9", 35), ("tag16h5", 30)];
-
-/// The number of ids of a printable family.
+/// The number of ids of a printable family (see [`roster::TAG_FAMILIES`]).
 pub fn family_ids(family: &str) -> Result<u32, PrintError> {
-    PRINTABLE_FAMILIES
-        .iter()
-        .find(|(name, _)| *name == family)
-        .map(|(_, n)| *n)
-        .ok_or_else(|| PrintError::Family(family.to_owned()))
+    roster::family_ids(family).ok_or_else(|| PrintError::Family(family.to_owned()))
 }
 
 /// Read a list of ids: `1-40,55`.

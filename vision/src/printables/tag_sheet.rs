@@ -5,8 +5,7 @@ use rules::units::{Degrees, Inches};
 
 use super::page::{Stroke, TagPrint};
 use super::{Mm, Page, PagePoint, Paper, PrintError, family_ids, trim};
-use crate::Roster;
-use crate::roster::TagOwner;
+use roster::{Roster, TagOwner};
 
 /// Paper left blank all round (most printers cannot print closer to the edge).
 pub const MARGIN: Mm = Mm(12.0);

@@ -13,7 +13,7 @@ use rules::units::{Degrees, Inches};
 
 use super::scenery::Scenery;
 use super::world::{Block, PrintedTag, Rgb, SyntheticTable};
-use crate::roster::TagFamily;
+use roster::TagFamily;
 
 /// What the game looks like.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,7 +8,7 @@ use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::{Degrees, Inches};
 
 use super::world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};
-use crate::roster::Roster;
+use roster::Roster;
 
 /// Side colours, in the order sides first appear.
 const SIDE_COLOURS: [Rgb; 4] = [

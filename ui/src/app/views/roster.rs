@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText};
-use vision::{Roster, RosterDocument, StandEdit, TagOwner};
+use roster::{Roster, RosterDocument, StandEdit, TagOwner};
 
 use crate::app::pipeline::Command;
 use crate::app::{AppState, DIM};
@@ -258,7 +258,7 @@ fn units(
 fn stand_row(
     ui: &mut egui::Ui,
     index: usize,
-    stand: &vision::roster::RosterStand,
+    stand: &roster::RosterStand,
     seen: bool,
 ) -> Vec<StandEdit> {
     let mut edits = Vec::new();

@@ -41,6 +41,25 @@
 //!
 //! Tags usually go on the rear strip of a base or on the movement tray, so the offset matters:
 //! the stand is placed from its tag.
+//!
+//! Rosters are files players keep and edit, and need no camera: this crate reads, checks,
+//! edits ([`edit`]) and imports ([`battlescribe`]) them, and `vision` places what they list.
+
+pub mod battlescribe;
+pub mod edit;
+
+pub use edit::{RosterDocument, StandEdit};
+
+/// The tag families Vedette prints and reads, with how many ids each has.
+pub const TAG_FAMILIES: [(&str, u32); 3] = [("tag36h11", 587), ("tag25h9", 35), ("tag16h5", 30)];
+
+/// The number of ids of a tag family; `None` for one Vedette does not know.
+pub fn family_ids(family: &str) -> Option<u32> {
+    TAG_FAMILIES
+        .iter()
+        .find(|(name, _)| *name == family)
+        .map(|(_, n)| *n)
+}
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -54,8 +73,6 @@ use rules::units::{Degrees, Inches};
 use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
-
-use crate::printables::family_ids;
 
 /// The army on the table, tag by tag.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use calibration::{FileError, files};
 use toml_edit::{DocumentMut, value};
 
-use crate::roster::{Roster, TagOwner};
+use crate::{Roster, TagOwner};
 
 /// A value of a stand the editor can change.
 #[derive(Clone, Copy, Debug, PartialEq)]

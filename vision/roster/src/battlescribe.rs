@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use roxmltree::{Document, Node};
 use rules::scene::{Side, StatLine, UnitKind};
 
-use crate::roster::{Roster, RosterBrigade, RosterCommander, RosterStand, RosterUnit, TagDefaults};
+use crate::{Roster, RosterBrigade, RosterCommander, RosterStand, RosterUnit, TagDefaults};
 
 /// What can be wrong with a BattleScribe file, naming the element at fault.
 #[derive(Debug, thiserror::Error)]

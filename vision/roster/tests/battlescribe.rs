@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use roster::battlescribe::{ImportError, ImportOptions, import_file, import_xml};
 use rules::scene::UnitKind;
-use vision::battlescribe::{ImportError, ImportOptions, import_file, import_xml};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../samples/battlescribe")
+        .join("../../samples/battlescribe")
         .join(name)
 }
 
@@ -82,7 +82,7 @@ fn the_imported_roster_saves_and_loads_as_a_vedette_roster() {
     std::fs::create_dir_all(&dir).expect("dir");
     let path = dir.join("army.toml");
     roster.save(&path).expect("save");
-    let loaded = vision::Roster::load(&path).expect("load");
+    let loaded = roster::Roster::load(&path).expect("load");
     assert_eq!(loaded, roster);
     std::fs::remove_dir_all(&dir).ok();
 }
