@@ -1,8 +1,12 @@
 //! Code only some rulesets need. A ruleset is its profile (data, `rules/profiles/`) plus, where
 //! no setting can say it, a module here that the engine reaches through a profile choice
-//! (`[specials]`), never through the ruleset's name.
+//! (`[specials]`, every one listed with the code it selects in [`SPECIALS`]), never through the
+//! ruleset's name.
 
 pub mod erules;
+mod specials;
+
+pub use specials::{SPECIALS, Special};
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
 pub const OWN_RULES: [&str; 6] = [
