@@ -41,7 +41,8 @@ pub use image_io::{
 pub use live::small::SmallTagSearch;
 pub use live::{LiveDetector, LiveSettings, follow_tag};
 pub use locate::{
-    FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, tag_pose,
+    FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, scene_on_table,
+    tag_pose,
 };
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;

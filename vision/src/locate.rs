@@ -255,6 +255,30 @@ pub struct Sighted {
     pub partial: Vec<PartialUnit>,
 }
 
+/// The scene the roster's tags describe on a calibrated table, from the tags' poses: the one
+/// step from placed tags to a scene, as the app takes it each frame and `vedette locate` takes
+/// it from a picture. An anchor's pose is left out (an anchor's id in a roster is noted
+/// elsewhere; its place is the anchor's, never a stand's), and the table is the calibration's.
+pub fn scene_on_table<'a>(
+    roster: &Roster,
+    calibration: &TableCalibration,
+    poses: impl IntoIterator<Item = &'a TagPose>,
+    terrain: Vec<TerrainDoc>,
+    source: &str,
+) -> Result<(Scene, Sighted), SceneError> {
+    let is_anchor = |id: u32| calibration.anchors.iter().any(|a| a.anchor.id == id);
+    let poses: HashMap<u32, TagPose> = poses
+        .into_iter()
+        .filter(|pose| !is_anchor(pose.id))
+        .map(|pose| (pose.id, *pose))
+        .collect();
+    let table = TableDoc {
+        width: calibration.table.width,
+        depth: calibration.table.depth,
+    };
+    build_scene(roster, &poses, table, terrain, source)
+}
+
 /// The scene the roster's tags describe: every unit whose stands were all seen, or enough of
 /// them for its formation to say where the others are (see [`crate::partial`]); every
 /// commander seen. What was not seen, or only partly, is said in [`Sighted`].

@@ -1,17 +1,15 @@
 //! The whole camera pipeline on synthetic frames: render a known scene, detect, calibrate from
 //! the anchors, place the tags at their heights, build the scene, and compare with the truth.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use calibration::{AnchorLayout, ImageSize, Settings, TableCalibration, calibrate};
 use roster::Roster;
 use roster::TagDefaults;
 use rules::Scene;
-use rules::scene::TableDoc;
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
-use vision::{TagDetector, TagPose, TagProblem, build_scene, locate_tags};
+use vision::{TagDetector, TagProblem, locate_tags, scene_on_table};
 
 fn sample_scene() -> Scene {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json");
@@ -101,13 +99,10 @@ fn tags_and_stands_land_where_they_are_within_five_hundredths_of_an_inch() {
         );
     }
     // The scene built from them has every unit whose stands were all seen where it stands.
-    let poses: HashMap<u32, TagPose> = located.tags.iter().map(|t| (t.pose.id, t.pose)).collect();
-    let table = TableDoc {
-        width: shot.scene.table.width.0,
-        depth: shot.scene.table.depth.0,
-    };
+    let poses = located.tags.iter().map(|t| &t.pose);
     let (seen, sighted) =
-        build_scene(&shot.roster, &poses, table, Vec::new(), "camera").expect("scene");
+        scene_on_table(&shot.roster, &shot.calibration, poses, Vec::new(), "camera")
+            .expect("scene");
     let left_off = sighted.partial.iter().filter(|p| p.placed.is_err()).count();
     assert_eq!(
         seen.units.len() + sighted.unseen.len() + left_off,
@@ -118,6 +113,38 @@ fn tags_and_stands_land_where_they_are_within_five_hundredths_of_an_inch() {
         if unit.footprint.stands().len() == truth.footprint.stands().len() {
             let error = (unit.footprint.leader() - truth.footprint.leader()).norm();
             assert!(error < 0.05, "{}: leader {error:.3}\" off", unit.id);
+        }
+    }
+}
+
+#[test]
+fn an_anchor_is_never_taken_for_a_stand() {
+    let shot = shoot(40.0);
+    let located = locate_tags(
+        &shot.calibration,
+        Some(&shot.roster),
+        &shot.sightings,
+        Inches(0.16),
+    );
+    // A roster that gives the first unit's first stand an anchor's id (a slip the app notes
+    // when it reads the inputs): that stand is not seen, not put where the anchor is.
+    let anchor = shot.calibration.anchors[0].anchor.id;
+    let at = located
+        .tags
+        .iter()
+        .find(|t| t.pose.id == anchor)
+        .expect("the anchor is seen")
+        .pose
+        .center;
+    let mut roster = shot.roster.clone();
+    roster.units[0].stands[0].tag = anchor;
+    let poses = located.tags.iter().map(|t| &t.pose);
+    let (seen, _) =
+        scene_on_table(&roster, &shot.calibration, poses, Vec::new(), "camera").expect("scene");
+    for unit in &seen.units {
+        for stand in unit.footprint.stands() {
+            let distance = (stand.center() - at).norm();
+            assert!(distance > 2.0, "{} stands on the anchor", unit.id);
         }
     }
 }

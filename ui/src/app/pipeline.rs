@@ -25,7 +25,7 @@ use calibration::{
 };
 use roster::Roster;
 use rules::rulings::{Rulings, rulings};
-use rules::scene::{TableDoc, TerrainDoc};
+use rules::scene::TerrainDoc;
 use rules::units::Inches;
 use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
@@ -34,7 +34,7 @@ use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
     DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, SightMap,
-    SmallTagSearch, TagPose, Tracker, TrackerSettings, Unseen, build_scene, locate_tags,
+    SmallTagSearch, Tracker, TrackerSettings, Unseen, locate_tags, scene_on_table,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};
@@ -687,26 +687,11 @@ impl Processor {
                 .push("no roster: tags are shown, units are not".into());
             return;
         };
-        // An anchor's id in the roster is noted when the inputs are read; its place is the
-        // anchor's, never a stand's.
-        let poses: HashMap<u32, TagPose> = tracked
-            .iter()
-            .filter(|t| {
-                !calibration
-                    .anchors
-                    .iter()
-                    .any(|a| a.anchor.id == t.tag.pose.id)
-            })
-            .map(|t| (t.tag.pose.id, t.tag.pose))
-            .collect();
-        let table = TableDoc {
-            width: calibration.table.width,
-            depth: calibration.table.depth,
-        };
-        match build_scene(
+        // An anchor's id in the roster is noted when the inputs are read.
+        match scene_on_table(
             roster,
-            &poses,
-            table,
+            calibration,
+            tracked.iter().map(|t| &t.tag.pose),
             self.inputs.terrain.clone(),
             &state.status.source,
         ) {

@@ -1,6 +1,5 @@
 //! `vedette locate` and `vedette analyze`: from a picture to tags, stands and rulings.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -9,11 +8,10 @@ use calibration::{AnchorCheck, TableCalibration, check_anchors};
 use roster::Roster;
 use rules::Scene;
 use rules::rulings::rulings_with;
-use rules::scene::TableDoc;
 use rules::units::Inches;
 use vision::{
-    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, TagPose, annotate::annotate,
-    build_scene, locate_tags, read_image,
+    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, annotate::annotate, locate_tags,
+    read_image, scene_on_table,
 };
 
 /// What `locate` and `analyze` read.
@@ -80,15 +78,10 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
                 Some(path) => rules::scene::SceneDoc::from(&Scene::load(path)?).terrain,
                 None => Vec::new(),
             };
-            let poses: HashMap<u32, TagPose> =
-                tags.tags.iter().map(|t| (t.pose.id, t.pose)).collect();
-            let table = TableDoc {
-                width: calibration.table.width,
-                depth: calibration.table.depth,
-            };
             let source = args.image.display().to_string();
+            let poses = tags.tags.iter().map(|t| &t.pose);
             Some(
-                build_scene(roster, &poses, table, terrain, &source)
+                scene_on_table(roster, &calibration, poses, terrain, &source)
                     .with_context(|| format!("the scene seen in {source}"))?,
             )
         }
