@@ -59,7 +59,7 @@ pub const SPECIALS: [Special; 19] = [
     special(
         "moves-per-order",
         "how many moves one order gives",
-        &["profile.rs", "movement/mod.rs"],
+        &["profile/mod.rs", "movement/mod.rs"],
     ),
     special(
         "momentum",

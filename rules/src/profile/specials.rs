@@ -1,0 +1,226 @@
+//! The `[specials]` table: settings only some rulesets use, each with a default that leaves
+//! Black Powder as it is (`rules::rulesets::SPECIALS` lists them with the code each selects).
+
+use serde::Deserialize;
+
+use crate::units::{Degrees, Inches};
+
+/// How a ruleset judges command distance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CommandModel {
+    /// −1 per full step once beyond one step (Black Powder's 12", BPT Commander's 20 cm).
+    #[default]
+    PenaltySteps,
+    /// A hard radius: beyond it the unit may not move (Bugles, Bullets and Blades' 200 mm).
+    Radius,
+    /// No command distance: the ruleset commands otherwise (eRules' momentum).
+    None,
+}
+
+/// Where ranges (and the fire arc's clipping) are measured from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RangeFrom {
+    /// The leader: the middle of the front edge (Black Powder, BPT Commander, eRules).
+    #[default]
+    Leader,
+    /// The centre of the firing stand (Bugles, Bullets and Blades; a gun's muzzle is its front).
+    Centre,
+    /// Anywhere along the front edge: the shortest distance between the firing unit and the
+    /// enemy (BPT Commander §1.9). Sight lines still leave the leader.
+    FrontEdge,
+}
+
+/// What the proximity distance means in a ruleset, for the ruling's words and rule reference.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ProximityWords {
+    /// The rule's name and section, e.g. "Zones of Control".
+    pub rule: String,
+    /// The adopted reading, if any (e.g. "B-21").
+    #[serde(default)]
+    pub reading: Option<String>,
+    /// What it means to be within the distance: "it may not come closer without charging".
+    pub within: String,
+    /// What it means to be beyond it.
+    pub beyond: String,
+    /// The rule is about close-order enemy only (eRules §20.2.1: formed troops), so
+    /// skirmishers and artillery never set it off.
+    #[serde(default)]
+    pub close_order_enemy_only: bool,
+}
+
+/// Settings only some rulesets use, each read by the code that needs it. Every one has a
+/// default that leaves Black Powder as it is.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Specials {
+    /// How command distance is judged.
+    #[serde(default)]
+    pub command_model: CommandModel,
+    /// The command distance rule's name, when not Black Powder's.
+    #[serde(default)]
+    pub command_rule: Option<String>,
+    /// Where ranges are measured from.
+    #[serde(default)]
+    pub range_from: RangeFrom,
+    /// The proximity rule's meaning, when not Black Powder's.
+    #[serde(default)]
+    pub proximity: Option<ProximityWords>,
+    /// The longest a unit can see in the open (Bugles, Bullets and Blades' 800 mm).
+    #[serde(default)]
+    pub sight_limit: Option<Inches>,
+    /// Friends of a charged unit within this of it may answer the charge too (BPT Commander's
+    /// counter-initiative, §1.11: "units opposing within 10 cm of a unit under charge").
+    #[serde(default)]
+    pub responders_within: Option<Inches>,
+    /// Splay of a fire arc's edge rays from straight ahead, when not the 45° front quarter
+    /// (BPT Commander: 75°, the 150° firing cone).
+    #[serde(default)]
+    pub front_arc_splay: Option<Degrees>,
+    /// How many moves one order may give (Black Powder 3; one move per order or bound elsewhere).
+    #[serde(default = "three")]
+    pub moves_per_order: u32,
+    /// Movement carries over between bounds and `check-move` checks it (eRules §10).
+    #[serde(default)]
+    pub momentum: bool,
+    /// The rays dividing a unit's quarters when a shooter's side is judged, when not Black
+    /// Powder's 45° (BPT Commander: the front is the 150° firing cone, the rear 45° either
+    /// side of straight behind).
+    #[serde(default)]
+    pub quarter_rays: Option<crate::quarter::QuarterRays>,
+    /// Units see only ahead of their front edge's line (BPT Commander's 180° line-of-sight
+    /// arc, §1.4): the nearest enemy for the proximity rule is the nearest one they can see.
+    #[serde(default)]
+    pub sight_ahead_only: bool,
+    /// Round shot strikes every unit in a strip along its line of fire, as wide as the battery,
+    /// out to the gun's maximum range (eRules' beaten zone, fn17).
+    #[serde(default)]
+    pub beaten_zone: bool,
+    /// A gun's shot penetrates beyond its target along the line of fire, a third of its
+    /// remaining range, and every unit the line touches is rolled for (Bugles, Bullets and
+    /// Blades' penetration zones, L439-441).
+    #[serde(default)]
+    pub penetration: bool,
+    /// Brigades move on one order when their units keep together (Black Powder §5.3); rulesets
+    /// without such an order set this false and get no brigade rulings.
+    #[serde(default = "yes")]
+    pub brigade_orders: bool,
+    /// Who may not charge whom, where the ruleset's list differs from Black Powder's §7.1.
+    #[serde(default)]
+    pub charge_limits: ChargeLimits,
+    /// A unit picks any visible enemy in range: no nearest-target priority (BPT Commander's
+    /// ordered fire, BBB's nominated target).
+    #[serde(default)]
+    pub free_target_choice: bool,
+    /// Stands fire on their own but are shot at as their command group: rear-rank stands hold
+    /// their fire, a group's stands are one target, and a target more than one stand deep is
+    /// easier to hit (Bugles, Bullets and Blades L351, L355, L379; `shooting::ranks`).
+    #[serde(default)]
+    pub command_group_targets: bool,
+    /// Fire is counted in front-rank figures, each firing into its own cone (eRules §31b,
+    /// E-24; `shooting::firing_figures`): the standard frontage of a figure of each kind.
+    #[serde(default)]
+    pub front_rank_figures: Option<FrontRankFigures>,
+    /// What a unit charged to its front may do with its muskets, in the ruleset's words
+    /// (Black Powder's "may answer with closing fire"); empty where the ruleset has no such
+    /// step (eRules: the reaction tests decide).
+    #[serde(default = "closing_fire_words")]
+    pub answer_fire: String,
+}
+
+pub(super) fn closing_fire_words() -> String {
+    "may answer with closing fire".into()
+}
+
+/// Where a ruleset's list of forbidden charges differs from Black Powder's (§7.1). The defaults
+/// are Black Powder's.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ChargeLimits {
+    /// Skirmishers never charge (BBB, L479-487); Black Powder lets them charge some targets.
+    #[serde(default)]
+    pub skirmishers_never: bool,
+    /// Cavalry may charge a steady square, which is a front like any other (BBB); in Black
+    /// Powder it halts short.
+    #[serde(default)]
+    pub cavalry_into_steady_square: bool,
+    /// Foot may not charge mounted troops unless they are disordered (BBB, L481).
+    #[serde(default)]
+    pub foot_not_into_steady_horse: bool,
+}
+
+pub(super) fn yes() -> bool {
+    true
+}
+
+pub(super) fn three() -> u32 {
+    3
+}
+
+impl Default for Specials {
+    fn default() -> Self {
+        Specials {
+            command_model: CommandModel::default(),
+            command_rule: None,
+            range_from: RangeFrom::default(),
+            proximity: None,
+            sight_limit: None,
+            responders_within: None,
+            penetration: false,
+            front_arc_splay: None,
+            moves_per_order: three(),
+            momentum: false,
+            charge_limits: ChargeLimits::default(),
+            free_target_choice: false,
+            command_group_targets: false,
+            front_rank_figures: None,
+            answer_fire: closing_fire_words(),
+            beaten_zone: false,
+            sight_ahead_only: false,
+            quarter_rays: None,
+            brigade_orders: true,
+        }
+    }
+}
+
+impl Specials {
+    pub(super) fn convert(&mut self, factor: f64) {
+        self.sight_limit = self.sight_limit.map(|l| l * factor);
+        self.responders_within = self.responders_within.map(|l| l * factor);
+        if let Some(figures) = &mut self.front_rank_figures {
+            *figures = figures.scaled(factor);
+        }
+    }
+}
+
+/// The standard frontage of one figure of each kind, where fire is counted in figures (eRules
+/// §38's table; E-24), and what a gun model counts for (§31b.2: 10 figures).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FrontRankFigures {
+    /// A close-order foot figure.
+    pub close_order: Inches,
+    /// A foot figure in skirmish order.
+    pub skirmisher: Inches,
+    /// A cavalry figure.
+    pub cavalry: Inches,
+    /// A gun model.
+    pub gun: Inches,
+    /// The figures a gun model counts for when it fires canister.
+    pub figures_per_gun: u32,
+}
+
+impl FrontRankFigures {
+    /// Every frontage multiplied by `factor`.
+    pub(super) fn scaled(self, factor: f64) -> FrontRankFigures {
+        FrontRankFigures {
+            close_order: self.close_order * factor,
+            skirmisher: self.skirmisher * factor,
+            cavalry: self.cavalry * factor,
+            gun: self.gun * factor,
+            ..self
+        }
+    }
+}

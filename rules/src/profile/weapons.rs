@@ -1,0 +1,114 @@
+//! Weapons: what each reaches, and the names players write for it.
+
+use serde::{Deserialize, Serialize};
+
+use super::Overhead;
+use crate::units::Inches;
+
+/// A weapon's reach (digest §6.2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Weapon {
+    /// The id used in scenes and rosters, e.g. `smoothbore-musket`.
+    pub id: String,
+    /// The book's name.
+    pub name: String,
+    /// Maximum range; `None` for hand-to-hand weapons.
+    #[serde(default)]
+    pub(super) range: Option<Inches>,
+    /// Targets closer than this cannot be engaged (howitzers, mortars, rockets).
+    #[serde(default)]
+    pub(super) minimum: Option<Inches>,
+    /// Limbered move of horse artillery.
+    #[serde(default)]
+    pub(super) limbered_move: Option<Inches>,
+    /// Whether it fires over other units' heads.
+    #[serde(default)]
+    pub(super) overhead: Overhead,
+    /// Guns that may fire canister at targets this close (Bugles, Bullets and Blades).
+    #[serde(default)]
+    pub(super) canister: Option<Inches>,
+    /// Beyond `canister`, long canister at a lower rate up to this range (eRules E-07).
+    #[serde(default)]
+    pub(super) canister_long: Option<Inches>,
+    /// Other names players write for it.
+    #[serde(default)]
+    pub(super) aliases: Vec<String>,
+}
+
+/// Lower-case, with spaces and underscores as hyphens, the book's "SB" spelled out and any
+/// note in brackets dropped: "SB Muskets", "Rifled Muskets (24\")" → "smoothbore-muskets",
+/// "rifled-muskets".
+pub(super) fn normalize_name(name: &str) -> String {
+    let without_note = name.split('(').next().unwrap_or("");
+    without_note
+        .trim()
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
+        .filter(|part| !part.is_empty())
+        .map(|part| if part == "sb" { "smoothbore" } else { part })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+impl Weapon {
+    pub(super) fn answers_to(&self, normalized: &str) -> bool {
+        let plural = normalized.strip_suffix('s');
+        self.id == normalized
+            || plural == Some(self.id.as_str())
+            || self.aliases.iter().any(|a| a == normalized)
+    }
+}
+
+/// A weapon of a profile, with the profile's distance scale applied to its lengths.
+#[derive(Clone, Copy, Debug)]
+pub struct WeaponRef<'p> {
+    pub(super) weapon: &'p Weapon,
+    pub(super) scale: f64,
+}
+
+impl<'p> WeaponRef<'p> {
+    /// The id used in scenes, e.g. `smoothbore-musket`.
+    pub fn id(&self) -> &'p str {
+        &self.weapon.id
+    }
+
+    /// The book's name.
+    pub fn name(&self) -> &'p str {
+        &self.weapon.name
+    }
+
+    /// Maximum range, if the weapon shoots.
+    pub fn range(&self) -> Option<Inches> {
+        self.weapon.range.map(|r| r * self.scale)
+    }
+
+    /// Minimum range, for weapons with a dead zone.
+    pub fn minimum(&self) -> Option<Inches> {
+        self.weapon.minimum.map(|r| r * self.scale)
+    }
+
+    /// Whether it fires over other units' heads (A40).
+    pub fn overhead(&self) -> Overhead {
+        self.weapon.overhead
+    }
+
+    /// Horse artillery (it has a faster limbered move): it may evade as cavalry (§7.6).
+    pub fn is_horse_artillery(&self) -> bool {
+        self.weapon.limbered_move.is_some()
+    }
+
+    /// Canister reach, for guns whose ruleset gives one.
+    pub fn canister(&self) -> Option<Inches> {
+        self.weapon.canister.map(|r| r * self.scale)
+    }
+
+    /// How far long canister reaches, beyond [`WeaponRef::canister`], if the ruleset has it.
+    pub fn canister_long(&self) -> Option<Inches> {
+        self.weapon.canister_long.map(|r| r * self.scale)
+    }
+
+    pub(super) fn limbered_move(&self) -> Option<Inches> {
+        self.weapon.limbered_move.map(|r| r * self.scale)
+    }
+}
