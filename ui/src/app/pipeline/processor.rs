@@ -1,0 +1,419 @@
+//! One frame's work, without the thread ([`Processor`]), and the rulings made again only when
+//! a stand moves ([`Ruler`]).
+
+use super::*;
+
+/// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
+/// by itself (a hand passing over an anchor lasts less).
+pub(super) const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
+
+/// The side of the cells of the plan's map of what the camera can see.
+pub(super) const SIGHT_CELL: Inches = Inches(2.0);
+
+/// One frame's work, without the thread.
+pub struct Processor {
+    inputs: Inputs,
+    /// The live detector: regions around the known tags, full passes now and then.
+    detector: Result<LiveDetector, String>,
+    tracker: Tracker,
+    rate: Rate,
+    /// Rulings for [`Processor::process`]; the threaded pipeline rules on its own thread.
+    ruler: Ruler,
+    /// Counts changes of the rules (ruleset, roster): rulings of an older count are stale.
+    rules_changed: u64,
+    moved_frames: u32,
+    calibration_note: Option<String>,
+    /// The lens learnt while people play.
+    lens: LensLearning,
+    /// What was made for the camera and roster in use.
+    for_camera: ForCamera,
+}
+
+/// What follows the camera and the roster: made again only when either changes.
+#[derive(Default)]
+pub(super) struct ForCamera {
+    /// The camera and rules count they were made for.
+    made_for: Option<(calibration::Camera, u64)>,
+    /// What the camera can see of the table, and the roster's tag size, for the plan.
+    sight: Option<(Arc<SightMap>, Inches)>,
+    /// The roster's stand tags: their sizes say why a held stand is not seen.
+    stand_tags: HashMap<u32, StandTagSpec>,
+}
+
+impl Processor {
+    /// A processor for these table files.
+    pub fn new(inputs: Inputs) -> Processor {
+        let settings = DetectorSettings {
+            family: inputs
+                .calibration
+                .as_ref()
+                .map(|c| c.family.clone())
+                .or_else(|| inputs.anchors.as_ref().map(|a| a.family.clone()))
+                .unwrap_or_else(|| DetectorSettings::default().family),
+            ..DetectorSettings::default()
+        };
+        Processor {
+            lens: LensLearning::new(inputs.lens_folder.clone()),
+            inputs,
+            detector: LiveDetector::new(LiveSettings {
+                detector: settings,
+                ..LiveSettings::default()
+            })
+            .map_err(|e| e.to_string()),
+            tracker: Tracker::new(TrackerSettings::default()),
+            rate: Rate::default(),
+            ruler: Ruler::default(),
+            rules_changed: 0,
+            moved_frames: 0,
+            calibration_note: None,
+            for_camera: ForCamera::default(),
+        }
+    }
+
+    /// Forget the calibration: the next frame with the anchors in view makes a new one, through
+    /// the lens already learnt (a moved camera keeps its lens).
+    pub fn recalibrate(&mut self) {
+        if self.inputs.anchors.is_some() {
+            self.inputs.calibration = None;
+            self.lens.restart();
+            self.tracker.clear();
+            if let Ok(detector) = &mut self.detector {
+                detector.clear();
+            }
+        }
+    }
+
+    /// Rule by this ruleset from now on (`None`: the roster's).
+    pub fn set_ruleset(&mut self, ruleset: Option<RulesetId>) {
+        self.inputs.ruleset = ruleset;
+        self.rules_changed += 1;
+    }
+
+    /// Place stands from this roster from now on.
+    pub fn set_roster(&mut self, roster: Roster) {
+        self.inputs.roster = Some(roster);
+        self.rules_changed += 1;
+    }
+
+    /// Detect, place, track, build the scene and rule on it.
+    pub fn process(&mut self, frame: &Frame, source: &str) -> TableState {
+        let (mut state, rules) = self.observe(frame, source);
+        self.ruler.complete(&mut state, rules);
+        state
+    }
+
+    /// Detect, place, track and build the scene, without rulings: the state, and the count of
+    /// rule changes to rule it under (see [`Ruler::complete`]).
+    pub fn observe(&mut self, frame: &Frame, source: &str) -> (TableState, u64) {
+        let started = Instant::now();
+        let mut state = TableState::message(source, None);
+        state.frame_index = frame.index;
+        state.status.notes = self.inputs.notes.clone();
+        if let Some(roster) = &self.inputs.roster {
+            state.stand_height = Inches(roster.tags.height);
+        }
+        let size = vision::image_size(&frame.image);
+        match vision::to_rgba(&frame.image) {
+            Ok(rgba) => {
+                let pixels = [size.width as usize, size.height as usize];
+                state.frame = Some(Arc::new(egui::ColorImage::from_rgba_unmultiplied(
+                    pixels, &rgba,
+                )));
+            }
+            Err(e) => state.status.error = Some(e.to_string()),
+        }
+        let detector = match &mut self.detector {
+            Ok(detector) => detector,
+            Err(e) => {
+                state.status.error = Some(format!("no tag detector: {e}"));
+                return (state, self.rules_changed);
+            }
+        };
+        let mut detections = match detector.detect(&frame.image) {
+            Ok(d) => d,
+            Err(e) => {
+                state.status.error = Some(e.to_string());
+                return (state, self.rules_changed);
+            }
+        };
+        state.status.detect_time = detections.detect_time;
+        let sightings = detections.sightings();
+        self.update_calibration(&sightings, size, &mut state.status);
+        self.learn_lens(&frame.image, &sightings, &mut state);
+        if let Ok(detector) = &mut self.detector {
+            // For the next frame's search, and this frame's plan.
+            Self::follow_camera(
+                detector,
+                &self.inputs,
+                self.rules_changed,
+                &mut self.for_camera,
+            );
+            // A calibration just made: the small tags are searched for on this frame, not the
+            // next, which a still picture never gives.
+            if let Err(e) = detector.search_pending(&frame.image, &mut detections) {
+                tracing::warn!("the search for small tags failed: {e}");
+            }
+        }
+        let sightings = detections.sightings();
+        state.sight = self.for_camera.sight.clone();
+        if let Some(calibration) = self.inputs.calibration.clone() {
+            self.place(frame, &calibration, &sightings, &mut state);
+            state.calibration = Some(calibration);
+        }
+        state.status.frame_work = started.elapsed();
+        state.status.pipeline_fps = self.rate.tick();
+        (state, self.rules_changed)
+    }
+
+    /// Keep the detector's search for small tags and the map of what the camera can see made
+    /// for the camera and roster in use.
+    fn follow_camera(
+        detector: &mut LiveDetector,
+        inputs: &Inputs,
+        rules_changed: u64,
+        made: &mut ForCamera,
+    ) {
+        let now = inputs
+            .calibration
+            .as_ref()
+            .map(|c| (c.camera, rules_changed));
+        if now == made.made_for {
+            return;
+        }
+        made.made_for = now;
+        made.sight = None;
+        made.stand_tags = inputs
+            .roster
+            .as_ref()
+            .map(Roster::stand_tags)
+            .unwrap_or_default();
+        let (Some(calibration), Some(roster)) = (&inputs.calibration, &inputs.roster) else {
+            detector.search_small(None);
+            return;
+        };
+        let search = SmallTagSearch::new(calibration, &made.stand_tags)
+            .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
+            .ok();
+        detector.search_small(search);
+        let map = SightMap::of(
+            &calibration.camera,
+            Inches(calibration.table.width),
+            Inches(calibration.table.depth),
+            Inches(roster.tags.height),
+            SIGHT_CELL,
+        );
+        made.sight = Some((Arc::new(map), Inches(roster.tags.size)));
+    }
+
+    /// Keep the calibration fit for this frame: make one from the anchors when there is none,
+    /// check it against the anchors, and make a new one when the camera has clearly moved.
+    fn update_calibration(
+        &mut self,
+        sightings: &[calibration::TagSighting],
+        size: ImageSize,
+        status: &mut Status,
+    ) {
+        if let Some(c) = &self.inputs.calibration
+            && c.camera.intrinsics.image_size != size
+        {
+            self.calibration_note = Some(format!(
+                "the calibration was made at {} but the frames are {size}: recalibrate",
+                c.camera.intrinsics.image_size
+            ));
+            self.inputs.calibration = None;
+        }
+        if self.inputs.calibration.is_none() {
+            match &self.inputs.anchors {
+                Some(anchors) => {
+                    let lens = self.lens.lens_for(size);
+                    let settings = CalibrationSettings {
+                        intrinsics: lens.map(|(l, _)| l),
+                        ..CalibrationSettings::default()
+                    };
+                    match calibration::calibrate(anchors, sightings, size, &settings) {
+                        Ok(mut c) => {
+                            if let Some((_, source)) = lens {
+                                c.lens = source;
+                            }
+                            tracing::info!(rms = %c.quality.rms, "calibrated from the anchors in view");
+                            self.inputs.calibration = Some(c);
+                            self.calibration_note = None;
+                        }
+                        Err(e) => {
+                            status.calibration =
+                                CalibrationStatus::Missing(format!("not calibrated: {e}"));
+                            return;
+                        }
+                    }
+                }
+                None => {
+                    status.calibration = CalibrationStatus::Missing(
+                        self.calibration_note.clone().unwrap_or_else(|| {
+                            "no calibration: give a calibration file (vedette calibrate) or the anchors file".into()
+                        }),
+                    );
+                    return;
+                }
+            }
+        }
+        let Some(calibration) = &self.inputs.calibration else {
+            return;
+        };
+        let check = check_anchors(calibration, sightings);
+        let stale = matches!(check, AnchorCheck::CameraMoved { .. });
+        self.moved_frames = if stale { self.moved_frames + 1 } else { 0 };
+        status.calibration = CalibrationStatus::Ready {
+            rms_pixels: calibration.quality.rms.0,
+            rms_inches: calibration.quality.rms_on_table.0,
+            check: check.message(),
+            stale,
+        };
+        if self.moved_frames >= MOVED_FRAMES_BEFORE_RECALIBRATING && self.inputs.anchors.is_some() {
+            tracing::warn!("the camera has moved: recalibrating from the anchors");
+            self.moved_frames = 0;
+            self.recalibrate();
+        }
+    }
+
+    /// Offer the frame's tags to the lens learning; take a better lens when one is fitted.
+    /// Nothing is learnt while the anchors say the camera has moved: those frames are seen
+    /// from elsewhere than the calibration's.
+    fn learn_lens(
+        &mut self,
+        image: &vision::Mat,
+        sightings: &[calibration::TagSighting],
+        state: &mut TableState,
+    ) {
+        if let (Some(anchors), Some(calibration), 0) = (
+            &self.inputs.anchors,
+            &self.inputs.calibration,
+            self.moved_frames,
+        ) {
+            let better = self.lens.frame(
+                image,
+                sightings,
+                anchors,
+                self.inputs.roster.as_ref(),
+                calibration,
+            );
+            if let Some(better) = better {
+                self.inputs.calibration = Some(better);
+            }
+        }
+        state.status.lens = self.lens.status().clone();
+        state.lens_coverage = self.lens.coverage().cloned();
+    }
+
+    /// Wait for the lens fit under way, if any, and take its lens (tests: the pipeline itself
+    /// never waits).
+    pub fn finish_lens_fit(&mut self, limit: Duration) -> bool {
+        match self.lens.wait(limit) {
+            Some(better) => {
+                self.inputs.calibration = Some(better);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The calibration in use.
+    pub fn calibration(&self) -> Option<&TableCalibration> {
+        self.inputs.calibration.as_ref()
+    }
+
+    /// Place the tags, follow them, and build the scene and its rulings.
+    fn place(
+        &mut self,
+        frame: &Frame,
+        calibration: &TableCalibration,
+        sightings: &[calibration::TagSighting],
+        state: &mut TableState,
+    ) {
+        let roster = self.inputs.roster.as_ref();
+        let tags = locate_tags(calibration, roster, sightings, state.stand_height);
+        for problem in &tags.problems {
+            match problem {
+                vision::TagProblem::Unknown { id, .. } => state.status.unknown_tags.push(*id),
+                other => state.status.notes.push(other.to_string()),
+            }
+        }
+        let tracked = self.tracker.update(frame.time, &tags.tags);
+        let sizes = &self.for_camera.stand_tags;
+        let held: HashMap<u32, Unseen> = tracked
+            .iter()
+            .filter(|t| t.sighting != vision::Sighting::Now)
+            .map(|t| {
+                let pose = &t.tag.pose;
+                let size = sizes.get(&pose.id).map_or(pose.measured_size, |s| s.size);
+                let last = TagPlacement {
+                    center: pose.center,
+                    facing: pose.facing,
+                    size,
+                    height: pose.height,
+                };
+                (pose.id, Unseen::of(&calibration.camera, &last))
+            })
+            .collect();
+        state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
+        state.status.held_tags.sort_unstable_by_key(|(id, _)| *id);
+        state.tags = Some(tags);
+        let Some(roster) = roster else {
+            state
+                .status
+                .notes
+                .push("no roster: tags are shown, units are not".into());
+            return;
+        };
+        // An anchor's id in the roster is noted when the inputs are read.
+        match scene_on_table(
+            roster,
+            calibration,
+            tracked.iter().map(|t| &t.tag.pose),
+            self.inputs.terrain.clone(),
+            &state.status.source,
+        ) {
+            Ok((mut scene, sighted)) => {
+                if let Some(ruleset) = self.inputs.ruleset {
+                    scene.ruleset = ruleset;
+                }
+                state.held_units = roster
+                    .units
+                    .iter()
+                    .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
+                    .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
+                    .collect();
+                state.status.unseen = sighted.unseen;
+                state.status.partial = sighted.partial;
+                state.scene = Some(Arc::new(scene));
+            }
+            Err(e) => state.status.notes.push(e.to_string()),
+        }
+    }
+}
+
+/// Makes the rulings of a scene, and reuses them until a stand moves further than the
+/// camera's wobble from where it was when they were made, or the rules change.
+#[derive(Default)]
+pub struct Ruler {
+    /// The scene the rulings were made for, the rulings, and the rules' change count.
+    cached: Option<(Arc<Scene>, Arc<Rulings>, u64)>,
+}
+
+impl Ruler {
+    /// Fill in the rulings of the state's scene, under the rules of change count `rules`.
+    pub fn complete(&mut self, state: &mut TableState, rules: u64) {
+        let Some(scene) = &state.scene else {
+            return;
+        };
+        if let Some((ruled, rulings, made_under)) = &self.cached
+            && *made_under == rules
+            && !scene_moved(ruled, scene, MoveThreshold::default())
+        {
+            state.rulings = Some(rulings.clone());
+            return;
+        }
+        let made = Arc::new(rulings(scene));
+        self.cached = Some((scene.clone(), made.clone(), rules));
+        state.rulings = Some(made);
+    }
+}

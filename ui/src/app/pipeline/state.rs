@@ -1,0 +1,143 @@
+//! What one frame gives every view: the table's state and the status bar's.
+
+use super::*;
+
+/// The calibration as the status bar reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CalibrationStatus {
+    /// No calibration: why, and what to do.
+    Missing(String),
+    /// Calibrated.
+    Ready {
+        /// Anchors' reprojection error, pixels.
+        rms_pixels: f64,
+        /// Anchors' error on the table.
+        rms_inches: f64,
+        /// What the anchors of this frame say.
+        check: String,
+        /// The camera has moved since: the calibration is stale.
+        stale: bool,
+    },
+}
+
+/// What the status bar shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    /// The source's name.
+    pub source: String,
+    /// Frames processed per second by the pipeline.
+    pub pipeline_fps: f64,
+    /// Tag detection time of the last frame.
+    pub detect_time: Duration,
+    /// The pipeline thread's work on the last frame: conversion, detection, calibration check,
+    /// placing and tracking (rulings follow on their own thread).
+    pub frame_work: Duration,
+    /// Camera frames dropped so far because the pipeline was still busy with the one before
+    /// (the camera is never made to wait).
+    pub dropped_frames: u64,
+    /// Calibration.
+    pub calibration: CalibrationStatus,
+    /// The lens learnt in play.
+    pub lens: LensStatus,
+    /// Tags seen that the roster does not list.
+    pub unknown_tags: Vec<u32>,
+    /// Tags not seen now, held at their last place, and why the camera does not see them.
+    pub held_tags: Vec<(u32, Unseen)>,
+    /// Units of the roster not on the table.
+    pub unseen: Vec<String>,
+    /// Units seen by some of their stands only: filled in from their formation, or left off.
+    pub partial: Vec<vision::partial::PartialUnit>,
+    /// Other things a player should know (tags off the table, files that did not load …).
+    pub notes: Vec<String>,
+    /// The source is failing (lost camera, unreadable file): shown in red.
+    pub error: Option<String>,
+}
+
+impl Status {
+    fn empty(source: &str) -> Status {
+        Status {
+            source: source.to_owned(),
+            pipeline_fps: 0.0,
+            detect_time: Duration::ZERO,
+            frame_work: Duration::ZERO,
+            dropped_frames: 0,
+            calibration: CalibrationStatus::Missing("no frame yet".into()),
+            lens: LensStatus::Idle,
+            unknown_tags: Vec::new(),
+            held_tags: Vec::new(),
+            unseen: Vec::new(),
+            partial: Vec::new(),
+            notes: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// The state of the table after one frame: what every view draws.
+#[derive(Clone, Debug)]
+pub struct TableState {
+    /// The picture, RGBA, ready for a texture.
+    pub frame: Option<Arc<egui::ColorImage>>,
+    /// The frame's index in its source.
+    pub frame_index: u64,
+    /// The calibration in use.
+    pub calibration: Option<TableCalibration>,
+    /// The tags of this frame, placed.
+    pub tags: Option<FrameTags>,
+    /// The table as the camera sees it (with held units).
+    pub scene: Option<Arc<Scene>>,
+    /// Every ruling of the scene.
+    pub rulings: Option<Arc<Rulings>>,
+    /// Units placed only from held tags, and why the camera does not see their first tag.
+    pub held_units: HashMap<String, Unseen>,
+    /// Height of the tops of the bases, where unit outlines are drawn on the video.
+    pub stand_height: Inches,
+    /// Which parts of the picture the lens has been shown tags in.
+    pub lens_coverage: Option<Coverage>,
+    /// The smallest tag the camera finds at each place of the table, and the roster's size.
+    pub sight: Option<(Arc<SightMap>, Inches)>,
+    /// Status figures and messages.
+    pub status: Status,
+}
+
+impl TableState {
+    /// A state with a message and nothing to draw (no source, a failing source).
+    pub fn message(source: &str, error: Option<String>) -> TableState {
+        TableState {
+            frame: None,
+            frame_index: 0,
+            calibration: None,
+            tags: None,
+            scene: None,
+            rulings: None,
+            held_units: HashMap::new(),
+            stand_height: Inches(0.16),
+            lens_coverage: None,
+            sight: None,
+            status: Status {
+                error,
+                ..Status::empty(source)
+            },
+        }
+    }
+}
+
+/// Frames per second over the last few frames.
+#[derive(Debug, Default)]
+pub(super) struct Rate(VecDeque<Instant>);
+
+impl Rate {
+    pub(super) fn tick(&mut self) -> f64 {
+        let now = Instant::now();
+        self.0.push_back(now);
+        while self.0.len() > 30 {
+            self.0.pop_front();
+        }
+        match (self.0.front(), self.0.len()) {
+            (Some(first), n) if n > 1 => {
+                (n - 1) as f64 / now.duration_since(*first).as_secs_f64().max(1e-6)
+            }
+            _ => 0.0,
+        }
+    }
+}
