@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::commands;
+use crate::commands::args::{DetectorArgs, LocateInputs, within};
 
 /// Vedette — a computer-vision table companion for historical miniature wargames.
 #[derive(Debug, Parser)]
@@ -84,7 +85,7 @@ pub enum Command {
     },
     /// Benchmarks that print their figures.
     #[command(subcommand)]
-    Bench(Bench),
+    Bench(commands::bench::BenchCommand),
     /// Find the AprilTags in a picture: ids, centres and corners in pixels.
     Detect {
         /// The picture (PNG, JPEG …).
@@ -290,248 +291,7 @@ pub enum Command {
     },
     /// Army rosters: which tag is on which stand of which unit.
     #[command(subcommand)]
-    Roster(RosterCommand),
-}
-
-/// `vedette roster …`.
-#[derive(Debug, Subcommand)]
-pub enum RosterCommand {
-    /// Make a roster: by questions on the terminal, from a commented template, or with a tag
-    /// for every stand of a scenario.
-    New {
-        /// The roster to write.
-        #[arg(short, long, value_name = "ROSTER.toml")]
-        output: PathBuf,
-        /// Write the commented template to fill in.
-        #[arg(long, conflicts_with = "scenario")]
-        template: bool,
-        /// A scene or scenario: every unit, stand and commander, one tag each.
-        #[arg(long, value_name = "SCENE")]
-        scenario: Option<PathBuf>,
-        /// The first tag id to hand out.
-        #[arg(long, default_value_t = 10)]
-        first_tag: u32,
-        /// Replace an existing file.
-        #[arg(long)]
-        force: bool,
-    },
-    /// Check a roster: duplicate tags, bad sizes, unknown brigades, ids outside the family or
-    /// used by the anchors, and, with sheets, tags missing from them. Fails if any.
-    Check {
-        /// The roster.
-        roster: PathBuf,
-        /// Tag sheets printed for it (PDF or SVG made by `vedette tags`).
-        #[arg(long, value_name = "SHEET")]
-        sheet: Vec<PathBuf>,
-        /// The anchor layout, whose ids no stand may use and whose family the stands share.
-        #[arg(long, value_name = "ANCHORS.toml")]
-        anchors: Option<PathBuf>,
-    },
-    /// Import a BattleScribe roster (.ros or .rosz) with Black Powder profiles: units with
-    /// their stat lines and special rules, brigades and commanders, one tag each.
-    Import {
-        /// The BattleScribe file.
-        file: PathBuf,
-        /// The roster to write.
-        #[arg(short, long, value_name = "ROSTER.toml")]
-        output: PathBuf,
-        /// The first tag id to hand out.
-        #[arg(long, default_value_t = 10)]
-        first_tag: u32,
-        /// Replace an existing file.
-        #[arg(long)]
-        force: bool,
-    },
-}
-
-/// Detector settings shared by the camera commands.
-#[derive(Debug, Clone, clap::Args)]
-pub struct DetectorArgs {
-    /// Find quads on an image this many times smaller: faster, but small tags are lost
-    /// (1 finds 1" tags across a 6' table at 1080p; 2 needs about 2" tags).
-    #[arg(long, default_value_t = 1.0, value_name = "FACTOR", value_parser = within(1.0_f32, 8.0))]
-    pub decimate: f32,
-    /// Detector threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..))]
-    pub threads: Option<u8>,
-}
-
-impl DetectorArgs {
-    /// The detector settings these arguments ask for.
-    pub fn settings(&self) -> vision::DetectorSettings {
-        let defaults = vision::DetectorSettings::default();
-        vision::DetectorSettings {
-            decimate: self.decimate,
-            threads: self.threads.unwrap_or(defaults.threads),
-            ..defaults
-        }
-    }
-}
-
-/// Where `locate` and `analyze` read from.
-#[derive(Debug, Clone, clap::Args)]
-pub struct LocateInputs {
-    /// The picture (PNG, JPEG …).
-    pub image: PathBuf,
-    /// The calibration made by `vedette calibrate`.
-    #[arg(long, value_name = "CAMERA.toml")]
-    pub calibration: PathBuf,
-    /// The roster: which tag is on which stand of which unit.
-    #[arg(long, value_name = "ROSTER.toml")]
-    pub roster: Option<PathBuf>,
-    /// A scene file whose terrain is on the table (the camera sees only tags).
-    #[arg(long, value_name = "SCENE")]
-    pub terrain: Option<PathBuf>,
-    /// Height of tags the roster does not list, inches above the cloth.
-    #[arg(long, default_value_t = 0.16, value_name = "INCHES")]
-    pub tag_height: f64,
-}
-
-impl LocateInputs {
-    fn args(&self) -> commands::locate::LocateArgs<'_> {
-        commands::locate::LocateArgs {
-            image: &self.image,
-            calibration: &self.calibration,
-            roster: self.roster.as_deref(),
-            terrain: self.terrain.as_deref(),
-            tag_height: rules::units::Inches(self.tag_height),
-        }
-    }
-}
-
-/// The benchmarks.
-#[derive(Debug, Subcommand)]
-pub enum Bench {
-    /// Time every ruling of a synthetic battle (two armies, scattered terrain, 72"×48").
-    Rules {
-        /// Units on the table.
-        #[arg(long, default_value_t = 200)]
-        units: usize,
-        /// Terrain pieces.
-        #[arg(long, default_value_t = 20)]
-        terrain: usize,
-        /// Timed runs.
-        #[arg(long, default_value_t = 50)]
-        iterations: usize,
-        /// The battle's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
-    /// Time the camera pipeline per stage (decode, detect, pose, scene) on synthetic frames
-    /// at 1280×720 and 1920×1080, and print frames per second.
-    Vision {
-        /// Timed frames per resolution.
-        #[arg(long, default_value_t = 10)]
-        frames: usize,
-        /// Detector settings.
-        #[command(flatten)]
-        detector: DetectorArgs,
-    },
-    /// Play a synthetic game at 1920×1080 (72"×48" table, 1" tags, moving stands, a hand now
-    /// and then) and detect it both ways on the same frames: full-frame at decimate 1 and the
-    /// live tracking detector; print time per frame, frames per second, recall and error.
-    Live {
-        /// Frames of video, 30 a second (each rendered untimed, then detected both ways; a long run holds one frame at a time).
-        #[arg(long, default_value_t = 150)]
-        frames: usize,
-        /// Stands, each with a 1" tag (the 4 anchors come on top).
-        #[arg(long, default_value_t = 64)]
-        tags: usize,
-        /// The layout's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Play on a plain table (flat cloth, flat stands) instead of a busy one like a real
-        /// table (a flocked mat, painted figures): only the tags have edges, so full-frame
-        /// detection is much cheaper than at a club.
-        #[arg(long)]
-        plain: bool,
-        /// The camera's picture: 1080p (1920×1080) or 4k (3840×2160).
-        #[arg(long, default_value = "1080p", value_parser = parse_resolution)]
-        resolution: calibration::ImageSize,
-        /// The tags' family: tag36h11, tag25h9 (at most 25 stands) or tag16h5 (at most 20).
-        #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
-        family: roster::TagFamily,
-        /// The webcam's lens, as `bench accuracy` draws them: distortion-free (70°), ordinary,
-        /// pincushion or wide (80–90°, strong barrel); by default the game is played through
-        /// each in turn.
-        #[arg(long, value_parser = parse_lens)]
-        lens: Option<vision::synthetic::LensClass>,
-        /// Rays along a pixel's side when rendering: 3 (9 a pixel) as the webcam effects have
-        /// it; 1 renders about five times faster for a long run (blur, noise and JPEG stay).
-        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
-        samples: u32,
-    },
-    /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
-    /// among the stands and count the false tags the detector reads off them in a family, with
-    /// the strongest false decode against the weakest true tag (what its decision-margin floor
-    /// rests on).
-    Print {
-        /// Pictures, each its own table.
-        #[arg(long, default_value_t = 12)]
-        pictures: usize,
-        /// The first picture's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The tags' family.
-        #[arg(long, default_value = "tag16h5", value_parser = parse_family)]
-        family: roster::TagFamily,
-        /// Sheets of print on each table.
-        #[arg(long, default_value_t = 6)]
-        sheets: usize,
-    },
-    /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
-    /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
-    /// runs all day: `--convention --seconds 7200` checks that memory stays flat).
-    App {
-        /// How long to run, seconds.
-        #[arg(long, default_value_t = 20.0)]
-        seconds: f64,
-        /// Run in convention mode (the unattended tour of the rulings) instead of play mode.
-        #[arg(long)]
-        convention: bool,
-    },
-    /// Measure what serving the table costs and how fast it reaches pages: the app's UI frame
-    /// time and the pipeline's frame rate with and without pages watching, an update's way to
-    /// each page, and a hall of tables on a real mosquitto broker followed by a hub.
-    Serve {
-        /// Seconds each part runs.
-        #[arg(long, default_value_t = 20.0)]
-        seconds: f64,
-        /// Pages watching the table.
-        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
-        viewers: u32,
-        /// Updates a second sent to pages.
-        #[arg(long, default_value_t = 10.0)]
-        rate: f64,
-        /// Tables in the hall.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
-        tables: u32,
-    },
-    /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48", busy,
-    /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG) through four
-    /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
-    /// (anchors only, one picture with the stand tags, after 30 s of play, board, true lens):
-    /// position and facing errors, anchors' reprojection, calibration time, recall, false tags,
-    /// and how far the detector's corners and the refined ones lie from the truth.
-    Accuracy {
-        /// Synthetic tables per kind of lens.
-        #[arg(long, default_value_t = 4)]
-        tables: usize,
-        /// The first table's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Only these kinds of lens (distortion-free, ordinary, pincushion, wide; repeat the
-        /// option for several); by default all four.
-        #[arg(long, value_parser = parse_lens)]
-        lens: Vec<vision::synthetic::LensClass>,
-        /// The corners the calibrations are given: the detector's, or refined against each
-        /// tag's pattern as `vedette calibrate` does.
-        #[arg(long, value_enum, default_value = "refined")]
-        corners: commands::bench_accuracy::Corners,
-        /// Detector settings.
-        #[command(flatten)]
-        detector: DetectorArgs,
-    },
+    Roster(commands::roster::RosterCommand),
 }
 
 /// Run a parsed command line, writing its report to `out`.
@@ -551,20 +311,6 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             after,
             json,
         }) => commands::check_move::run(before, after, cli.profile.as_deref(), *json, out),
-        Some(Command::Bench(Bench::Rules {
-            units,
-            terrain,
-            iterations,
-            seed,
-        })) => {
-            let bench = commands::bench::RulesBench {
-                units: *units,
-                terrain: *terrain,
-                iterations: *iterations,
-                seed: *seed,
-            };
-            commands::bench::rules(bench, out)
-        }
         Some(Command::Detect {
             image,
             json,
@@ -653,79 +399,6 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             commands::render::run(args, out)
         }
-        Some(Command::Bench(Bench::Vision { frames, detector })) => {
-            commands::bench_vision::speed(*frames, detector.settings(), out)
-        }
-        Some(Command::Bench(Bench::Accuracy {
-            tables,
-            seed,
-            lens,
-            corners,
-            detector,
-        })) => commands::bench_accuracy::accuracy(
-            *tables,
-            *seed,
-            lens,
-            *corners,
-            detector.settings(),
-            out,
-        ),
-        Some(Command::Bench(Bench::Live {
-            frames,
-            tags,
-            seed,
-            plain,
-            resolution,
-            family,
-            lens,
-            samples,
-        })) => commands::bench_live::run(
-            commands::bench_live::LiveBench {
-                frames: *frames,
-                tags: *tags,
-                seed: *seed,
-                busy: !*plain,
-                size: *resolution,
-                family: *family,
-                lenses: lens.map_or(vision::synthetic::LensClass::ALL.to_vec(), |lens| {
-                    vec![lens]
-                }),
-                samples: *samples,
-            },
-            out,
-        ),
-        Some(Command::Bench(Bench::Print {
-            pictures,
-            seed,
-            family,
-            sheets,
-        })) => commands::bench_print::run(
-            commands::bench_print::PrintBench {
-                pictures: *pictures,
-                seed: *seed,
-                family: *family,
-                sheets: *sheets,
-            },
-            out,
-        ),
-        Some(Command::Bench(Bench::Serve {
-            seconds,
-            viewers,
-            rate,
-            tables,
-        })) => commands::bench_serve::run(
-            commands::bench_serve::ServeBench {
-                seconds: *seconds,
-                viewers: *viewers as usize,
-                rate: *rate,
-                tables: *tables as usize,
-            },
-            out,
-        ),
-        Some(Command::Bench(Bench::App {
-            seconds,
-            convention,
-        })) => crate::app::headless::bench(*seconds, *convention, out),
         Some(Command::Screenshot {
             demo: _,
             output,
@@ -772,47 +445,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             };
             commands::printables::anchors(sheet, paper, output, out)
         }
-        Some(Command::Roster(command)) => run_roster(command, out),
+        Some(Command::Bench(command)) => commands::bench::run(command, out),
+        Some(Command::Roster(command)) => commands::roster::run(command, out),
         Some(Command::Demo) => crate::app::run(true),
         None => crate::app::run(false),
-    }
-}
-
-fn run_roster(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()> {
-    use commands::roster::{self, NewFrom};
-    match command {
-        RosterCommand::New {
-            output,
-            template,
-            scenario,
-            first_tag,
-            force,
-        } => {
-            let from = match (template, scenario) {
-                (true, _) => NewFrom::Template,
-                (false, Some(path)) => NewFrom::Scenario(path),
-                (false, None) => NewFrom::Questions,
-            };
-            roster::new(from, output, *first_tag, *force, out)
-        }
-        RosterCommand::Check {
-            roster: path,
-            sheet,
-            anchors,
-        } => {
-            let args = roster::CheckArgs {
-                roster: path,
-                sheets: sheet,
-                anchors: anchors.as_deref(),
-            };
-            roster::check(&args, out)
-        }
-        RosterCommand::Import {
-            file,
-            output,
-            first_tag,
-            force,
-        } => roster::import(file, output, *first_tag, *force, out),
     }
 }
 
@@ -870,52 +506,7 @@ impl Cli {
             self.command,
             None | Some(Command::Demo)
                 | Some(Command::Screenshot { .. })
-                | Some(Command::Bench(Bench::App { .. }))
+                | Some(Command::Bench(commands::bench::BenchCommand::App { .. }))
         )
     }
-}
-
-/// A kind of lens by the first word of its name.
-fn parse_lens(text: &str) -> Result<vision::synthetic::LensClass, String> {
-    vision::synthetic::LensClass::ALL
-        .into_iter()
-        .find(|lens| lens.name().split_whitespace().next() == Some(text))
-        .ok_or_else(|| format!("{text}: use distortion-free, ordinary, pincushion or wide"))
-}
-
-/// A tag family by its AprilTag name.
-fn parse_family(text: &str) -> Result<roster::TagFamily, String> {
-    roster::TagFamily::ALL
-        .into_iter()
-        .find(|f| f.name() == text)
-        .ok_or_else(|| format!("{text}: use tag36h11, tag25h9 or tag16h5"))
-}
-
-/// A parser of a number from `low` to `high`, saying the range when it is not in it.
-fn within<T>(low: T, high: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
-where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
-{
-    move |text: &str| {
-        let value: T = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?} is not a number"))?;
-        if low <= value && value <= high {
-            Ok(value)
-        } else {
-            Err(format!("{text} is out of range: use {low} to {high}"))
-        }
-    }
-}
-
-/// A camera picture size by its everyday name.
-fn parse_resolution(name: &str) -> Result<calibration::ImageSize, String> {
-    let (width, height) = match name.to_ascii_lowercase().as_str() {
-        "720p" => (1280, 720),
-        "1080p" => (1920, 1080),
-        "4k" | "2160p" => (3840, 2160),
-        other => return Err(format!("{other:?}: use 720p, 1080p or 4k")),
-    };
-    Ok(calibration::ImageSize { width, height })
 }

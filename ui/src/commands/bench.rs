@@ -4,6 +4,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+
+use super::args::{DetectorArgs, parse_family, parse_lens, parse_resolution};
 use rules::rulings::rulings;
 use rules::synthetic::battle;
 
@@ -80,4 +82,232 @@ pub fn rules(bench: RulesBench, out: &mut dyn Write) -> anyhow::Result<()> {
         times.first().copied().unwrap_or_default().as_secs_f64() * 1e3
     )?;
     Ok(())
+}
+
+/// `vedette bench …`: the benchmarks, each printing its figures.
+#[derive(Debug, clap::Subcommand)]
+pub enum BenchCommand {
+    /// Time every ruling of a synthetic battle (two armies, scattered terrain, 72"×48").
+    Rules {
+        /// Units on the table.
+        #[arg(long, default_value_t = 200)]
+        units: usize,
+        /// Terrain pieces.
+        #[arg(long, default_value_t = 20)]
+        terrain: usize,
+        /// Timed runs.
+        #[arg(long, default_value_t = 50)]
+        iterations: usize,
+        /// The battle's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Time the camera pipeline per stage (decode, detect, pose, scene) on synthetic frames
+    /// at 1280×720 and 1920×1080, and print frames per second.
+    Vision {
+        /// Timed frames per resolution.
+        #[arg(long, default_value_t = 10)]
+        frames: usize,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+    /// Play a synthetic game at 1920×1080 (72"×48" table, 1" tags, moving stands, a hand now
+    /// and then) and detect it both ways on the same frames: full-frame at decimate 1 and the
+    /// live tracking detector; print time per frame, frames per second, recall and error.
+    Live {
+        /// Frames of video, 30 a second (each rendered untimed, then detected both ways; a long run holds one frame at a time).
+        #[arg(long, default_value_t = 150)]
+        frames: usize,
+        /// Stands, each with a 1" tag (the 4 anchors come on top).
+        #[arg(long, default_value_t = 64)]
+        tags: usize,
+        /// The layout's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Play on a plain table (flat cloth, flat stands) instead of a busy one like a real
+        /// table (a flocked mat, painted figures): only the tags have edges, so full-frame
+        /// detection is much cheaper than at a club.
+        #[arg(long)]
+        plain: bool,
+        /// The camera's picture: 1080p (1920×1080) or 4k (3840×2160).
+        #[arg(long, default_value = "1080p", value_parser = parse_resolution)]
+        resolution: calibration::ImageSize,
+        /// The tags' family: tag36h11, tag25h9 (at most 25 stands) or tag16h5 (at most 20).
+        #[arg(long, default_value = "tag36h11", value_parser = parse_family)]
+        family: roster::TagFamily,
+        /// The webcam's lens, as `bench accuracy` draws them: distortion-free (70°), ordinary,
+        /// pincushion or wide (80–90°, strong barrel); by default the game is played through
+        /// each in turn.
+        #[arg(long, value_parser = parse_lens)]
+        lens: Option<vision::synthetic::LensClass>,
+        /// Rays along a pixel's side when rendering: 3 (9 a pixel) as the webcam effects have
+        /// it; 1 renders about five times faster for a long run (blur, noise and JPEG stay).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
+        samples: u32,
+    },
+    /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
+    /// among the stands and count the false tags the detector reads off them in a family, with
+    /// the strongest false decode against the weakest true tag (what its decision-margin floor
+    /// rests on).
+    Print {
+        /// Pictures, each its own table.
+        #[arg(long, default_value_t = 12)]
+        pictures: usize,
+        /// The first picture's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The tags' family.
+        #[arg(long, default_value = "tag16h5", value_parser = parse_family)]
+        family: roster::TagFamily,
+        /// Sheets of print on each table.
+        #[arg(long, default_value_t = 6)]
+        sheets: usize,
+    },
+    /// Run the app on the demo table's live pipeline, headless, and report the UI's frame time,
+    /// the pipeline's frame rate beside it, and the app's memory as it runs (a convention table
+    /// runs all day: `--convention --seconds 7200` checks that memory stays flat).
+    App {
+        /// How long to run, seconds.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// Run in convention mode (the unattended tour of the rulings) instead of play mode.
+        #[arg(long)]
+        convention: bool,
+    },
+    /// Measure what serving the table costs and how fast it reaches pages: the app's UI frame
+    /// time and the pipeline's frame rate with and without pages watching, an update's way to
+    /// each page, and a hall of tables on a real mosquitto broker followed by a hub.
+    Serve {
+        /// Seconds each part runs.
+        #[arg(long, default_value_t = 20.0)]
+        seconds: f64,
+        /// Pages watching the table.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        viewers: u32,
+        /// Updates a second sent to pages.
+        #[arg(long, default_value_t = 10.0)]
+        rate: f64,
+        /// Tables in the hall.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+        tables: u32,
+    },
+    /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48", busy,
+    /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG) through four
+    /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
+    /// (anchors only, one picture with the stand tags, after 30 s of play, board, true lens):
+    /// position and facing errors, anchors' reprojection, calibration time, recall, false tags,
+    /// and how far the detector's corners and the refined ones lie from the truth.
+    Accuracy {
+        /// Synthetic tables per kind of lens.
+        #[arg(long, default_value_t = 4)]
+        tables: usize,
+        /// The first table's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only these kinds of lens (distortion-free, ordinary, pincushion, wide; repeat the
+        /// option for several); by default all four.
+        #[arg(long, value_parser = parse_lens)]
+        lens: Vec<vision::synthetic::LensClass>,
+        /// The corners the calibrations are given: the detector's, or refined against each
+        /// tag's pattern as `vedette calibrate` does.
+        #[arg(long, value_enum, default_value = "refined")]
+        corners: crate::commands::bench_accuracy::Corners,
+        /// Detector settings.
+        #[command(flatten)]
+        detector: DetectorArgs,
+    },
+}
+
+/// Run a benchmark, writing its report to `out`.
+pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    match command {
+        BenchCommand::Rules {
+            units,
+            terrain,
+            iterations,
+            seed,
+        } => {
+            let bench = crate::commands::bench::RulesBench {
+                units: *units,
+                terrain: *terrain,
+                iterations: *iterations,
+                seed: *seed,
+            };
+            crate::commands::bench::rules(bench, out)
+        }
+        BenchCommand::Vision { frames, detector } => {
+            crate::commands::bench_vision::speed(*frames, detector.settings(), out)
+        }
+        BenchCommand::Accuracy {
+            tables,
+            seed,
+            lens,
+            corners,
+            detector,
+        } => crate::commands::bench_accuracy::accuracy(
+            *tables,
+            *seed,
+            lens,
+            *corners,
+            detector.settings(),
+            out,
+        ),
+        BenchCommand::Live {
+            frames,
+            tags,
+            seed,
+            plain,
+            resolution,
+            family,
+            lens,
+            samples,
+        } => crate::commands::bench_live::run(
+            crate::commands::bench_live::LiveBench {
+                frames: *frames,
+                tags: *tags,
+                seed: *seed,
+                busy: !*plain,
+                size: *resolution,
+                family: *family,
+                lenses: lens.map_or(vision::synthetic::LensClass::ALL.to_vec(), |lens| {
+                    vec![lens]
+                }),
+                samples: *samples,
+            },
+            out,
+        ),
+        BenchCommand::Print {
+            pictures,
+            seed,
+            family,
+            sheets,
+        } => crate::commands::bench_print::run(
+            crate::commands::bench_print::PrintBench {
+                pictures: *pictures,
+                seed: *seed,
+                family: *family,
+                sheets: *sheets,
+            },
+            out,
+        ),
+        BenchCommand::Serve {
+            seconds,
+            viewers,
+            rate,
+            tables,
+        } => crate::commands::bench_serve::run(
+            crate::commands::bench_serve::ServeBench {
+                seconds: *seconds,
+                viewers: *viewers as usize,
+                rate: *rate,
+                tables: *tables as usize,
+            },
+            out,
+        ),
+        BenchCommand::App {
+            seconds,
+            convention,
+        } => crate::app::headless::bench(*seconds, *convention, out),
+    }
 }

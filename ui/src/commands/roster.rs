@@ -478,3 +478,92 @@ mod tests {
         assert_eq!(ranges(&[1, 2, 3, 7, 9, 10]), "1-3,7,9-10");
     }
 }
+
+/// `vedette roster …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum RosterCommand {
+    /// Make a roster: by questions on the terminal, from a commented template, or with a tag
+    /// for every stand of a scenario.
+    New {
+        /// The roster to write.
+        #[arg(short, long, value_name = "ROSTER.toml")]
+        output: PathBuf,
+        /// Write the commented template to fill in.
+        #[arg(long, conflicts_with = "scenario")]
+        template: bool,
+        /// A scene or scenario: every unit, stand and commander, one tag each.
+        #[arg(long, value_name = "SCENE")]
+        scenario: Option<PathBuf>,
+        /// The first tag id to hand out.
+        #[arg(long, default_value_t = 10)]
+        first_tag: u32,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Check a roster: duplicate tags, bad sizes, unknown brigades, ids outside the family or
+    /// used by the anchors, and, with sheets, tags missing from them. Fails if any.
+    Check {
+        /// The roster.
+        roster: PathBuf,
+        /// Tag sheets printed for it (PDF or SVG made by `vedette tags`).
+        #[arg(long, value_name = "SHEET")]
+        sheet: Vec<PathBuf>,
+        /// The anchor layout, whose ids no stand may use and whose family the stands share.
+        #[arg(long, value_name = "ANCHORS.toml")]
+        anchors: Option<PathBuf>,
+    },
+    /// Import a BattleScribe roster (.ros or .rosz) with Black Powder profiles: units with
+    /// their stat lines and special rules, brigades and commanders, one tag each.
+    Import {
+        /// The BattleScribe file.
+        file: PathBuf,
+        /// The roster to write.
+        #[arg(short, long, value_name = "ROSTER.toml")]
+        output: PathBuf,
+        /// The first tag id to hand out.
+        #[arg(long, default_value_t = 10)]
+        first_tag: u32,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Run `vedette roster …`, writing its report to `out`.
+pub fn run(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    match command {
+        RosterCommand::New {
+            output,
+            template,
+            scenario,
+            first_tag,
+            force,
+        } => {
+            let from = match (template, scenario) {
+                (true, _) => NewFrom::Template,
+                (false, Some(path)) => NewFrom::Scenario(path),
+                (false, None) => NewFrom::Questions,
+            };
+            new(from, output, *first_tag, *force, out)
+        }
+        RosterCommand::Check {
+            roster: path,
+            sheet,
+            anchors,
+        } => {
+            let args = CheckArgs {
+                roster: path,
+                sheets: sheet,
+                anchors: anchors.as_deref(),
+            };
+            check(&args, out)
+        }
+        RosterCommand::Import {
+            file,
+            output,
+            first_tag,
+            force,
+        } => import(file, output, *first_tag, *force, out),
+    }
+}
