@@ -2,6 +2,7 @@
 //! the camera against the table and the lens, from every tag of known size in the pictures —
 //! the anchors, the roster's stand tags, and the board in any picture that shows it.
 
+use super::args::DetectorArgs;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -323,4 +324,69 @@ fn write_figures(
         writeln!(out, "  ! {warning}")?;
     }
     writeln!(out, "saved {}", output.display())
+}
+
+/// The arguments of `vedette calibrate` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct CalibrateCommand {
+    /// Pictures: the table with its anchors in view (several, with the stands moved, pin
+    /// the lens down better), and optionally the board.
+    #[arg(required = true)]
+    pub images: Vec<PathBuf>,
+    /// The anchor layout: where each anchor tag lies on the table.
+    #[arg(long, value_name = "ANCHORS.toml")]
+    pub anchors: PathBuf,
+    /// The roster: every stand tag it lists (its size and height known, its place not)
+    /// helps measure the lens.
+    #[arg(long, value_name = "ROSTER.toml")]
+    pub roster: Option<PathBuf>,
+    /// Where to write the calibration.
+    #[arg(short, long, value_name = "CAMERA.toml")]
+    pub output: PathBuf,
+    /// Start from the lens of an earlier calibration; it is kept unless these pictures
+    /// measure a better-founded one.
+    #[arg(long, value_name = "CAMERA.toml")]
+    pub lens: Option<PathBuf>,
+    /// The table being played, width x depth (`108x60in`, `180x120cm`): a warning if the
+    /// anchors file is laid out for another.
+    #[arg(long, value_name = "WxH")]
+    pub table: Option<String>,
+    /// The scene or scenario being played: a warning if its table is not the one the
+    /// anchors file is laid out for.
+    #[arg(long, value_name = "SCENE", conflicts_with = "table")]
+    pub scenario: Option<PathBuf>,
+    /// Replace the output if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Detector settings.
+    #[command(flatten)]
+    pub detector: DetectorArgs,
+}
+
+impl CalibrateCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let CalibrateCommand {
+            images,
+            anchors,
+            roster,
+            output,
+            lens,
+            table,
+            scenario,
+            force,
+            detector,
+        } = self;
+        let args = CalibrateArgs {
+            images,
+            anchors,
+            roster: roster.as_deref(),
+            output,
+            lens: lens.as_deref(),
+            table: table.as_deref(),
+            scenario: scenario.as_deref(),
+            force: *force,
+        };
+        run(args, detector.settings(), out)
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::bail;
 use rules::movement::{check_brigades, check_commanders, check_moves};
@@ -86,4 +87,32 @@ pub fn run(
         writeln!(out, "  ! {id} is new in {}.", after_path.display())?;
     }
     Ok(())
+}
+
+/// The arguments of `vedette check-move` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct CheckMoveCommand {
+    /// The scene before the move.
+    pub before: PathBuf,
+    /// The scene after the move.
+    pub after: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl CheckMoveCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(
+        &self,
+        profile: Option<&std::path::Path>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let CheckMoveCommand {
+            before,
+            after,
+            json,
+        } = self;
+        run(before, after, profile, *json, out)
+    }
 }

@@ -1,7 +1,9 @@
 //! `vedette detect IMAGE [--json]`: the tags in a picture, in pixels.
 
+use super::args::DetectorArgs;
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use vision::{DetectorSettings, TagDetector, read_image};
 
@@ -47,4 +49,37 @@ pub fn run(
         )?;
     }
     Ok(())
+}
+
+/// The arguments of `vedette detect` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct DetectCommand {
+    /// The picture (PNG, JPEG …).
+    pub image: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Tag family.
+    #[arg(long, default_value = "tag36h11")]
+    pub family: String,
+    /// Detector settings.
+    #[command(flatten)]
+    pub detector: DetectorArgs,
+}
+
+impl DetectCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let DetectCommand {
+            image,
+            json,
+            family,
+            detector,
+        } = self;
+        let settings = vision::DetectorSettings {
+            family: family.clone(),
+            ..detector.settings()
+        };
+        run(image, settings, *json, out)
+    }
 }

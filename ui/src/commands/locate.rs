@@ -1,7 +1,9 @@
 //! `vedette locate` and `vedette analyze`: from a picture to tags, stands and rulings.
 
+use super::args::{DetectorArgs, LocateInputs};
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use calibration::{AnchorCheck, TableCalibration, check_anchors};
@@ -290,4 +292,71 @@ fn annotated_json(path: &Path, annotated: &vision::annotate::Annotated) -> serde
         "labels": labels,
         "left_out": annotated.left_out,
     })
+}
+
+/// The arguments of `vedette locate` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct LocateCommand {
+    /// What to read.
+    #[command(flatten)]
+    pub inputs: LocateInputs,
+    /// Print JSON (with the scene in the scene format).
+    #[arg(long)]
+    pub json: bool,
+    /// Detector settings.
+    #[command(flatten)]
+    pub detector: DetectorArgs,
+}
+
+impl LocateCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let LocateCommand {
+            inputs,
+            json,
+            detector,
+        } = self;
+        run_locate(&inputs.args(), detector.settings(), *json, out)
+    }
+}
+
+/// The arguments of `vedette analyze` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeCommand {
+    /// What to read.
+    #[command(flatten)]
+    pub inputs: LocateInputs,
+    /// Print JSON: tags, scene and rulings.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the picture with tags, stands and units drawn on it.
+    #[arg(long, value_name = "OUT.png")]
+    pub annotate: Option<PathBuf>,
+    /// Replace the annotated picture if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Detector settings.
+    #[command(flatten)]
+    pub detector: DetectorArgs,
+}
+
+impl AnalyzeCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let AnalyzeCommand {
+            inputs,
+            json,
+            annotate,
+            force,
+            detector,
+        } = self;
+        run_analyze(
+            &inputs.args(),
+            detector.settings(),
+            *json,
+            annotate.as_deref(),
+            *force,
+            out,
+        )
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure_with};
 use rules::{Profile, Scene};
@@ -146,4 +147,26 @@ fn write_pair(
         writeln!(out, "      ! {}", b.explanation)?;
     }
     Ok(())
+}
+
+/// The arguments of `vedette measure` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct MeasureCommand {
+    /// The scene file (JSON or TOML).
+    pub scene: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl MeasureCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(
+        &self,
+        profile: Option<&std::path::Path>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let MeasureCommand { scene, json } = self;
+        run(scene, profile, *json, out)
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use calibration::{AnchorKit, AnchorLayout, Board};
@@ -142,4 +143,119 @@ fn report(files: &[std::path::PathBuf], tags: usize, out: &mut dyn Write) -> any
         "{tags} tag(s). Print at 100 % (actual size) and check the 50 mm scale bar with a ruler."
     )?;
     Ok(())
+}
+
+/// The arguments of `vedette tags` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct TagsCommand {
+    /// The ids: `1-40,55`.
+    #[arg(
+        long,
+        value_name = "IDS",
+        required_unless_present = "roster",
+        conflicts_with = "roster"
+    )]
+    pub ids: Option<String>,
+    /// A roster: each stand's tag on its base outline, at its offset and turn, with the
+    /// unit's name.
+    #[arg(long, value_name = "ROSTER.toml")]
+    pub roster: Option<PathBuf>,
+    /// The side of each tag's black square: `25mm`, `1in` (with --ids).
+    #[arg(long, default_value = "1in", conflicts_with = "roster")]
+    pub size: String,
+    /// The base each tag goes on, frontage x depth: `40x20mm`, `2x1in` (with --ids).
+    #[arg(long, value_name = "WxD", conflicts_with = "roster")]
+    pub base: Option<String>,
+    /// Tag family: tag36h11 (the default), tag25h9 or tag16h5 (with --ids; a roster names
+    /// its own).
+    #[arg(long, conflicts_with = "roster")]
+    pub family: Option<String>,
+    /// Paper: a4 or letter.
+    #[arg(long, default_value = "a4")]
+    pub paper: String,
+    /// The file to write: .pdf (every page), .svg or .png (one file a page).
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+}
+
+impl TagsCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let TagsCommand {
+            ids,
+            roster,
+            size,
+            base,
+            family,
+            paper,
+            output,
+        } = self;
+        let source = match (roster, ids) {
+            (Some(roster), _) => TagSource::Roster(roster),
+            (None, ids) => TagSource::Ids {
+                ids: ids.as_deref().unwrap_or_default(),
+                size,
+                base: base.as_deref(),
+            },
+        };
+        tags(source, family.as_deref(), paper, output, out)
+    }
+}
+
+/// The arguments of `vedette anchors` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct AnchorsCommand {
+    /// The anchor layout: each anchor is printed at its size with where it goes.
+    #[arg(
+        long,
+        value_name = "ANCHORS.toml",
+        required_unless_present_any = ["board", "kit"],
+        conflicts_with_all = ["board", "kit"]
+    )]
+    pub layout: Option<PathBuf>,
+    /// A standard kit of 2" anchors 1.5" in from the edges: 4, 6 or 8 anchors. Mid-edge
+    /// anchors pin the middle of the table (see the README's camera section).
+    #[arg(long, value_parser = ["4", "6", "8"], conflicts_with = "board")]
+    pub kit: Option<String>,
+    /// The playing area for --kit, width x depth: `72x48in`, `180x120cm`.
+    #[arg(long, default_value = "72x48in", requires = "kit")]
+    pub table: String,
+    /// Write the kit's anchors file (for `calibrate --anchors`).
+    #[arg(long, value_name = "ANCHORS.toml", requires = "kit")]
+    pub save_layout: Option<PathBuf>,
+    /// The calibration board instead (5 × 7 tags of 1.2", ids 500–534).
+    #[arg(long)]
+    pub board: bool,
+    /// Paper: a4 or letter.
+    #[arg(long, default_value = "a4")]
+    pub paper: String,
+    /// The file to write: .pdf, .svg or .png.
+    #[arg(short, long, value_name = "OUT.pdf")]
+    pub output: PathBuf,
+}
+
+impl AnchorsCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let AnchorsCommand {
+            layout,
+            kit,
+            table,
+            save_layout,
+            board: _,
+            paper,
+            output,
+        } = self;
+        use AnchorSheet;
+        let sheet = match (layout, kit) {
+            (Some(path), _) => AnchorSheet::Layout(path),
+            (None, Some(kit)) => AnchorSheet::Kit {
+                kit,
+                table,
+                save: save_layout.as_deref(),
+            },
+            (None, None) => AnchorSheet::Board,
+        };
+        anchors(sheet, paper, output, out)
+    }
 }

@@ -1,8 +1,10 @@
 //! `vedette render SCENE`: a synthetic camera picture of a scene, with its tags — to try the
 //! camera commands without a camera, or to see how big tags look from where the camera stands.
 
+use super::args::within;
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use calibration::{AnchorLayout, ImageSize, Intrinsics, TableSize};
 use roster::Roster;
@@ -175,4 +177,88 @@ fn warn_small_tags(
             ""
         }
     )
+}
+
+/// The arguments of `vedette render` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct RenderCommand {
+    /// The scene (JSON or TOML).
+    pub scene: PathBuf,
+    /// The picture to write (PNG or JPEG).
+    #[arg(short, long, value_name = "OUT.png")]
+    pub output: PathBuf,
+    /// The roster giving each stand's tag; without one, tags are numbered from 10.
+    #[arg(long, value_name = "ROSTER.toml")]
+    pub roster: Option<PathBuf>,
+    /// Save the roster used (to give to `locate` and `analyze`).
+    #[arg(long, value_name = "ROSTER.toml")]
+    pub save_roster: Option<PathBuf>,
+    /// The anchor layout; four 2" anchors in the corners, 1.5" in, by default.
+    #[arg(long, value_name = "ANCHORS.toml")]
+    pub anchors: Option<PathBuf>,
+    /// Image width, pixels (16 to 16384, at most 64 megapixels in all).
+    #[arg(long, default_value_t = 1920, value_parser = clap::value_parser!(u32).range(16..=16384))]
+    pub width: u32,
+    /// Image height, pixels (16 to 16384).
+    #[arg(long, default_value_t = 1080, value_parser = clap::value_parser!(u32).range(16..=16384))]
+    pub height: u32,
+    /// Camera angle from vertical, degrees (0 straight down to 80: beyond, the camera
+    /// looks along the table rather than at it).
+    #[arg(long, default_value_t = 40.0, value_parser = within(0.0, 80.0))]
+    pub tilt: f64,
+    /// Horizontal field of view of the lens, degrees (20 to 120, as webcams have).
+    #[arg(long, default_value_t = 70.0, value_parser = within(20.0, 120.0))]
+    pub fov: f64,
+    /// A real webcam's kind of lens: none (ideal), ordinary, pincushion or wide (80–90°,
+    /// strong barrel distortion); it brings its own field of view.
+    #[arg(long, default_value = "none")]
+    pub lens: String,
+    /// Which lens of its kind (each seed draws another within the kind's ranges).
+    #[arg(long, default_value_t = 1)]
+    pub lens_seed: u64,
+    /// A perfect camera: no blur, noise or JPEG.
+    #[arg(long)]
+    pub ideal: bool,
+    /// Replace the picture (and the saved roster) if they exist.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl RenderCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        let RenderCommand {
+            scene,
+            output,
+            roster,
+            save_roster,
+            anchors,
+            width,
+            height,
+            tilt,
+            fov,
+            ideal,
+            lens,
+            lens_seed,
+            force,
+        } = self;
+        let lens = lens_class(lens)?.map(|class| (class, *lens_seed));
+        let args = RenderArgs {
+            scene,
+            roster: roster.as_deref(),
+            save_roster: save_roster.as_deref(),
+            anchors: anchors.as_deref(),
+            output,
+            size: calibration::ImageSize {
+                width: *width,
+                height: *height,
+            },
+            tilt: rules::units::Degrees(*tilt),
+            field_of_view: rules::units::Degrees(*fov),
+            ideal: *ideal,
+            lens,
+            force: *force,
+        };
+        run(args, out)
+    }
 }

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::bail;
 use rules::ruling::{Ruling, Topic, Verdict};
@@ -151,4 +152,29 @@ pub fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std
     }
     writeln!(out, "\n✔ yes   ✘ no   ? borderline — players decide")?;
     Ok(())
+}
+
+/// The arguments of `vedette rulings` (its help is the `Command` variant's).
+#[derive(Debug, clap::Args)]
+pub struct RulingsCommand {
+    /// The scene file (JSON or TOML).
+    pub scene: PathBuf,
+    /// Only the rulings about this unit (its id).
+    #[arg(long)]
+    pub unit: Option<String>,
+    /// Print JSON: the fields of `measure` plus shooting, visibility and charges.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RulingsCommand {
+    /// Run it, writing its report to `out`.
+    pub fn run(
+        &self,
+        profile: Option<&std::path::Path>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let RulingsCommand { scene, unit, json } = self;
+        run(scene, profile, unit.as_deref(), *json, out)
+    }
 }
