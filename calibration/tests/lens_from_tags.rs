@@ -169,6 +169,16 @@ struct Table {
     specs: HashMap<u32, StandTagSpec>,
 }
 
+impl Table {
+    /// The sighting of tag `id`, to spoil.
+    fn sighting_mut(&mut self, id: u32) -> &mut TagSighting {
+        self.sightings
+            .iter_mut()
+            .find(|s| s.id == id)
+            .expect("seen")
+    }
+}
+
 fn table(camera: &Camera, seed: u64) -> Table {
     table_with(camera, seed, AnchorKit::Corners)
 }
@@ -296,6 +306,16 @@ fn a_distortion_free_lens_loses_nothing() {
     );
 }
 
+/// The fit's word on stand tag `id`, which it must have left out.
+fn outlier(calibration: &TableCalibration, id: u32) -> &calibration::lens::TagOutlier {
+    let report = calibration.lens_report.as_ref().expect("a lens fit");
+    report
+        .outliers
+        .iter()
+        .find(|o| o.id == id)
+        .unwrap_or_else(|| panic!("tag {id} not named: {:?}", report.outliers))
+}
+
 #[test]
 fn a_tag_printed_smaller_than_the_roster_says_is_named_and_left_out() {
     let camera = camera(wide_barrel());
@@ -308,19 +328,9 @@ fn a_tag_printed_smaller_than_the_roster_says_is_named_and_left_out() {
         ..truth
     };
     let mut random = Random(99);
-    let at = table
-        .sightings
-        .iter()
-        .position(|s| s.id == id)
-        .expect("seen");
-    table.sightings[at] = seen(&camera, id, &small, &mut random);
+    *table.sighting_mut(id) = seen(&camera, id, &small, &mut random);
     let calibration = from_tags(&table);
-    let report = calibration.lens_report.as_ref().expect("a lens fit");
-    let named = report
-        .outliers
-        .iter()
-        .find(|o| o.id == id)
-        .expect("tag 30 named");
+    let named = outlier(&calibration, id);
     let measured = named.measured.expect("its size measured").0 * 25.4;
     assert!((measured - 20.0).abs() < 0.5, "measures {measured:.2} mm");
     assert!(
@@ -348,21 +358,12 @@ fn a_tag_seen_a_pixel_off_is_left_out_not_bent_into_the_lens() {
     let camera = camera(wide_barrel());
     let mut table = table(&camera, 5);
     let (id, _) = table.stands[20];
-    let at = table
-        .sightings
-        .iter()
-        .position(|s| s.id == id)
-        .expect("seen");
-    let corners = &mut table.sightings[at].corners;
+    let corners = &mut table.sighting_mut(id).corners;
     corners[0].x += 1.6;
     corners[1].y -= 1.6;
     let calibration = from_tags(&table);
+    let named = outlier(&calibration, id);
     let report = calibration.lens_report.as_ref().expect("a lens fit");
-    let named = report
-        .outliers
-        .iter()
-        .find(|o| o.id == id)
-        .unwrap_or_else(|| panic!("tag {id} not named: {:?}", report.outliers));
     assert!(
         named.error.0 > 0.6 && named.error.0 < 1.5,
         "{} off",
