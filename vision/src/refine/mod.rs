@@ -19,8 +19,11 @@
 //! Decisions:
 //! - The corners reported follow the detector's convention, which the calibration models (see
 //!   `calibration::lens::straight_edge_corners`): through a bending lens, where straight lines
-//!   fitted to the bent edges meet. The fit itself sees the bend (two bows, see [`Warp`]), so
-//!   its corners are the printed square's; they are then moved to where those lines meet.
+//!   fitted to the bent edges meet. The fit itself sees the bend (two bows, or the lens itself
+//!   once it is known, see [`Warp`]), so its corners are the printed square's; they are then
+//!   moved to where those lines meet.
+//! - A lens bends a large tag near its rim more than two bows can follow; the caller that has
+//!   fitted a lens refines again through it ([`calibrate_through_lens`]).
 //! - The blur is applied in the picture, not on the pattern: a webcam's blur is round in the
 //!   picture, and a sheared tag's cells meet it at an angle, which is what bends the
 //!   detector's acute corners. It is fitted per tag (a printed tag may be a little out of
