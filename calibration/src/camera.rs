@@ -212,17 +212,42 @@ impl Intrinsics {
     /// The pixel an ideal normalised image point lands on (distortion applied).
     pub fn to_pixel(&self, x: f64, y: f64) -> PixelPoint {
         let (xd, yd) = self.distortion.apply(x, y);
-        PixelPoint::new(
-            self.focal_x.0 * xd + self.principal_point.x,
-            self.focal_y.0 * yd + self.principal_point.y,
-        )
+        self.through_matrix(xd, yd)
     }
 
     /// The ideal normalised image point a pixel shows (distortion removed).
     pub fn to_normalized(&self, p: &PixelPoint) -> (f64, f64) {
-        let xd = (p.x - self.principal_point.x) / self.focal_x.0;
-        let yd = (p.y - self.principal_point.y) / self.focal_y.0;
+        let (xd, yd) = self.off_matrix(p);
         self.distortion.remove(xd, yd)
+    }
+
+    /// Where a pixel would be through this lens without its distortion (the same focal length
+    /// and centre): the picture's points straightened.
+    pub fn undistort(&self, p: &PixelPoint) -> PixelPoint {
+        let (x, y) = self.to_normalized(p);
+        self.through_matrix(x, y)
+    }
+
+    /// Where this lens puts a point of the straightened picture: [`Self::undistort`] undone.
+    pub fn distort(&self, p: &PixelPoint) -> PixelPoint {
+        let (x, y) = self.off_matrix(p);
+        self.to_pixel(x, y)
+    }
+
+    /// A normalised point through the camera matrix alone.
+    fn through_matrix(&self, x: f64, y: f64) -> PixelPoint {
+        PixelPoint::new(
+            self.focal_x.0 * x + self.principal_point.x,
+            self.focal_y.0 * y + self.principal_point.y,
+        )
+    }
+
+    /// A pixel back through the camera matrix alone.
+    fn off_matrix(&self, p: &PixelPoint) -> (f64, f64) {
+        (
+            (p.x - self.principal_point.x) / self.focal_x.0,
+            (p.y - self.principal_point.y) / self.focal_y.0,
+        )
     }
 
     /// OpenCV's 3×3 camera matrix, row-major.
@@ -445,6 +470,25 @@ mod tests {
             let (xd, yd) = d.apply(x, y);
             let (bx, by) = d.remove(xd, yd);
             assert!((bx - x).abs() < 1e-10 && (by - y).abs() < 1e-10);
+        }
+    }
+
+    #[test]
+    fn a_straightened_pixel_goes_back_where_it_was() {
+        let lens = camera().intrinsics;
+        let centre = lens.principal_point;
+        assert!(lens.undistort(&centre).distance(&centre).0 < 1e-9);
+        for (x, y) in [(10.0, 20.0), (1900.0, 1060.0), (640.0, 900.0)] {
+            let p = PixelPoint::new(x, y);
+            let straight = lens.undistort(&p);
+            assert!(lens.distort(&straight).distance(&p).0 < 1e-6, "({x}, {y})");
+            // Straightened, it is where the lens without its distortion puts the same ray.
+            let plain = Intrinsics {
+                distortion: Distortion::default(),
+                ..lens
+            };
+            let (nx, ny) = lens.to_normalized(&p);
+            assert!(plain.to_pixel(nx, ny).distance(&straight).0 < 1e-9);
         }
     }
 

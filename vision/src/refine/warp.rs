@@ -143,30 +143,15 @@ impl<'l> Warp<'l> {
 /// is left over a strongly bent anchor (2 px over 40 px), a hundredth over most tags.
 const BOW_STEPS: usize = 8;
 
-/// Where a pixel would be through a lens without distortion of the same focal length and
-/// centre: the picture point itself when no lens is given.
+/// Where a pixel would be through the lens without its distortion: the picture point itself
+/// when no lens is given.
 fn ideal(lens: Option<&Intrinsics>, p: &PixelPoint) -> PixelPoint {
-    match lens {
-        Some(lens) => {
-            let (x, y) = lens.to_normalized(p);
-            PixelPoint::new(
-                lens.focal_x.0 * x + lens.principal_point.x,
-                lens.focal_y.0 * y + lens.principal_point.y,
-            )
-        }
-        None => *p,
-    }
+    lens.map_or(*p, |lens| lens.undistort(p))
 }
 
 /// Where the lens puts a point of the ideal picture: [`ideal`] undone.
 fn seen(lens: Option<&Intrinsics>, p: &PixelPoint) -> PixelPoint {
-    match lens {
-        Some(lens) => lens.to_pixel(
-            (p.x - lens.principal_point.x) / lens.focal_x.0,
-            (p.y - lens.principal_point.y) / lens.focal_y.0,
-        ),
-        None => *p,
-    }
+    lens.map_or(*p, |lens| lens.distort(p))
 }
 
 fn apply(h: &Matrix3<f64>, x: f64, y: f64) -> (f64, f64) {
