@@ -1,10 +1,10 @@
 //! `vedette check-move BEFORE AFTER [--json]`.
 
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use rules::Scene;
 use rules::movement::{check_brigades, check_commanders, check_moves};
 use rules::shooting::traversing_fire_in;
 
@@ -17,8 +17,8 @@ pub fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let given = super::given_profile(profile)?;
-    let before = super::load_scene(before_path, given.as_ref())?;
-    let after = super::load_scene(after_path, given.as_ref())?;
+    let before = Scene::load_against(before_path, given.as_ref())?;
+    let after = Scene::load_against(after_path, given.as_ref())?;
     if before.ruleset != after.ruleset {
         bail!(
             "{} is a {} scene but {} is {}: compare scenes of one game",
@@ -103,11 +103,7 @@ pub struct CheckMoveCommand {
 
 impl CheckMoveCommand {
     /// Run it, writing its report to `out`.
-    pub fn run(
-        &self,
-        profile: Option<&std::path::Path>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
+    pub fn run(&self, profile: Option<&Path>, out: &mut dyn Write) -> anyhow::Result<()> {
         let CheckMoveCommand {
             before,
             after,

@@ -2,8 +2,7 @@
 
 use super::args::DetectorArgs;
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use vision::{DetectorSettings, TagDetector, read_image};
 

@@ -2,8 +2,7 @@
 
 use super::args::{DetectorArgs, LocateInputs};
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use calibration::{AnchorCheck, TableCalibration, check_anchors};

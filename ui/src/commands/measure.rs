@@ -1,8 +1,7 @@
 //! `vedette measure SCENE [--json]`.
 
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure_with};
 use rules::{Profile, Scene};
@@ -15,7 +14,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let given = super::given_profile(profile)?;
-    let scene = super::load_scene(scene_path, given.as_ref())?;
+    let scene = Scene::load_against(scene_path, given.as_ref())?;
     let profile = super::profile_for(&scene, given.as_ref());
     tracing::info!(
         units = scene.units.len(),
@@ -161,11 +160,7 @@ pub struct MeasureCommand {
 
 impl MeasureCommand {
     /// Run it, writing its report to `out`.
-    pub fn run(
-        &self,
-        profile: Option<&std::path::Path>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
+    pub fn run(&self, profile: Option<&Path>, out: &mut dyn Write) -> anyhow::Result<()> {
         let MeasureCommand { scene, json } = self;
         run(scene, profile, *json, out)
     }

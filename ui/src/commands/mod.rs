@@ -31,12 +31,6 @@ pub fn given_profile(path: Option<&Path>) -> anyhow::Result<Option<Profile>> {
     Ok(path.map(Profile::load).transpose()?)
 }
 
-/// A scene file, checked against the `--profile` file when one is given (its ruleset must be
-/// the scene's, and a weapon it adds is one the scene may use), else its built-in profile.
-pub fn load_scene(path: &Path, profile: Option<&Profile>) -> anyhow::Result<Scene> {
-    Ok(Scene::load_against(path, profile)?)
-}
-
 /// The profile a command uses for `scene`: the `--profile` file's if given, else the built-in
 /// one; either way at the scene's distance scale.
 pub fn profile_for(scene: &Scene, given: Option<&Profile>) -> Profile {

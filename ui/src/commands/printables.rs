@@ -1,8 +1,7 @@
 //! `vedette tags` and `vedette anchors`: sheets to print.
 
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use calibration::{AnchorKit, AnchorLayout, Board};

@@ -3,8 +3,7 @@
 
 use super::args::within;
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use calibration::{AnchorLayout, ImageSize, Intrinsics, TableSize};
 use roster::Roster;

@@ -1,8 +1,7 @@
 //! `vedette rulings SCENE [--unit ID] [--json]`.
 
 use std::io::Write;
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use rules::ruling::{Ruling, Topic, Verdict};
@@ -18,7 +17,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let given = super::given_profile(profile)?;
-    let scene = super::load_scene(scene_path, given.as_ref())?;
+    let scene = Scene::load_against(scene_path, given.as_ref())?;
     if let Some(id) = unit
         && scene.unit(id).is_none()
     {
@@ -169,11 +168,7 @@ pub struct RulingsCommand {
 
 impl RulingsCommand {
     /// Run it, writing its report to `out`.
-    pub fn run(
-        &self,
-        profile: Option<&std::path::Path>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
+    pub fn run(&self, profile: Option<&Path>, out: &mut dyn Write) -> anyhow::Result<()> {
         let RulingsCommand { scene, unit, json } = self;
         run(scene, profile, unit.as_deref(), *json, out)
     }
