@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use super::Profile;
 use crate::units::{Degrees, Inches};
 
 /// How a ruleset judges command distance.
@@ -222,5 +223,43 @@ impl FrontRankFigures {
             gun: self.gun * factor,
             ..self
         }
+    }
+}
+
+impl Profile {
+    /// The settings only some rulesets use.
+    pub fn specials(&self) -> &Specials {
+        &self.extras
+    }
+
+    /// How near a charged unit its friends must be to answer the charge too, scaled, if they
+    /// may.
+    pub fn responders_within(&self) -> Option<Inches> {
+        self.extras.responders_within.map(|l| self.scaled(l))
+    }
+
+    /// The standard figure frontages, scaled, where fire is counted in figures.
+    pub fn front_rank_figures(&self) -> Option<FrontRankFigures> {
+        self.extras
+            .front_rank_figures
+            .map(|f| f.scaled(self.distance_scale))
+    }
+
+    /// The longest sight line in the open, scaled, if the ruleset caps it.
+    pub fn sight_limit(&self) -> Option<Inches> {
+        self.extras.sight_limit.map(|l| self.scaled(l))
+    }
+
+    /// Whether ranges are the shortest distance from a unit's front edge (BPT Commander) rather
+    /// than from one point of it.
+    pub fn ranges_from_front_edge(&self) -> bool {
+        self.extras.range_from == RangeFrom::FrontEdge
+    }
+
+    /// The rays dividing a unit's quarters when a shooter's side is judged.
+    pub fn quarter_rays(&self) -> crate::quarter::QuarterRays {
+        self.extras
+            .quarter_rays
+            .unwrap_or(crate::quarter::QuarterRays::BLACK_POWDER)
     }
 }

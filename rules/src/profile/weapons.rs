@@ -1,9 +1,23 @@
-//! Weapons: what each reaches, and the names players write for it.
+//! The `[[weapons]]` tables: what each weapon reaches, and the names players write for it.
 
 use serde::{Deserialize, Serialize};
 
-use super::Overhead;
+use super::Profile;
 use crate::units::Inches;
+
+/// Whether a weapon may fire over other units' heads (digest §6.12–§6.15, A40).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Overhead {
+    /// Never: small arms, machine guns.
+    #[default]
+    Never,
+    /// Cannon: when the gun or the target is on higher ground than the unit fired over, and
+    /// that unit is clear of the dead ground near the gun and near the target.
+    FromHigherGround,
+    /// Howitzers, mortars, rockets: over their own side's units, always.
+    OverFriends,
+}
 
 /// A weapon's reach (digest §6.2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +66,20 @@ pub(super) fn normalize_name(name: &str) -> String {
 }
 
 impl Weapon {
+    /// Multiply its lengths by `factor` (the profile's unit → inches).
+    pub(super) fn convert(&mut self, factor: f64) {
+        for length in [
+            &mut self.range,
+            &mut self.minimum,
+            &mut self.limbered_move,
+            &mut self.canister,
+            &mut self.canister_long,
+        ] {
+            *length = length.map(|l| l * factor);
+        }
+    }
+
+    /// Whether players writing `normalized` (see [`normalize_name`]) mean this weapon.
     pub(super) fn answers_to(&self, normalized: &str) -> bool {
         let plural = normalized.strip_suffix('s');
         self.id == normalized
@@ -110,5 +138,24 @@ impl<'p> WeaponRef<'p> {
 
     pub(super) fn limbered_move(&self) -> Option<Inches> {
         self.weapon.limbered_move.map(|r| r * self.scale)
+    }
+}
+
+impl Profile {
+    /// The weapon a scene or roster names, however the player spelled it.
+    pub fn weapon(&self, name: &str) -> Option<WeaponRef<'_>> {
+        let scale = self.distance_scale;
+        // Scenes hold canonical ids: find those without allocating.
+        let exact = self.weapons.iter().find(|w| w.id == name);
+        let weapon = exact.or_else(|| {
+            let wanted = normalize_name(name);
+            self.weapons.iter().find(|w| w.answers_to(&wanted))
+        })?;
+        Some(WeaponRef { weapon, scale })
+    }
+
+    /// The ids of every weapon, for error messages.
+    pub fn weapon_ids(&self) -> impl Iterator<Item = &str> {
+        self.weapons.iter().map(|w| w.id.as_str())
     }
 }

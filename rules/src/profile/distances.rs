@@ -1,0 +1,138 @@
+//! The `[distances]` and `[tolerance]` tables: the lengths the rules measure against and how
+//! close to one of them is too close to call.
+
+use serde::{Deserialize, Serialize};
+
+use super::Profile;
+use crate::units::{Degrees, Inches};
+
+/// When two numbers are too close to call (digest §15, global recommendations).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tolerance {
+    /// Distances within this of a threshold are borderline.
+    pub distance: Inches,
+    /// Angles within this of a threshold are borderline.
+    pub angle: Degrees,
+}
+
+/// The distances a profile measures against, unscaled as written in the profile.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Distances {
+    /// Enemy within this: proximity movement rule, initiative, command penalty (A17).
+    pub proximity: Inches,
+    /// Bases this close are touching.
+    pub contact: Inches,
+    /// Supporters within this of the engaged unit (A27).
+    pub support: Inches,
+    /// Brigade-mates within this of each other form a group (A16).
+    pub brigade_cohesion: Inches,
+    /// One command penalty step (A15).
+    pub command_step: Inches,
+    /// Close range (A14).
+    pub close_range: Inches,
+    /// The narrowest gap infantry and cavalry shoot through (A11).
+    pub gap: Inches,
+    /// The narrowest gap cannon shoot through.
+    pub cannon_gap: Inches,
+    /// The cost of crossing an obstacle.
+    pub obstacle: Inches,
+    /// The cost of entering a building.
+    pub building_entry: Inches,
+    /// How deep inside a wood a unit still sees and is seen (A9).
+    pub wood_edge: Inches,
+    /// How close behind an obstacle a unit counts as in cover (A31).
+    pub cover_behind: Inches,
+    /// Where cavalry halt before a steady square.
+    pub cavalry_square_halt: Inches,
+    /// A commander's move on foot.
+    pub commander_on_foot: Inches,
+    /// A commander's move on horseback.
+    pub commander_mounted: Inches,
+    /// Units fired over must be further than this from the gun and from the target (A40).
+    #[serde(default = "dead_ground")]
+    pub dead_ground: Inches,
+    /// A charger crossing a unit's front within this may be shot at (A25).
+    #[serde(default = "traversing")]
+    pub traversing: Inches,
+}
+
+impl Distances {
+    fn lengths_mut(&mut self) -> [&mut Inches; 17] {
+        [
+            &mut self.proximity,
+            &mut self.contact,
+            &mut self.support,
+            &mut self.brigade_cohesion,
+            &mut self.command_step,
+            &mut self.close_range,
+            &mut self.gap,
+            &mut self.cannon_gap,
+            &mut self.obstacle,
+            &mut self.building_entry,
+            &mut self.wood_edge,
+            &mut self.cover_behind,
+            &mut self.cavalry_square_halt,
+            &mut self.commander_on_foot,
+            &mut self.commander_mounted,
+            &mut self.dead_ground,
+            &mut self.traversing,
+        ]
+    }
+
+    pub(super) fn convert(&mut self, factor: f64) {
+        for length in self.lengths_mut() {
+            *length = *length * factor;
+        }
+    }
+}
+
+/// The book's 6" dead ground, for profiles written before it was configurable.
+fn dead_ground() -> Inches {
+    Inches(6.0)
+}
+
+/// The book's 12" traversing-fire distance, for profiles written before it was configurable.
+fn traversing() -> Inches {
+    Inches(12.0)
+}
+
+impl Profile {
+    /// The borderline tolerance, scaled.
+    pub fn tolerance(&self) -> Tolerance {
+        Tolerance {
+            distance: self.scaled(self.tolerance.distance),
+            angle: self.tolerance.angle,
+        }
+    }
+
+    /// The distance at which enemies restrict movement and give initiative.
+    pub fn proximity(&self) -> Inches {
+        self.scaled(self.distances.proximity)
+    }
+
+    /// Every distance the rules measure against, scaled.
+    pub fn distances(&self) -> Distances {
+        let d = &self.distances;
+        let s = |length: Inches| self.scaled(length);
+        Distances {
+            proximity: s(d.proximity),
+            contact: s(d.contact),
+            support: s(d.support),
+            brigade_cohesion: s(d.brigade_cohesion),
+            command_step: s(d.command_step),
+            close_range: s(d.close_range),
+            gap: s(d.gap),
+            cannon_gap: s(d.cannon_gap),
+            obstacle: s(d.obstacle),
+            building_entry: s(d.building_entry),
+            wood_edge: s(d.wood_edge),
+            cover_behind: s(d.cover_behind),
+            cavalry_square_halt: s(d.cavalry_square_halt),
+            commander_on_foot: s(d.commander_on_foot),
+            commander_mounted: s(d.commander_mounted),
+            dead_ground: s(d.dead_ground),
+            traversing: s(d.traversing),
+        }
+    }
+}
