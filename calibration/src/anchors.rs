@@ -93,7 +93,8 @@ pub struct Anchor {
     /// The tag id.
     pub id: u32,
     /// The tag's centre, table inches.
-    pub center: [f64; 2],
+    #[serde(with = "rules::geometry::xy")]
+    pub center: TablePoint,
     /// The side of the black square, inches.
     pub size: f64,
     /// Where the tag's top points, degrees counter-clockwise from +x.
@@ -112,7 +113,7 @@ impl Anchor {
     /// Where this anchor lies.
     pub fn placement(&self) -> TagPlacement {
         TagPlacement {
-            center: TablePoint::new(self.center[0], self.center[1]),
+            center: self.center,
             facing: Degrees(self.facing),
             size: Inches(self.size),
             height: Inches(self.height),
@@ -171,21 +172,21 @@ impl AnchorLayout {
     pub fn kit(kit: AnchorKit, table: TableSize, size: Inches, inset: Inches) -> AnchorLayout {
         let (w, d, i) = (table.width, table.depth, inset.0);
         let places = [
-            [i, i],
-            [w - i, i],
-            [w - i, d - i],
-            [i, d - i],
-            [w / 2.0, i],
-            [w / 2.0, d - i],
-            [i, d / 2.0],
-            [w - i, d / 2.0],
+            (i, i),
+            (w - i, i),
+            (w - i, d - i),
+            (i, d - i),
+            (w / 2.0, i),
+            (w / 2.0, d - i),
+            (i, d / 2.0),
+            (w - i, d / 2.0),
         ];
         let anchors = places[..kit.count()]
             .iter()
             .zip(0..)
-            .map(|(&center, id)| Anchor {
+            .map(|(&(x, y), id)| Anchor {
                 id,
-                center,
+                center: TablePoint::new(x, y),
                 size: size.0,
                 facing: default_facing(),
                 height: 0.0,
@@ -250,8 +251,8 @@ impl AnchorLayout {
                 ));
             }
             let numbers = [
-                anchor.center[0],
-                anchor.center[1],
+                anchor.center.x,
+                anchor.center.y,
                 anchor.size,
                 anchor.facing,
                 anchor.height,
@@ -271,13 +272,12 @@ impl AnchorLayout {
                     ),
                 ));
             }
-            let center = TablePoint::new(anchor.center[0], anchor.center[1]);
-            if !table.contains(&center, Inches(anchor.size)) {
+            if !table.contains(&anchor.center, Inches(anchor.size)) {
                 return Err(invalid(
                     line,
                     format!(
                         "anchor tag {}: its centre ({}, {}) is off the {} × {} table",
-                        anchor.id, anchor.center[0], anchor.center[1], table.width, table.depth
+                        anchor.id, anchor.center.x, anchor.center.y, table.width, table.depth
                     ),
                 ));
             }

@@ -100,7 +100,7 @@ fn a_moved_anchor_is_caught_and_ignored() {
     let mut layout = layout();
     layout.anchors.push(Anchor {
         id: 4,
-        center: [36.0, 1.5],
+        center: rules::geometry::TablePoint::new(36.0, 1.5),
         size: 2.0,
         facing: 90.0,
         height: 0.0,

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::fire_arc::{fire_arc, one_front};
-use crate::geometry::{ConvexRegion, clip};
+use crate::geometry::{ConvexRegion, TablePoint, clip};
 use crate::profile::{Profile, RulesetId, WeaponRef};
 use crate::quarter::{Quarter, QuarterReading, QuarterScheme, classify_with};
 use crate::scene::{Formation, Scene, Unit, UnitKind};
@@ -56,8 +56,8 @@ pub struct UnitSummary {
     /// Its formation.
     pub formation: Formation,
     /// The leader point (front-edge midpoint), table inches (written in the report's unit).
-    #[serde(serialize_with = "crate::units::serialize_xy")]
-    pub leader: [f64; 2],
+    #[serde(serialize_with = "crate::geometry::xy::written_point")]
+    pub leader: TablePoint,
     /// Facing, degrees counter-clockwise from +x.
     pub facing: Degrees,
     /// Width of the quarter frame.
@@ -197,7 +197,7 @@ pub(crate) fn summarize(
         side: unit.side.clone(),
         kind: unit.kind,
         formation: unit.formation,
-        leader: [leader.x, leader.y],
+        leader,
         facing: Degrees(round(frame.facing().0)),
         frontage: frame.width(),
         depth: frame.depth(),

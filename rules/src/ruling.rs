@@ -205,11 +205,11 @@ pub enum Shape {
         /// Its role.
         role: ShapeRole,
         /// Start.
-        #[serde(serialize_with = "crate::units::serialize_xy")]
-        from: [f64; 2],
+        #[serde(serialize_with = "crate::geometry::xy::written_point")]
+        from: TablePoint,
         /// End.
-        #[serde(serialize_with = "crate::units::serialize_xy")]
-        to: [f64; 2],
+        #[serde(serialize_with = "crate::geometry::xy::written_point")]
+        to: TablePoint,
         /// Text to write along it.
         label: String,
     },
@@ -218,14 +218,14 @@ pub enum Shape {
         /// Its role.
         role: ShapeRole,
         /// Corners, in order.
-        #[serde(serialize_with = "crate::units::serialize_xys")]
-        points: Vec<[f64; 2]>,
+        #[serde(serialize_with = "crate::geometry::xy::written_points")]
+        points: Vec<TablePoint>,
     },
 }
 
-/// A table point as `[x, y]`, rounded to a thousandth for output.
-pub fn xy(point: &TablePoint) -> [f64; 2] {
-    [round(point.x, 1000.0), round(point.y, 1000.0)]
+/// A table point rounded to a thousandth of an inch, so that reports print clean numbers.
+pub fn to_thousandth(point: &TablePoint) -> TablePoint {
+    TablePoint::new(round(point.x, 1000.0), round(point.y, 1000.0))
 }
 
 impl Shape {
@@ -238,8 +238,8 @@ impl Shape {
     ) -> Shape {
         Shape::Segment {
             role,
-            from: xy(from),
-            to: xy(to),
+            from: to_thousandth(from),
+            to: to_thousandth(to),
             label: label.into(),
         }
     }
@@ -248,7 +248,7 @@ impl Shape {
     pub fn polygon(role: ShapeRole, points: &[TablePoint]) -> Shape {
         Shape::Polygon {
             role,
-            points: points.iter().map(xy).collect(),
+            points: points.iter().map(to_thousandth).collect(),
         }
     }
 }

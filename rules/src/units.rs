@@ -27,7 +27,7 @@ thread_local! {
     static WRITTEN_IN: Cell<Option<LengthScale>> = const { Cell::new(None) };
 }
 
-/// Run `write` with every [`Inches`] and table position (see [`serialize_xy`]) serialized in
+/// Run `write` with every [`Inches`] and table position (see `geometry::xy`) serialized in
 /// `scale`'s unit, to the hundredth, the precision Vedette reports: a report under a
 /// millimetre ruleset speaks millimetres throughout. Elsewhere (calibrations, rosters) lengths
 /// are written in exact inches, and reading is unaffected.
@@ -44,31 +44,11 @@ pub fn written_in<T>(scale: LengthScale, write: impl FnOnce() -> T) -> T {
 }
 
 /// A number of table inches as it is written: exact, or in a report's unit to the hundredth.
-fn written(inches: f64) -> f64 {
+pub(crate) fn written(inches: f64) -> f64 {
     match WRITTEN_IN.get() {
         None => inches,
         Some(scale) => (inches * scale.per_inch * 100.0).round() / 100.0,
     }
-}
-
-/// Serialize a table position `[x, y]` in table inches in the unit being written.
-pub fn serialize_xy<S: Serializer>(xy: &[f64; 2], serializer: S) -> Result<S::Ok, S::Error> {
-    xy.map(written).serialize(serializer)
-}
-
-/// Serialize table positions as [`serialize_xy`] does.
-pub fn serialize_xys<S: Serializer>(points: &[[f64; 2]], serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(points.iter().map(|xy| xy.map(written)))
-}
-
-/// Serialize a frame's four corners, if any, as [`serialize_xy`] does.
-pub fn serialize_corners<S: Serializer>(
-    corners: &Option<[[f64; 2]; 4]>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    corners
-        .map(|c| c.map(|xy| xy.map(written)))
-        .serialize(serializer)
 }
 
 impl Inches {

@@ -209,11 +209,7 @@ fn draw_shapes(
     camera: &Camera,
     shapes: &[Shape],
 ) -> Result<Vec<Label>, VisionError> {
-    let at = |p: &[f64; 2]| {
-        camera
-            .project_at(&rules::geometry::TablePoint::new(p[0], p[1]), Inches::ZERO)
-            .map(point)
-    };
+    let at = |p: &rules::geometry::TablePoint| camera.project_at(p, Inches::ZERO).map(point);
     let mut labels = Vec::new();
     for shape in shapes {
         match shape {

@@ -302,7 +302,7 @@ pub fn build_scene(
                 Some((
                     i,
                     StandDoc {
-                        center: [center.x, center.y],
+                        center,
                         facing: facing.0,
                         width: stand.width,
                         depth: stand.depth,
@@ -369,7 +369,7 @@ pub fn build_scene(
                 name: c.name.clone(),
                 side: c.side.clone(),
                 brigade: c.brigade.clone(),
-                position: [pose.center.x, pose.center.y],
+                position: pose.center,
                 mounted: c.mounted,
                 staff_rating: c.staff_rating,
             })

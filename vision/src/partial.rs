@@ -10,7 +10,7 @@
 //! - Any other formation, or a unit whose seen stands disagree, is left off the table and named,
 //!   with its unseen stands, rather than placed wrong without a word.
 
-use rules::geometry::{TablePoint, angle_between, heading};
+use rules::geometry::{angle_between, heading};
 use rules::scene::{Formation, StandDoc};
 use rules::units::Degrees;
 use serde::Serialize;
@@ -83,7 +83,7 @@ pub fn fill_in(
         offsets[i] = (offsets[i - 1].0 + right, offsets[i - 1].1 + front);
     }
     let facing = Degrees(reference.facing);
-    let (forward, origin) = (heading(facing), point(reference));
+    let (forward, origin) = (heading(facing), reference.center);
     let right = rules::geometry::TableVector::new(forward.y, -forward.x);
     let place = |i: usize| {
         let (dx, dy) = (
@@ -93,7 +93,7 @@ pub fn fill_in(
         origin + right * dx + forward * dy
     };
     for (i, stand) in seen {
-        let off = (point(stand) - place(*i)).norm();
+        let off = (stand.center - place(*i)).norm();
         let turn = angle_between(heading(Degrees(stand.facing)), forward).0;
         if off > AGREEMENT || turn > TURN_AGREEMENT {
             return Err(format!(
@@ -109,7 +109,7 @@ pub fn fill_in(
             None => {
                 let at = place(i);
                 StandDoc {
-                    center: [at.x, at.y],
+                    center: at,
                     facing: facing.0,
                     width: unit.stands[i].width,
                     depth: unit.stands[i].depth,
@@ -120,12 +120,9 @@ pub fn fill_in(
     Ok((stands, formation))
 }
 
-fn point(stand: &StandDoc) -> TablePoint {
-    TablePoint::new(stand.center[0], stand.center[1])
-}
-
 #[cfg(test)]
 mod tests {
+    use rules::geometry::TablePoint;
     use rules::scene::UnitKind;
 
     use super::*;
@@ -158,7 +155,7 @@ mod tests {
     /// Stand `i` of a line facing +y whose left stand's centre is at (10, 20).
     fn in_line(i: usize) -> StandDoc {
         StandDoc {
-            center: [10.0 + 2.0 * i as f64, 20.0],
+            center: TablePoint::new(10.0 + 2.0 * i as f64, 20.0),
             facing: 90.0,
             width: 2.0,
             depth: 1.0,
@@ -175,7 +172,7 @@ mod tests {
             assert_eq!(formation, Formation::Line);
             for (got, want) in stands.iter().zip(&truth) {
                 assert!(
-                    (point(got) - point(want)).norm() < 1e-9,
+                    (got.center - want.center).norm() < 1e-9,
                     "{got:?} vs {want:?}"
                 );
                 assert!((got.facing - want.facing).abs() < 1e-9);
@@ -186,7 +183,7 @@ mod tests {
     #[test]
     fn a_march_column_is_completed_front_to_back() {
         let head = StandDoc {
-            center: [30.0, 30.0],
+            center: TablePoint::new(30.0, 30.0),
             facing: 0.0,
             width: 2.0,
             depth: 1.0,
@@ -194,7 +191,7 @@ mod tests {
         let (stands, _) =
             fill_in(&unit(Some(Formation::MarchColumn)), &[(0, head)]).expect("filled");
         // Facing +x: the stands behind lie towards −x, a depth apart.
-        let xs: Vec<f64> = stands.iter().map(|s| s.center[0]).collect();
+        let xs: Vec<f64> = stands.iter().map(|s| s.center.x).collect();
         assert_eq!(xs, vec![30.0, 29.0, 28.0, 27.0]);
     }
 
@@ -205,7 +202,7 @@ mod tests {
             assert!(fill_in(&unit(formation), &seen).is_err(), "{formation:?}");
         }
         let mut moved = in_line(2);
-        moved.center[1] += 2.0;
+        moved.center.y += 2.0;
         let why = fill_in(&unit(Some(Formation::Line)), &[(0, in_line(0)), (2, moved)])
             .expect_err("re-formed");
         assert!(

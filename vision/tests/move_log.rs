@@ -15,7 +15,7 @@ fn scene_with_45th_at(x: f64, y: f64) -> Scene {
         .iter_mut()
         .find(|u| u.id == "45th-foot")
         .expect("45th");
-    unit.front_center = Some([x, y]);
+    unit.front_center = Some(rules::geometry::TablePoint::new(x, y));
     Scene::from_doc(doc, "test").expect("valid")
 }
 

@@ -7,6 +7,7 @@
 mod clip;
 mod rect;
 mod wedge;
+pub mod xy;
 
 pub use clip::{Clipped, ConvexRegion, clip, closest_part_inside, fraction_inside};
 pub use parry2d_f64::shape::Segment;

@@ -16,9 +16,9 @@ pub use direction::{evade_quarter, opposite, retire_quarter, straight_into};
 
 use serde::Serialize;
 
-use crate::geometry::{OrientedRect, TableVector};
+use crate::geometry::{OrientedRect, TablePoint, TableVector};
 use crate::quarter::{Quarter, QuarterScheme};
-use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, xy};
+use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic, to_thousandth};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::{Degrees, Inches};
@@ -74,9 +74,9 @@ pub struct Withdrawal {
     /// Its frame at the end, corners front-right, front-left, rear-left, rear-right.
     #[serde(
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::units::serialize_corners"
+        serialize_with = "crate::geometry::xy::written_corners"
     )]
-    pub position: Option<[[f64; 2]; 4]>,
+    pub position: Option<[TablePoint; 4]>,
     /// Within tolerance of an enemy, a friend or the table edge: players decide.
     pub borderline: bool,
     /// Why it cannot move, when it cannot.
@@ -129,7 +129,7 @@ fn search(
                         moves,
                         distance,
                         veer: Degrees(veer),
-                        position: Some(end.corners().map(|c| xy(&c))),
+                        position: Some(end.corners().map(|c| to_thousandth(&c))),
                         borderline: enemy_clearance <= tolerance || edge_clearance <= tolerance,
                         reason: first_reason,
                         end: Some(end),

@@ -1,5 +1,6 @@
 //! The scene document as written in JSON or TOML: plain fields, every one checked by
-//! validation before it becomes a [`Scene`](super::Scene).
+//! validation before it becomes a [`Scene`](super::Scene). Points are [`TablePoint`]s, written
+//! `[x, y]` in table inches.
 
 use serde::{Deserialize, Serialize};
 
@@ -7,6 +8,7 @@ use super::{
     Commander, Formation, ScenarioInfo, Scene, Side, StatLine, TerrainKind, TerrainShape, Unit,
     UnitKind, UnitSize,
 };
+use crate::geometry::{TablePoint, xy};
 use crate::vocabulary::RulesetId;
 
 /// The whole document.
@@ -58,7 +60,8 @@ pub struct CommanderDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brigade: Option<String>,
     /// Where his head is.
-    pub position: [f64; 2],
+    #[serde(with = "xy")]
+    pub position: TablePoint,
     /// On horseback (the default) or on foot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mounted: Option<bool>,
@@ -86,11 +89,19 @@ pub struct TerrainDoc {
     /// wood, rough, very-rough, extremely-rough, obstacle, building, hill, impassable, river, road, decorative.
     pub kind: TerrainKind,
     /// Corners of an area, in order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub polygon: Option<Vec<[f64; 2]>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "xy::optional_list"
+    )]
+    pub polygon: Option<Vec<TablePoint>>,
     /// Points along a linear feature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<Vec<[f64; 2]>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "xy::optional_list"
+    )]
+    pub line: Option<Vec<TablePoint>>,
     /// Height level of a hill.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
@@ -113,8 +124,12 @@ pub struct UnitDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formation: Option<Formation>,
     /// Midpoint of the front edge.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub front_center: Option<[f64; 2]>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "xy::optional"
+    )]
+    pub front_center: Option<TablePoint>,
     /// Degrees counter-clockwise from +x.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<f64>,
@@ -158,17 +173,14 @@ pub struct UnitDoc {
 #[serde(deny_unknown_fields)]
 pub struct StandDoc {
     /// Centre of the stand.
-    pub center: [f64; 2],
+    #[serde(with = "xy")]
+    pub center: TablePoint,
     /// Degrees counter-clockwise from +x.
     pub facing: f64,
     /// Frontage.
     pub width: f64,
     /// Depth.
     pub depth: f64,
-}
-
-fn xy(p: &crate::geometry::TablePoint) -> [f64; 2] {
-    [p.x, p.y]
 }
 
 impl From<&Unit> for UnitDoc {
@@ -197,14 +209,14 @@ impl From<&Unit> for UnitDoc {
         };
         if footprint.is_from_stands() {
             let stands = footprint.stands().iter().map(|s| StandDoc {
-                center: xy(&s.center()),
+                center: s.center(),
                 facing: s.facing().0,
                 width: s.width().0,
                 depth: s.depth().0,
             });
             doc.stands = Some(stands.collect());
         } else {
-            doc.front_center = Some(xy(&frame.front_center()));
+            doc.front_center = Some(frame.front_center());
             doc.width = Some(frame.width().0);
             doc.depth = Some(frame.depth().0);
         }
@@ -216,8 +228,8 @@ impl From<&Scene> for SceneDoc {
     fn from(scene: &Scene) -> SceneDoc {
         let terrain = scene.terrain.iter().map(|t| {
             let (polygon, line) = match &t.shape {
-                TerrainShape::Area(points) => (Some(points.iter().map(xy).collect()), None),
-                TerrainShape::Line(points) => (None, Some(points.iter().map(xy).collect())),
+                TerrainShape::Area(points) => (Some(points.clone()), None),
+                TerrainShape::Line(points) => (None, Some(points.clone())),
             };
             TerrainDoc {
                 id: t.id.clone(),
@@ -257,7 +269,7 @@ impl From<&Commander> for CommanderDoc {
             name: (c.name != c.id).then(|| c.name.clone()),
             side: c.side.clone(),
             brigade: c.brigade.clone(),
-            position: xy(&c.position),
+            position: c.position,
             mounted: (!c.mounted).then_some(false),
             staff_rating: c.staff_rating,
         }

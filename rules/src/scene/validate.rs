@@ -53,9 +53,10 @@ impl Checker<'_> {
         }
     }
 
-    fn point(&mut self, field: &str, [x, y]: [f64; 2]) -> Option<TablePoint> {
+    fn point(&mut self, field: &str, point: TablePoint) -> Option<TablePoint> {
+        let (x, y) = (point.x, point.y);
         if x.is_finite() && y.is_finite() && x.abs() <= LARGEST && y.abs() <= LARGEST {
-            Some(TablePoint::new(x, y))
+            Some(point)
         } else {
             self.report(
                 field,
@@ -376,7 +377,7 @@ fn check_terrain(index: usize, doc: &TerrainDoc, problems: &mut Vec<Problem>) ->
     })
 }
 
-fn points(check: &mut Checker, field: &str, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+fn points(check: &mut Checker, field: &str, raw: &[TablePoint]) -> Option<Vec<TablePoint>> {
     let points: Vec<Option<TablePoint>> = raw
         .iter()
         .enumerate()
@@ -385,7 +386,7 @@ fn points(check: &mut Checker, field: &str, raw: &[[f64; 2]]) -> Option<Vec<Tabl
     points.into_iter().collect()
 }
 
-fn check_polygon(check: &mut Checker, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+fn check_polygon(check: &mut Checker, raw: &[TablePoint]) -> Option<Vec<TablePoint>> {
     if raw.len() < 3 {
         check.report(
             "polygon",
@@ -413,7 +414,7 @@ fn check_polygon(check: &mut Checker, raw: &[[f64; 2]]) -> Option<Vec<TablePoint
     Some(polygon)
 }
 
-fn check_line(check: &mut Checker, raw: &[[f64; 2]]) -> Option<Vec<TablePoint>> {
+fn check_line(check: &mut Checker, raw: &[TablePoint]) -> Option<Vec<TablePoint>> {
     if raw.len() < 2 {
         check.report(
             "line",

@@ -197,12 +197,10 @@ fn advance(scene: &Scene) -> anyhow::Result<Scene> {
         placed[i] = placed[i].iter().map(|s| shifted(s, step)).collect();
         let unit_doc = &mut doc.units[i];
         if let Some(front) = unit_doc.front_center.as_mut() {
-            front[0] += step.x;
-            front[1] += step.y;
+            *front += step;
         }
         for stand in unit_doc.stands.iter_mut().flatten() {
-            stand.center[0] += step.x;
-            stand.center[1] += step.y;
+            stand.center += step;
         }
     }
     Ok(Scene::from_doc(doc, "demo table")?)

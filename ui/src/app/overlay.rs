@@ -421,14 +421,12 @@ pub fn ruling_shape(
             label,
         } => {
             let (_, stroke) = role_style(*role, colour);
-            let from = TablePoint::new(from[0], from[1]);
-            let to = TablePoint::new(to[0], to[1]);
             let label = (!label.is_empty()).then_some((label.as_str(), text_size));
             segment(
                 painter,
                 xf,
-                &from,
-                &to,
+                from,
+                to,
                 stroke,
                 *role == ShapeRole::Blocked,
                 label,
@@ -436,12 +434,10 @@ pub fn ruling_shape(
         }
         Shape::Polygon { role, points } => {
             let (fill, stroke) = role_style(*role, colour);
-            let points: Vec<TablePoint> =
-                points.iter().map(|p| TablePoint::new(p[0], p[1])).collect();
             if *role == ShapeRole::Placement {
-                outline(painter, xf, &points, true, stroke);
+                outline(painter, xf, points, true, stroke);
             } else {
-                polygon(painter, xf, &points, Inches::ZERO, fill, stroke);
+                polygon(painter, xf, points, Inches::ZERO, fill, stroke);
             }
         }
     }

@@ -42,10 +42,10 @@ pub(super) fn stage(
     let mut units = Vec::new();
     for row in 0..5 {
         for col in 0..9 {
-            let center = [
+            let center = rules::geometry::TablePoint::new(
                 6.0 + 7.5 * f64::from(col) + spread * (next() * 2.0 - 1.0),
                 6.0 + 9.0 * f64::from(row) + spread * (next() * 2.0 - 1.0),
-            ];
+            );
             let stand = rules::scene::StandDoc {
                 center,
                 facing: next() * 360.0,

@@ -12,7 +12,8 @@
 
 use std::collections::BTreeMap;
 
-use rules::ruling::{Decision, Ruling, Shape, Topic};
+use rules::geometry::TablePoint;
+use rules::ruling::{Decision, Ruling, Shape, Topic, to_thousandth};
 use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::LengthUnit;
 use serde::Serialize;
@@ -68,7 +69,7 @@ pub struct TerrainView {
     /// An area (closed) or a line.
     pub area: bool,
     /// Its outline, inches.
-    pub points: Vec<[f64; 2]>,
+    pub points: Vec<TablePoint>,
 }
 
 /// A unit on the plan.
@@ -85,9 +86,9 @@ pub struct UnitView {
     /// Its formation.
     pub formation: String,
     /// Each stand's corners, inches (front-right, front-left, rear-left, rear-right).
-    pub stands: Vec<[[f64; 2]; 4]>,
+    pub stands: Vec<[TablePoint; 4]>,
     /// Its leader (the front edge's middle).
-    pub leader: [f64; 2],
+    pub leader: TablePoint,
     /// Facing, degrees counter-clockwise from +x.
     pub facing: f64,
     /// Whether the camera sees it now: `seen`, `held` (placed from where it was last seen) or
@@ -283,10 +284,6 @@ fn changed<T: Clone + PartialEq>(
         .collect()
 }
 
-fn xy(point: &rules::geometry::TablePoint) -> [f64; 2] {
-    rules::ruling::xy(point)
-}
-
 fn terrain_view(piece: &rules::scene::Terrain) -> TerrainView {
     let (area, points) = match &piece.shape {
         TerrainShape::Area(points) => (true, points),
@@ -296,7 +293,7 @@ fn terrain_view(piece: &rules::scene::Terrain) -> TerrainView {
         id: piece.id.clone(),
         kind: piece.kind,
         area,
-        points: points.iter().map(xy).collect(),
+        points: points.iter().map(to_thousandth).collect(),
     }
 }
 
@@ -312,9 +309,9 @@ fn unit_view(scene: &rules::Scene, unit: &rules::scene::Unit, sighting: &'static
             .footprint
             .stands()
             .iter()
-            .map(|s| s.corners().map(|c| xy(&c)))
+            .map(|s| s.corners().map(|c| to_thousandth(&c)))
             .collect(),
-        leader: xy(&unit.footprint.leader()),
+        leader: to_thousandth(&unit.footprint.leader()),
         facing: unit.footprint.facing().0,
         sighting,
     }

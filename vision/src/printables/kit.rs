@@ -19,8 +19,8 @@ fn position_name(anchor: &Anchor, layout: &AnchorLayout) -> String {
             1
         }
     };
-    let across = third(anchor.center[0], layout.table.width);
-    let up = third(anchor.center[1], layout.table.depth);
+    let across = third(anchor.center.x, layout.table.width);
+    let up = third(anchor.center.y, layout.table.depth);
     let ns = ["south", "", "north"][up];
     let ew = ["west", "", "east"][across];
     match (ns, ew) {
@@ -142,7 +142,7 @@ fn draw_anchor(
         3.0,
         format!("goes at the {}", position_name(anchor, layout)),
     );
-    let [x, y] = anchor.center;
+    let (x, y) = (anchor.center.x, anchor.center.y);
     say(
         page,
         3.0,
@@ -167,7 +167,8 @@ fn edge_guides(
     square: f64,
 ) {
     let reach = square / 2.0 + 12.0;
-    let [x, y] = anchor.center.map(|v| Mm::from_inches(Inches(v)).0);
+    let mm = |v: f64| Mm::from_inches(Inches(v)).0;
+    let (x, y) = (mm(anchor.center.x), mm(anchor.center.y));
     let (w, d) = (
         Mm::from_inches(Inches(layout.table.width)).0,
         Mm::from_inches(Inches(layout.table.depth)).0,

@@ -413,10 +413,7 @@ fn target_lines(
             short_label(ruling, &unit.name)
         );
         let (from, to): (TablePoint, TablePoint) = match ruling.shapes.first() {
-            Some(rules::ruling::Shape::Segment { from, to, .. }) => (
-                TablePoint::new(from[0], from[1]),
-                TablePoint::new(to[0], to[1]),
-            ),
+            Some(rules::ruling::Shape::Segment { from, to, .. }) => (*from, *to),
             _ => (leader, other.footprint.closest_point(&leader).0),
         };
         let dashed = ruling.verdict() == Verdict::No;
