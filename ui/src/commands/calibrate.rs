@@ -21,123 +21,15 @@ use vision::{DetectorSettings, TagDetector, read_image};
 
 use super::table::{PlayedOn, anchors_for_another_table, parse_table};
 
-/// The inputs of a calibration.
-pub struct CalibrateArgs<'a> {
-    /// Pictures: of the table with its anchors, and optionally of the board.
-    pub images: &'a [PathBuf],
-    /// The anchor layout.
-    pub anchors: &'a Path,
-    /// The roster: its stand tags are measured too.
-    pub roster: Option<&'a Path>,
-    /// Where to save the calibration.
-    pub output: &'a Path,
-    /// A previous calibration whose lens to start from (kept unless these pictures measure a
-    /// better one).
-    pub lens: Option<&'a Path>,
-    /// The table being played, as `--table` gives it (`108x60in`).
-    pub table: Option<&'a str>,
-    /// The scene or scenario being played, whose table the anchors should be laid out for.
-    pub scenario: Option<&'a Path>,
-    /// Replace `output` if it exists.
-    pub force: bool,
-}
-
-/// Calibrate, save, and print the figures a player checks.
-pub fn run(
-    args: CalibrateArgs,
-    detector: DetectorSettings,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    if args.images.is_empty() {
-        bail!("no images given: show the camera the table with its anchors");
-    }
-    let mut inputs: Vec<&Path> = args.images.iter().map(PathBuf::as_path).collect();
-    inputs.extend(
-        [Some(args.anchors), args.roster, args.lens, args.scenario]
-            .into_iter()
-            .flatten(),
-    );
-    super::output::claim(args.output, &inputs, args.force)?;
-    let layout = AnchorLayout::load(args.anchors)?;
-    warn_of_another_table(&args, &layout, out)?;
-    let mut detector = TagDetector::new(DetectorSettings {
-        family: layout.family.clone(),
-        ..detector
-    })?;
-    let mut images = Vec::with_capacity(args.images.len());
-    let mut detected: Vec<Vec<TagSighting>> = Vec::with_capacity(args.images.len());
-    let mut size = None;
-    for path in args.images {
-        let image = read_image(path)?;
-        let this = vision::image_size(&image);
-        match size {
-            Some(first) if first != this => bail!(
-                "{}: it is {this}, the first image is {first}; calibrate one camera mode at a time",
-                path.display()
-            ),
-            _ => size = Some(this),
-        }
-        detected.push(detector.detect(&image)?.sightings());
-        images.push(image);
-    }
-    let size = size.context("no image")?;
-    let previous = args.lens.map(TableCalibration::load).transpose()?;
-    let board = Board::default();
-    let stands = match args.roster {
-        Some(path) => {
-            let anchors: Vec<u32> = layout.anchors.iter().map(|a| a.id).collect();
-            let roster = super::roster_for_table(path, &layout.family, &anchors, args.anchors)?;
-            stand_tags(&roster, &layout, &board, out)?
-        }
-        None => HashMap::new(),
-    };
-    let board_views = board_guidance(&board, args.images, &detected, size, out)?;
-    let calibrate = |pictures: &[Vec<TagSighting>]| {
-        calibrate_from_tags(
-            &layout,
-            pictures,
-            &stands,
-            (board_views > 0).then_some(&board),
-            size,
-            previous.as_ref(),
-        )
-    };
-    // Every tag's corners refined against its printed pattern, and again through the lens
-    // first fitted: the lens is measured from them, and the detector's are a few tenths of a
-    // pixel out on small, sheared tags.
-    let (result, pictures) = match CornerRefiner::new(&layout.family, RefineSettings::default()) {
-        Ok(mut refiner) => {
-            let pictures: Vec<TablePicture> = images
-                .iter()
-                .zip(&detected)
-                .map(|(image, detected)| TablePicture { image, detected })
-                .collect();
-            let refined = calibrate_through_lens(&mut refiner, &pictures, calibrate)?;
-            (refined.calibration, refined.sightings)
-        }
-        Err(_) => (calibrate(&detected), detected),
-    };
-    let result = result.with_context(|| table_picture(&layout, args.images, &pictures))?;
-    result.save(args.output)?;
-    write_lens(&result, out)?;
-    write_figures(
-        &result,
-        &table_picture(&layout, args.images, &pictures),
-        args.output,
-        out,
-    )?;
-    Ok(())
-}
-
 /// Say so, before any work, when the table being played (`--table`, or the scenario's) is not
 /// the one the anchors file is laid out for: the calibration would measure every place against
 /// the file's table, and stands would come out in the wrong places.
 fn warn_of_another_table(
-    args: &CalibrateArgs,
+    args: &CalibrateCommand,
     layout: &AnchorLayout,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let played = match (args.table, args.scenario) {
+    let played = match (args.table.as_deref(), args.scenario.as_deref()) {
         (Some(text), _) => Some((PlayedOn::Told(text), parse_table(text)?)),
         (None, Some(path)) => {
             let scene = Scene::load(path)?;
@@ -152,7 +44,7 @@ fn warn_of_another_table(
     let Some((played, table)) = played else {
         return Ok(());
     };
-    if let Some(mismatch) = anchors_for_another_table(args.anchors, layout, played, table) {
+    if let Some(mismatch) = anchors_for_another_table(&args.anchors, layout, played, table) {
         writeln!(
             out,
             "warning: {}: the calibration measures every place against the anchors' table, so stands come out in the wrong places (lay the anchors where {} says, or make anchors for this table with `{}` and calibrate with them)",
@@ -364,29 +256,97 @@ pub struct CalibrateCommand {
 }
 
 impl CalibrateCommand {
-    /// Run it, writing its report to `out`.
+    /// Calibrate, save, and print the figures a player checks.
     pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
-        let CalibrateCommand {
-            images,
-            anchors,
-            roster,
-            output,
-            lens,
-            table,
-            scenario,
-            force,
-            detector,
-        } = self;
-        let args = CalibrateArgs {
-            images,
-            anchors,
-            roster: roster.as_deref(),
-            output,
-            lens: lens.as_deref(),
-            table: table.as_deref(),
-            scenario: scenario.as_deref(),
-            force: *force,
+        if self.images.is_empty() {
+            bail!("no images given: show the camera the table with its anchors");
+        }
+        let mut inputs: Vec<&Path> = self.images.iter().map(PathBuf::as_path).collect();
+        inputs.extend(
+            [
+                Some(self.anchors.as_path()),
+                self.roster.as_deref(),
+                self.lens.as_deref(),
+                self.scenario.as_deref(),
+            ]
+            .into_iter()
+            .flatten(),
+        );
+        super::output::claim(&self.output, &inputs, self.force)?;
+        let layout = AnchorLayout::load(&self.anchors)?;
+        warn_of_another_table(self, &layout, out)?;
+        let mut detector = TagDetector::new(DetectorSettings {
+            family: layout.family.clone(),
+            ..self.detector.settings()
+        })?;
+        let mut images = Vec::with_capacity(self.images.len());
+        let mut detected: Vec<Vec<TagSighting>> = Vec::with_capacity(self.images.len());
+        let mut size = None;
+        for path in &self.images {
+            let image = read_image(path)?;
+            let this = vision::image_size(&image);
+            match size {
+                Some(first) if first != this => bail!(
+                    "{}: it is {this}, the first image is {first}; calibrate one camera mode at a time",
+                    path.display()
+                ),
+                _ => size = Some(this),
+            }
+            detected.push(detector.detect(&image)?.sightings());
+            images.push(image);
+        }
+        let size = size.context("no image")?;
+        let previous = self
+            .lens
+            .as_deref()
+            .map(TableCalibration::load)
+            .transpose()?;
+        let board = Board::default();
+        let stands = match &self.roster {
+            Some(path) => {
+                let anchors: Vec<u32> = layout.anchors.iter().map(|a| a.id).collect();
+                let roster =
+                    super::roster_for_table(path, &layout.family, &anchors, &self.anchors)?;
+                stand_tags(&roster, &layout, &board, out)?
+            }
+            None => HashMap::new(),
         };
-        run(args, detector.settings(), out)
+        let board_views = board_guidance(&board, &self.images, &detected, size, out)?;
+        let calibrate = |pictures: &[Vec<TagSighting>]| {
+            calibrate_from_tags(
+                &layout,
+                pictures,
+                &stands,
+                (board_views > 0).then_some(&board),
+                size,
+                previous.as_ref(),
+            )
+        };
+        // Every tag's corners refined against its printed pattern, and again through the lens
+        // first fitted: the lens is measured from them, and the detector's are a few tenths of a
+        // pixel out on small, sheared tags.
+        let (result, pictures) = match CornerRefiner::new(&layout.family, RefineSettings::default())
+        {
+            Ok(mut refiner) => {
+                let pictures: Vec<TablePicture> = images
+                    .iter()
+                    .zip(&detected)
+                    .map(|(image, detected)| TablePicture { image, detected })
+                    .collect();
+                let refined = calibrate_through_lens(&mut refiner, &pictures, calibrate)?;
+                (refined.calibration, refined.sightings)
+            }
+            Err(_) => (calibrate(&detected), detected),
+        };
+        let result = result.with_context(|| table_picture(&layout, &self.images, &pictures))?;
+        result.save(&self.output)?;
+        write_lens(&result, out)?;
+        write_figures(
+            &result,
+            &table_picture(&layout, &self.images, &pictures),
+            &self.output,
+            out,
+        )?;
+        Ok(())
     }
 }

@@ -14,33 +14,6 @@ use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_ca
 
 use super::table::PlayedOn;
 
-/// What to render and how.
-pub struct RenderArgs<'a> {
-    /// The scene.
-    pub scene: &'a Path,
-    /// Its roster; made up (one tag per stand from id 10) if absent.
-    pub roster: Option<&'a Path>,
-    /// Where to save a made-up roster.
-    pub save_roster: Option<&'a Path>,
-    /// The anchors; four 2" corner anchors if absent.
-    pub anchors: Option<&'a Path>,
-    /// The picture to write.
-    pub output: &'a Path,
-    /// Image size.
-    pub size: ImageSize,
-    /// Camera angle from vertical.
-    pub tilt: Degrees,
-    /// Horizontal field of view.
-    pub field_of_view: Degrees,
-    /// A perfect camera instead of a webcam's blur, noise and JPEG.
-    pub ideal: bool,
-    /// A real webcam's kind of lens, drawn from this seed (its own field of view replaces
-    /// `field_of_view`); `None`: an ideal lens.
-    pub lens: Option<(LensClass, u64)>,
-    /// Replace the outputs if they exist.
-    pub force: bool,
-}
-
 /// The kinds of lens `--lens` names.
 pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
     Ok(match name {
@@ -50,97 +23,6 @@ pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
         "wide" => Some(LensClass::Wide),
         other => anyhow::bail!("--lens {other}: the kinds are none, ordinary, pincushion and wide"),
     })
-}
-
-/// Render and save.
-pub fn run(args: RenderArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    vision::check_picture_size(args.size)?;
-    let inputs: Vec<&Path> = [Some(args.scene), args.roster, args.anchors]
-        .into_iter()
-        .flatten()
-        .collect();
-    super::output::claim_picture(args.output, &inputs, args.force)?;
-    if let Some(path) = args.save_roster {
-        if path == args.output {
-            anyhow::bail!(
-                "{}: the picture and the roster cannot both be written to it",
-                path.display()
-            );
-        }
-        super::output::claim(path, &inputs, args.force)?;
-    }
-    let scene = Scene::load(args.scene)?;
-    let table = TableSize {
-        width: scene.table.width.0,
-        depth: scene.table.depth.0,
-    };
-    let anchors = match args.anchors {
-        Some(path) => AnchorLayout::load(path)?,
-        None => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
-    };
-    if let Some(path) = args.anchors
-        && let Some(mismatch) = super::table::anchors_for_another_table(
-            path,
-            &anchors,
-            PlayedOn::Scene(args.scene),
-            table,
-        )
-    {
-        writeln!(
-            out,
-            "warning: {}: the camera frames the anchors' table, and the units beyond it are off the picture (make anchors for it with `{}`, or leave --anchors out)",
-            mismatch.description, mismatch.remedy
-        )?;
-    }
-    let roster = match args.roster {
-        Some(path) => Roster::load(path)?,
-        None => Roster::for_scene(&scene, TagDefaults::default(), 10),
-    };
-    if let Some(path) = args.save_roster {
-        roster.save(path)?;
-        writeln!(out, "roster: {}", path.display())?;
-    }
-    let lens = match args.lens {
-        Some((class, seed)) => class.sample(args.size, seed),
-        None => Intrinsics::from_field_of_view(args.size, args.field_of_view),
-    };
-    let camera = framing_camera_for(anchors.table, lens, args.tilt);
-    let world = SyntheticTable::stage(&scene, &roster, &anchors);
-    let effects = if args.ideal {
-        Effects::IDEAL
-    } else {
-        Effects::WEBCAM
-    };
-    let image = Renderer::new().render(&world, &camera, &effects)?;
-    warn_small_tags(&world, &camera, out)?;
-    super::output::write_picture(args.output, &image)?;
-    let eye = camera.pose.eye();
-    writeln!(
-        out,
-        "{}: {} tags, {} seen {:.0}° from vertical from {:.0}\" up, lens {:.0}° wide",
-        args.output.display(),
-        world.tags().count(),
-        args.size,
-        args.tilt.0,
-        eye.z,
-        lens.horizontal_field_of_view().0
-    )?;
-    if let Some((class, _)) = args.lens {
-        let d = lens.distortion;
-        writeln!(
-            out,
-            "lens: {} — focal length {:.1} px, principal point {}, k1 {:.4} k2 {:.4} k3 {:.4} p1 {:.5} p2 {:.5} (compare with what `calibrate --roster` measures)",
-            class.name(),
-            lens.focal_x.0,
-            lens.principal_point,
-            d.k1,
-            d.k2,
-            d.k3,
-            d.p1,
-            d.p2
-        )?;
-    }
-    Ok(())
 }
 
 /// Say how many tags will be too small in the picture for the detector to find.
@@ -224,40 +106,104 @@ pub struct RenderCommand {
 }
 
 impl RenderCommand {
-    /// Run it, writing its report to `out`.
+    /// Render and save, writing its report to `out`.
     pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
-        let RenderCommand {
-            scene,
-            output,
-            roster,
-            save_roster,
-            anchors,
-            width,
-            height,
-            tilt,
-            fov,
-            ideal,
-            lens,
-            lens_seed,
-            force,
-        } = self;
-        let lens = lens_class(lens)?.map(|class| (class, *lens_seed));
-        let args = RenderArgs {
-            scene,
-            roster: roster.as_deref(),
-            save_roster: save_roster.as_deref(),
-            anchors: anchors.as_deref(),
-            output,
-            size: calibration::ImageSize {
-                width: *width,
-                height: *height,
-            },
-            tilt: rules::units::Degrees(*tilt),
-            field_of_view: rules::units::Degrees(*fov),
-            ideal: *ideal,
-            lens,
-            force: *force,
+        let size = ImageSize {
+            width: self.width,
+            height: self.height,
         };
-        run(args, out)
+        let tilt = Degrees(self.tilt);
+        let lens_class = lens_class(&self.lens)?;
+        vision::check_picture_size(size)?;
+        let inputs: Vec<&Path> = [
+            Some(self.scene.as_path()),
+            self.roster.as_deref(),
+            self.anchors.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        super::output::claim_picture(&self.output, &inputs, self.force)?;
+        if let Some(path) = &self.save_roster {
+            if *path == self.output {
+                anyhow::bail!(
+                    "{}: the picture and the roster cannot both be written to it",
+                    path.display()
+                );
+            }
+            super::output::claim(path, &inputs, self.force)?;
+        }
+        let scene = Scene::load(&self.scene)?;
+        let table = TableSize {
+            width: scene.table.width.0,
+            depth: scene.table.depth.0,
+        };
+        let anchors = match &self.anchors {
+            Some(path) => AnchorLayout::load(path)?,
+            None => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
+        };
+        if let Some(path) = &self.anchors
+            && let Some(mismatch) = super::table::anchors_for_another_table(
+                path,
+                &anchors,
+                PlayedOn::Scene(&self.scene),
+                table,
+            )
+        {
+            writeln!(
+                out,
+                "warning: {}: the camera frames the anchors' table, and the units beyond it are off the picture (make anchors for it with `{}`, or leave --anchors out)",
+                mismatch.description, mismatch.remedy
+            )?;
+        }
+        let roster = match &self.roster {
+            Some(path) => Roster::load(path)?,
+            None => Roster::for_scene(&scene, TagDefaults::default(), 10),
+        };
+        if let Some(path) = &self.save_roster {
+            roster.save(path)?;
+            writeln!(out, "roster: {}", path.display())?;
+        }
+        let lens = match lens_class {
+            Some(class) => class.sample(size, self.lens_seed),
+            None => Intrinsics::from_field_of_view(size, Degrees(self.fov)),
+        };
+        let camera = framing_camera_for(anchors.table, lens, tilt);
+        let world = SyntheticTable::stage(&scene, &roster, &anchors);
+        let effects = if self.ideal {
+            Effects::IDEAL
+        } else {
+            Effects::WEBCAM
+        };
+        let image = Renderer::new().render(&world, &camera, &effects)?;
+        warn_small_tags(&world, &camera, out)?;
+        super::output::write_picture(&self.output, &image)?;
+        let eye = camera.pose.eye();
+        writeln!(
+            out,
+            "{}: {} tags, {} seen {:.0}° from vertical from {:.0}\" up, lens {:.0}° wide",
+            self.output.display(),
+            world.tags().count(),
+            size,
+            tilt.0,
+            eye.z,
+            lens.horizontal_field_of_view().0
+        )?;
+        if let Some(class) = lens_class {
+            let d = lens.distortion;
+            writeln!(
+                out,
+                "lens: {} — focal length {:.1} px, principal point {}, k1 {:.4} k2 {:.4} k3 {:.4} p1 {:.5} p2 {:.5} (compare with what `calibrate --roster` measures)",
+                class.name(),
+                lens.focal_x.0,
+                lens.principal_point,
+                d.k1,
+                d.k2,
+                d.k3,
+                d.p1,
+                d.p2
+            )?;
+        }
+        Ok(())
     }
 }
