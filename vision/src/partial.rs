@@ -133,7 +133,7 @@ mod tests {
             tag,
             width: 2.0,
             depth: 1.0,
-            tag_offset: [0.0, 0.0],
+            tag_offset: roster::TagOffset::CENTRED,
             tag_turn: 0.0,
             tag_size: None,
             tag_height: None,

@@ -190,7 +190,7 @@ pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyh
                     tag: tag - 1,
                     width,
                     depth,
-                    tag_offset: [0.0, 0.0],
+                    tag_offset: roster::TagOffset::CENTRED,
                     tag_turn: 0.0,
                     tag_size,
                     tag_height: None,

@@ -377,7 +377,7 @@ impl Reader<'_, '_> {
                 tag,
                 width,
                 depth,
-                tag_offset: [0.0, 0.0],
+                tag_offset: crate::TagOffset::CENTRED,
                 tag_turn: 0.0,
                 tag_size: None,
                 tag_height: None,

@@ -21,7 +21,7 @@ pub enum StandEdit {
     /// Depth, inches.
     Depth(f64),
     /// Tag centre from the stand centre, inches: x to its right, y to its front.
-    TagOffset([f64; 2]),
+    TagOffset(crate::TagOffset),
     /// The tag's top against the stand's front, degrees counter-clockwise.
     TagTurn(f64),
 }
@@ -100,10 +100,10 @@ impl RosterDocument {
                 StandEdit::Tag(tag) => ("tag", value(i64::from(tag))),
                 StandEdit::Width(w) => ("width", value(w)),
                 StandEdit::Depth(d) => ("depth", value(d)),
-                StandEdit::TagOffset([x, y]) => {
+                StandEdit::TagOffset(offset) => {
                     let mut pair = toml_edit::Array::new();
-                    pair.push(x);
-                    pair.push(y);
+                    pair.push(offset.right.0);
+                    pair.push(offset.front.0);
                     ("tag_offset", value(pair))
                 }
                 StandEdit::TagTurn(t) => ("tag_turn", value(t)),
@@ -225,8 +225,11 @@ depth = 1.0
         assert!(doc.is_saved());
         let missing = doc.edit_stand(5, 0, StandEdit::Width(2.0));
         assert!(missing.is_err());
-        let offset = StandEdit::TagOffset([0.0, -0.5]);
+        let offset = StandEdit::TagOffset([0.0, -0.5].into());
         doc.edit_stand(0, 0, offset).expect("an offset");
-        assert_eq!(doc.roster().units[0].stands[0].tag_offset, [0.0, -0.5]);
+        assert_eq!(
+            doc.roster().units[0].stands[0].tag_offset,
+            [0.0, -0.5].into()
+        );
     }
 }

@@ -218,6 +218,47 @@ pub struct RosterUnit {
     pub stands: Vec<RosterStand>,
 }
 
+/// Where a tag's centre sits on its stand: from the stand's centre, to its right and to its
+/// front. Files write it `[right, front]` in inches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+pub struct TagOffset {
+    /// To the stand's right (negative: to its left).
+    pub right: Inches,
+    /// To the stand's front (negative: to its rear).
+    pub front: Inches,
+}
+
+impl TagOffset {
+    /// The tag in the middle of its stand.
+    pub const CENTRED: TagOffset = TagOffset {
+        right: Inches::ZERO,
+        front: Inches::ZERO,
+    };
+
+    /// The offset on the table, for a stand facing `facing`.
+    pub fn on_table(&self, facing: Degrees) -> TableVector {
+        let forward = heading(facing);
+        let right = TableVector::new(forward.y, -forward.x);
+        right * self.right.0 + forward * self.front.0
+    }
+}
+
+impl From<[f64; 2]> for TagOffset {
+    fn from([right, front]: [f64; 2]) -> TagOffset {
+        TagOffset {
+            right: Inches(right),
+            front: Inches(front),
+        }
+    }
+}
+
+impl From<TagOffset> for [f64; 2] {
+    fn from(offset: TagOffset) -> [f64; 2] {
+        [offset.right.0, offset.front.0]
+    }
+}
+
 /// A stand (or movement tray) and the tag on it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -228,9 +269,9 @@ pub struct RosterStand {
     pub width: f64,
     /// Depth, inches.
     pub depth: f64,
-    /// Tag centre from stand centre, inches: x to the stand's right, y to its front.
+    /// Where the tag's centre sits on the stand.
     #[serde(default)]
-    pub tag_offset: [f64; 2],
+    pub tag_offset: TagOffset,
     /// The tag's top against the stand's front, degrees counter-clockwise.
     #[serde(default)]
     pub tag_turn: f64,
@@ -305,10 +346,7 @@ impl RosterStand {
         tag_facing: Degrees,
     ) -> (TablePoint, Degrees) {
         let facing = tag_facing - Degrees(self.tag_turn);
-        let forward = heading(facing);
-        let right = TableVector::new(forward.y, -forward.x);
-        let offset = right * self.tag_offset[0] + forward * self.tag_offset[1];
-        (tag_center - offset, facing)
+        (tag_center - self.tag_offset.on_table(facing), facing)
     }
 }
 
@@ -600,8 +638,8 @@ impl Roster {
                 let numbers = [
                     s.width,
                     s.depth,
-                    s.tag_offset[0],
-                    s.tag_offset[1],
+                    s.tag_offset.right.0,
+                    s.tag_offset.front.0,
                     s.tag_turn,
                 ];
                 if numbers.iter().any(|n| !n.is_finite()) || s.width <= 0.0 || s.depth <= 0.0 {
@@ -642,7 +680,7 @@ impl Roster {
                             tag: take(),
                             width: s.width().0,
                             depth: s.depth().0,
-                            tag_offset: [0.0, 0.0],
+                            tag_offset: TagOffset::CENTRED,
                             tag_turn: 0.0,
                             tag_size: (fits < tags.size).then_some(fits),
                             tag_height: None,
@@ -686,5 +724,53 @@ impl Roster {
             units,
             commanders,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_offset_points_to_the_stands_right_and_front() {
+        // A stand facing +y (north): its right is +x (east).
+        let offset = TagOffset::from([1.0, -0.5]);
+        let on_table = offset.on_table(Degrees(90.0));
+        assert!(
+            (on_table - TableVector::new(1.0, -0.5)).norm() < 1e-12,
+            "{on_table}"
+        );
+        // Facing +x (east): its right is −y, its front +x.
+        let on_table = offset.on_table(Degrees(0.0));
+        assert!(
+            (on_table - TableVector::new(-0.5, -1.0)).norm() < 1e-12,
+            "{on_table}"
+        );
+    }
+
+    #[test]
+    fn a_stand_is_found_from_its_tag_where_its_tag_was_put() {
+        let stand = RosterStand {
+            tag: 12,
+            width: 2.0,
+            depth: 1.0,
+            tag_offset: TagOffset::from([0.4, -0.25]),
+            tag_turn: 30.0,
+            tag_size: None,
+            tag_height: None,
+        };
+        let (center, facing) = (TablePoint::new(20.0, 10.0), Degrees(200.0));
+        let tag_center = center + stand.tag_offset.on_table(facing);
+        let tag_facing = facing + Degrees(stand.tag_turn);
+        let (found, found_facing) = stand.pose_from_tag(tag_center, tag_facing);
+        assert!((found - center).norm() < 1e-12, "{found}");
+        assert!((found_facing.0 - facing.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_tag_offset_of_one_number_is_refused_in_plain_words() {
+        let error = toml::from_str::<HashMap<String, TagOffset>>("tag_offset = [1.0]")
+            .expect_err("one number");
+        assert!(error.to_string().contains("length 2"), "{error}");
     }
 }

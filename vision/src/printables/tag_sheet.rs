@@ -113,7 +113,10 @@ pub fn roster_items(roster: &Roster) -> Vec<SheetItem> {
                         )),
                         size,
                         base: Some(base),
-                        offset: s.tag_offset.map(|v| Mm::from_inches(Inches(v))),
+                        offset: [
+                            Mm::from_inches(s.tag_offset.right),
+                            Mm::from_inches(s.tag_offset.front),
+                        ],
                         turn: Degrees(s.tag_turn),
                     }
                 }

@@ -3,7 +3,7 @@
 
 use calibration::{AnchorLayout, TagPlacement};
 use rules::Scene;
-use rules::geometry::{OrientedRect, TableVector, heading};
+use rules::geometry::OrientedRect;
 use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::{Degrees, Inches};
 
@@ -41,12 +41,8 @@ impl SyntheticTable {
                 let tagged = listed.and_then(|u| u.stands.get(index));
                 let height = Inches(tagged.and_then(|t| t.tag_height).unwrap_or(defaults.height));
                 let tags = tagged.map(|t| {
-                    let forward = heading(stand.facing());
-                    let right = TableVector::new(forward.y, -forward.x);
                     let placement = TagPlacement {
-                        center: stand.center()
-                            + right * t.tag_offset[0]
-                            + forward * t.tag_offset[1],
+                        center: stand.center() + t.tag_offset.on_table(stand.facing()),
                         facing: stand.facing() + Degrees(t.tag_turn),
                         size: Inches(t.tag_size.unwrap_or(defaults.size)),
                         height,

@@ -287,8 +287,8 @@ fn stand_row(
         edits.push(StandEdit::Depth(depth));
     }
     let mut offset = stand.tag_offset;
-    let moved_x = length(ui, &mut offset[0], -24.0..=24.0);
-    let moved_y = length(ui, &mut offset[1], -24.0..=24.0);
+    let moved_x = length(ui, &mut offset.right.0, -24.0..=24.0);
+    let moved_y = length(ui, &mut offset.front.0, -24.0..=24.0);
     if moved_x || moved_y {
         edits.push(StandEdit::TagOffset(offset));
     }
