@@ -35,7 +35,7 @@ pub use cv::CvError;
 pub use drift::{AnchorCheck, check_anchors};
 pub use files::FileError;
 pub use from_tags::{StandTagSpec, TagLens, calibrate_from_tags, table_picture};
-pub use pixels::{ImageSize, PixelPoint, Pixels};
+pub use pixels::{ImageSize, PixelPoint, PixelVector, Pixels};
 pub use solve::{CalibrationError, LensSource, Quality, Settings, TableCalibration, calibrate};
 pub use tag::{TagPlacement, TagSighting};
 

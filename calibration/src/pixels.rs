@@ -1,6 +1,7 @@
 //! Quantities measured in the image, kept apart from table inches by their types.
 
 use std::fmt;
+use std::ops::{Add, Mul, Sub};
 
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,59 @@ impl PixelPoint {
     /// Whether both coordinates are finite numbers.
     pub fn is_finite(&self) -> bool {
         self.x.is_finite() && self.y.is_finite()
+    }
+}
+
+impl Sub for PixelPoint {
+    type Output = PixelVector;
+
+    fn sub(self, from: PixelPoint) -> PixelVector {
+        PixelVector::new(self.x - from.x, self.y - from.y)
+    }
+}
+
+impl Add<PixelVector> for PixelPoint {
+    type Output = PixelPoint;
+
+    fn add(self, step: PixelVector) -> PixelPoint {
+        PixelPoint::new(self.x + step.x, self.y + step.y)
+    }
+}
+
+/// A step across the image, in pixels (a corner's motion from one frame to the next).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PixelVector {
+    /// Rightwards.
+    pub x: f64,
+    /// Downwards.
+    pub y: f64,
+}
+
+impl PixelVector {
+    /// The step (x, y).
+    pub const fn new(x: f64, y: f64) -> PixelVector {
+        PixelVector { x, y }
+    }
+
+    /// How long the step is.
+    pub fn length(&self) -> Pixels {
+        Pixels(self.x.hypot(self.y))
+    }
+}
+
+impl Add for PixelVector {
+    type Output = PixelVector;
+
+    fn add(self, other: PixelVector) -> PixelVector {
+        PixelVector::new(self.x + other.x, self.y + other.y)
+    }
+}
+
+impl Mul<f64> for PixelVector {
+    type Output = PixelVector;
+
+    fn mul(self, factor: f64) -> PixelVector {
+        PixelVector::new(self.x * factor, self.y * factor)
     }
 }
 

@@ -27,7 +27,7 @@ pub mod small;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use calibration::{PixelPoint, Pixels, TagSighting};
+use calibration::{PixelPoint, PixelVector, Pixels, TagSighting};
 use opencv::core::{Mat, MatTraitConst};
 
 use self::follow::{FollowSettings, GrayView, follow};
@@ -69,7 +69,7 @@ struct Known {
     corners: [PixelPoint; 4],
     /// Each corner's pixels a frame, smoothed (corners apart, so a turning stand is
     /// predicted turning).
-    velocity: [[f64; 2]; 4],
+    velocity: [PixelVector; 4],
     last_seen: u64,
 }
 
@@ -79,7 +79,7 @@ impl Known {
         Pixels(
             self.velocity
                 .iter()
-                .map(|v| v[0].hypot(v[1]))
+                .map(|v| v.length().0)
                 .fold(0.0, f64::max),
         )
     }
@@ -417,7 +417,7 @@ impl LiveDetector {
             let corners = tag.sighting.corners;
             let entry = self.known.entry(tag.sighting.id).or_insert(Known {
                 corners,
-                velocity: [[0.0; 2]; 4],
+                velocity: [PixelVector::default(); 4],
                 last_seen: frame,
             });
             let gap = (frame - entry.last_seen).max(1) as f64;
@@ -426,8 +426,7 @@ impl LiveDetector {
                 .iter_mut()
                 .zip(entry.corners.iter().zip(&corners))
             {
-                let step = [(now.x - was.x) / gap, (now.y - was.y) / gap];
-                *v = [0.5 * v[0] + 0.5 * step[0], 0.5 * v[1] + 0.5 * step[1]];
+                *v = (*v + (*now - *was) * (1.0 / gap)) * 0.5;
             }
             entry.corners = corners;
             entry.last_seen = frame;

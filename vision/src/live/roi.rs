@@ -8,7 +8,7 @@
 //! - The margin around a prediction grows with the tag's size (its own border and the quiet zone
 //!   the detector needs), its speed (a push accelerates) and the frames it has been missing.
 
-use calibration::{PixelPoint, Pixels};
+use calibration::{PixelPoint, PixelVector, Pixels};
 
 /// Regions are aligned to this many pixels (the detector's threshold tile).
 pub const ALIGN: usize = 4;
@@ -151,13 +151,10 @@ pub fn side(corners: &[PixelPoint; 4]) -> Pixels {
 /// A tag's corners `frames` frames on, each corner moving at its own `velocity` pixels a frame.
 pub fn predict(
     corners: &[PixelPoint; 4],
-    velocity: &[[f64; 2]; 4],
+    velocity: &[PixelVector; 4],
     frames: f64,
 ) -> [PixelPoint; 4] {
-    std::array::from_fn(|k| {
-        let (c, v) = (corners[k], velocity[k]);
-        PixelPoint::new(c.x + v[0] * frames, c.y + v[1] * frames)
-    })
+    std::array::from_fn(|k| corners[k] + velocity[k] * frames)
 }
 
 /// How far either side of a predicted edge a tag of side `side` moving `speed` pixels a frame
@@ -183,6 +180,27 @@ pub fn margin(side: Pixels, speed: Pixels, missed: u32) -> Pixels {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turning_tag_is_predicted_corner_by_corner() {
+        let corners = [
+            PixelPoint::new(10.0, 10.0),
+            PixelPoint::new(20.0, 10.0),
+            PixelPoint::new(20.0, 20.0),
+            PixelPoint::new(10.0, 20.0),
+        ];
+        // Turning about its centre: opposite corners move opposite ways.
+        let velocity = [
+            PixelVector::new(1.0, -1.0),
+            PixelVector::new(1.0, 1.0),
+            PixelVector::new(-1.0, 1.0),
+            PixelVector::new(-1.0, -1.0),
+        ];
+        let ahead = predict(&corners, &velocity, 2.5);
+        assert_eq!(ahead[0], PixelPoint::new(12.5, 7.5));
+        assert_eq!(ahead[2], PixelPoint::new(17.5, 22.5));
+        assert_eq!(ahead[1] - corners[1], PixelVector::new(2.5, 2.5));
+    }
 
     #[test]
     fn regions_are_aligned_clipped_and_hold_their_points() {
