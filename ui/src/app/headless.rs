@@ -191,6 +191,7 @@ pub fn bench(seconds: f64, convention: bool, out: &mut dyn Write) -> anyhow::Res
     let started = Instant::now();
     let mut steps = VecDeque::new();
     let mut builds = VecDeque::new();
+    let mut pipeline = PipelineTimings::default();
     let mut first_frame = None;
     let mut selected = false;
     let mut memory: Vec<(Duration, u64)> = Vec::new();
@@ -202,6 +203,7 @@ pub fn bench(seconds: f64, convention: bool, out: &mut dyn Write) -> anyhow::Res
         let app = &mut harness.state_mut().state;
         push_bounded(&mut builds, app.timing.build);
         if let Some(table) = app.table.clone() {
+            pipeline.offer(&table);
             if first_frame.is_none() {
                 first_frame = Some(started.elapsed());
                 memory.extend(resident_memory().map(|m| (started.elapsed(), m)));
@@ -239,19 +241,65 @@ pub fn bench(seconds: f64, convention: bool, out: &mut dyn Write) -> anyhow::Res
         ms(percentile(&builds, 0.5)),
     )?;
     match (status, first_frame) {
-        (Some(s), Some(first)) => writeln!(
-            out,
-            "pipeline: {:.1} frames/s, detection {:.0} ms a frame, detection, calibration and placing {:.0} ms (rulings on their own thread), {} camera frames skipped while busy; first frame on screen after {:.1} s (the demo renders each turn once)",
-            s.pipeline_fps,
-            ms(s.detect_time),
-            ms(s.frame_work),
-            s.dropped_frames,
-            first.as_secs_f64()
-        )?,
+        (Some(s), Some(first)) => {
+            writeln!(
+                out,
+                "pipeline: {:.1} frames/s, {} camera frames skipped while busy; first frame on screen after {:.1} s (the demo renders each turn once)",
+                s.pipeline_fps,
+                s.dropped_frames,
+                first.as_secs_f64()
+            )?;
+            pipeline.report(out)?;
+        }
         _ => writeln!(out, "pipeline: no frame arrived in {seconds:.0} s")?,
     }
     memory.extend(resident_memory().map(|m| (started.elapsed(), m)));
     memory_report(&memory, out)
+}
+
+/// The pipeline thread's work on each frame it published, as its status gave it.
+#[derive(Default)]
+struct PipelineTimings {
+    last_frame: Option<u64>,
+    detection: VecDeque<Duration>,
+    lens: VecDeque<Duration>,
+    work: VecDeque<Duration>,
+}
+
+impl PipelineTimings {
+    /// Keep the timings of a state, once per frame (the ruling thread publishes a frame's
+    /// state again with its rulings).
+    fn offer(&mut self, table: &crate::app::pipeline::TableState) {
+        if self.last_frame == Some(table.frame_index) {
+            return;
+        }
+        self.last_frame = Some(table.frame_index);
+        push_bounded(&mut self.detection, table.status.detect_time);
+        push_bounded(&mut self.lens, table.status.lens_time);
+        push_bounded(&mut self.work, table.status.frame_work);
+    }
+
+    fn report(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let line = |timings: &VecDeque<Duration>| {
+            let sorted = sorted(timings.clone());
+            format!(
+                "median {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+                ms(percentile(&sorted, 0.5)),
+                ms(percentile(&sorted, 0.95)),
+                ms(percentile(&sorted, 0.99)),
+                ms(percentile(&sorted, 1.0))
+            )
+        };
+        writeln!(
+            out,
+            "pipeline thread, over {} frames: detection {}; lens learning (the corners of stands at new places refined through the lens in use; most frames bring none) {}; all its work (detection, calibration, lens learning, placing; rulings on their own thread) {}",
+            self.work.len(),
+            line(&self.detection),
+            line(&self.lens),
+            line(&self.work)
+        )
+    }
 }
 
 /// Timings kept for the percentiles: the newest ten thousand, so a run of hours measures

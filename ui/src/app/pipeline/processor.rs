@@ -284,6 +284,7 @@ impl Processor {
         sightings: &[calibration::TagSighting],
         state: &mut TableState,
     ) {
+        let started = Instant::now();
         if let (Some(anchors), Some(calibration), 0) = (
             &self.inputs.anchors,
             &self.inputs.calibration,
@@ -302,6 +303,7 @@ impl Processor {
         }
         state.status.lens = self.lens.status().clone();
         state.lens_coverage = self.lens.coverage().cloned();
+        state.status.lens_time = started.elapsed();
     }
 
     /// Wait for the lens fit under way, if any, and take its lens (tests: the pipeline itself

@@ -32,6 +32,10 @@ pub struct Status {
     /// The pipeline thread's work on the last frame: conversion, detection, calibration check,
     /// placing and tracking (rulings follow on their own thread).
     pub frame_work: Duration,
+    /// The lens learner's share of `frame_work` on the last frame: refining the corners of new
+    /// stand sightings against their patterns, through the lens in use, and gathering them
+    /// (the fit itself runs on its own thread).
+    pub lens_time: Duration,
     /// Camera frames dropped so far because the pipeline was still busy with the one before
     /// (the camera is never made to wait).
     pub dropped_frames: u64,
@@ -60,6 +64,7 @@ impl Status {
             pipeline_fps: 0.0,
             detect_time: Duration::ZERO,
             frame_work: Duration::ZERO,
+            lens_time: Duration::ZERO,
             dropped_frames: 0,
             calibration: CalibrationStatus::Missing("no frame yet".into()),
             lens: LensStatus::Idle,
