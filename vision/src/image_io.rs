@@ -107,6 +107,12 @@ pub fn write_image(path: &Path, image: &Mat) -> Result<(), VisionError> {
     }
 }
 
+/// A copy of an image, to hand to another thread (`Mat`'s `Clone` panics when the copy
+/// cannot be made; this says so instead).
+pub fn copy_image(image: &Mat) -> Result<Mat, VisionError> {
+    Ok(image.try_clone()?)
+}
+
 /// The size of an image.
 pub fn image_size(image: &Mat) -> calibration::ImageSize {
     calibration::ImageSize {

@@ -35,8 +35,8 @@ pub mod track;
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
 pub use image_io::{
-    check_picture_size, decode_image, encode_jpeg, from_rgba, image_size, read_gray, read_image,
-    to_rgba, write_image,
+    check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,
+    read_image, to_rgba, write_image,
 };
 pub use live::small::SmallTagSearch;
 pub use live::{LiveDetector, LiveSettings, follow_tag};

@@ -205,11 +205,8 @@ impl CornerRefiner {
         Ok(report)
     }
 
-    /// A frame's sightings to offer a lens learner, their corners refined: the stand
-    /// sightings it will keep (at most `limit` of them; the others are still new on a later
-    /// frame) with the frame's anchors; nothing on a frame that brings no new stand sighting,
-    /// so that the learner keeps the anchors refined before. Refining costs a few milliseconds
-    /// a tag, and a live frame brings few new places. `lens` is the lens fitted so far.
+    /// A frame's sightings to offer a lens learner, their corners refined (see
+    /// [`learner_offer`]). `lens` is the lens fitted so far.
     pub fn offer_to_learner(
         &mut self,
         image: &Mat,
@@ -219,19 +216,35 @@ impl CornerRefiner {
         lens: Option<&Intrinsics>,
         limit: usize,
     ) -> Result<Vec<TagSighting>, VisionError> {
-        let mut offered: Vec<TagSighting> = sightings
-            .iter()
-            .filter(|s| learner.wants(s, anchors))
-            .take(limit)
-            .copied()
-            .collect();
-        if offered.is_empty() {
-            return Ok(offered);
+        let mut offered = learner_offer(sightings, anchors, learner, limit);
+        if !offered.is_empty() {
+            self.refine(image, lens, &mut offered)?;
         }
-        offered.extend(sightings.iter().filter(|s| anchors.anchor(s.id).is_some()));
-        self.refine(image, lens, &mut offered)?;
         Ok(offered)
     }
+}
+
+/// A frame's sightings to offer a lens learner, to refine first: the stand sightings it will
+/// keep (at most `limit` of them; the others are still new on a later frame) with the frame's
+/// anchors; nothing on a frame that brings no new stand sighting, so that the learner keeps the
+/// anchors refined before. Refining costs a few milliseconds a tag, and a live frame brings few
+/// new places.
+pub fn learner_offer(
+    sightings: &[TagSighting],
+    anchors: &AnchorLayout,
+    learner: &LensLearner,
+    limit: usize,
+) -> Vec<TagSighting> {
+    let mut offered: Vec<TagSighting> = sightings
+        .iter()
+        .filter(|s| learner.wants(s, anchors))
+        .take(limit)
+        .copied()
+        .collect();
+    if !offered.is_empty() {
+        offered.extend(sightings.iter().filter(|s| anchors.anchor(s.id).is_some()));
+    }
+    offered
 }
 
 /// What refining one tag gives: how it went, and the new corners when they are to be used.

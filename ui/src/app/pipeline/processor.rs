@@ -306,10 +306,14 @@ impl Processor {
         state.status.lens_time = started.elapsed();
     }
 
-    /// Wait for the lens fit under way, if any, and take its lens (tests: the pipeline itself
-    /// never waits).
+    /// Let the lens learning catch up — the corners being refined taken, the fit they make due
+    /// run — and take its lens (tests: the pipeline itself never waits).
     pub fn finish_lens_fit(&mut self, limit: Duration) -> bool {
-        match self.lens.wait(limit) {
+        let (Some(anchors), Some(calibration)) = (&self.inputs.anchors, &self.inputs.calibration)
+        else {
+            return false;
+        };
+        match self.lens.settle(limit, anchors, calibration) {
             Some(better) => {
                 self.inputs.calibration = Some(better);
                 true

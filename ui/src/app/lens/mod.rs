@@ -1,6 +1,7 @@
 //! The lens learnt while people play, for the pipeline: each frame's tags are offered to the
-//! [`LensLearner`]; when it has gathered enough new sightings a fit runs on a thread of its own
-//! (the pipeline never waits for it), and the fitted calibration is taken when it is better
+//! [`LensLearner`], the corners of those it keeps refined on a thread of their own
+//! ([`refining`]); when it has gathered enough new sightings a fit runs on another (the
+//! pipeline never waits for either), and the fitted calibration is taken when it is better
 //! founded than the one in use. The lens is saved per frame size in the app's data folder, so
 //! the next session starts from it; a moved camera keeps it and only finds the table again.
 
@@ -13,14 +14,18 @@ use calibration::lens::{Coverage, LensLearner, LensModel};
 use calibration::{AnchorLayout, ImageSize, Intrinsics, LensSource, Pixels, TableCalibration};
 use roster::Roster;
 use vision::Mat;
-use vision::refine::{CornerRefiner, RefineSettings};
+use vision::refine::learner_offer;
+
+mod refining;
+
+use refining::{Refined, Refining};
 
 /// New stand sightings the learner must gather before the lens is fitted again.
 const REFIT_AFTER: usize = 12;
 /// Stand sightings needed for a first fit.
 const FIRST_FIT: usize = 16;
-/// New stand sightings whose corners are refined on one frame (`vision::refine`, a few
-/// milliseconds each); the rest are still new on the next frames, a tenth of a second later.
+/// New stand sightings whose corners are refined at a time (`vision::refine`, a few
+/// milliseconds each); the rest are still new on the next frames.
 const REFINED_PER_FRAME: usize = 8;
 
 /// Where the app keeps lenses: set once by the app's window (tests and the command line keep
@@ -86,9 +91,9 @@ pub struct LensLearning {
     folder: Option<PathBuf>,
     /// What the kept sightings covered at the last frame.
     coverage: Option<Coverage>,
-    /// Refines the corners of the sightings kept: the family it was made for, and the refiner
-    /// (`None` when the family has no patterns to refine against).
-    refiner: Option<(String, Option<CornerRefiner>)>,
+    /// Refines the corners of the sightings kept: the family it was started for, and the
+    /// thread (`None` when the family has no patterns to refine against).
+    refining: Option<(String, Option<Refining>)>,
 }
 
 impl LensLearning {
@@ -102,7 +107,7 @@ impl LensLearning {
             lens: None,
             folder,
             coverage: None,
-            refiner: None,
+            refining: None,
         }
     }
 
@@ -139,6 +144,8 @@ impl LensLearning {
         if let Some(learner) = &mut self.learner {
             learner.restart();
         }
+        // An offer being refined is of the old picture.
+        self.refining = None;
         self.fitting = None;
         self.taken_at_last_fit = 0;
     }
@@ -162,36 +169,30 @@ impl LensLearning {
             slot => slot.insert(LensLearner::new(size, roster.stand_tags())),
         };
         let family = &anchors.family;
-        if self.refiner.as_ref().is_none_or(|(f, _)| f != family) {
-            let refiner = CornerRefiner::new(family, RefineSettings::default()).ok();
-            self.refiner = Some((family.clone(), refiner));
+        if self.refining.as_ref().is_none_or(|(f, _)| f != family) {
+            self.refining = Some((family.clone(), Refining::start(family)));
         }
-        // The sightings the learner keeps, their corners refined against their patterns; the
-        // detector's when they cannot be.
-        let refined = self
-            .refiner
-            .as_mut()
-            .and_then(|(_, r)| r.as_mut())
-            .map(|refiner| {
-                // Through the lens in use: the last fit's once there is one.
-                let lens = Some(&calibration.camera.intrinsics);
-                refiner.offer_to_learner(
-                    image,
-                    sightings,
-                    anchors,
-                    learner,
-                    lens,
-                    REFINED_PER_FRAME,
-                )
-            });
-        match refined {
-            Some(Ok(offered)) => learner.observe(&offered, anchors),
-            Some(Err(e)) => {
-                tracing::warn!("lens learning: corners not refined: {e}");
-                learner.observe(sightings, anchors)
+        match self.refining.as_mut().and_then(|(_, r)| r.as_mut()) {
+            Some(refining) => {
+                if let Some(refined) = refining.take() {
+                    observe_refined(learner, refined, anchors);
+                }
+                if !refining.busy() {
+                    let offered = learner_offer(sightings, anchors, learner, REFINED_PER_FRAME);
+                    // Through the lens in use: the last fit's once there is one.
+                    let lens = calibration.camera.intrinsics;
+                    if !offered.is_empty()
+                        && let Err(offered) = refining.send(image, offered, lens)
+                    {
+                        learner.observe(&offered, anchors);
+                    }
+                }
             }
-            None => learner.observe(sightings, anchors),
-        };
+            // No patterns to refine against: the detector's corners.
+            None => {
+                learner.observe(sightings, anchors);
+            }
+        }
         let coverage = learner.coverage(Some(calibration));
         let covered = coverage.fraction();
         self.coverage = Some(coverage);
@@ -254,8 +255,25 @@ impl LensLearning {
         self.adopt(result)
     }
 
-    /// Wait for a running fit (tests: the pipeline itself never waits).
-    pub fn wait(&mut self, limit: Duration) -> Option<TableCalibration> {
+    /// Let the learning catch up (tests: the pipeline itself never waits): take the offer being
+    /// refined, start the fit it makes due, and wait for the fit running.
+    pub fn settle(
+        &mut self,
+        limit: Duration,
+        anchors: &AnchorLayout,
+        calibration: &TableCalibration,
+    ) -> Option<TableCalibration> {
+        let refined = self
+            .refining
+            .as_mut()
+            .and_then(|(_, r)| r.as_mut())
+            .and_then(|r| r.wait(limit));
+        if let (Some(refined), Some(learner)) = (refined, &mut self.learner) {
+            observe_refined(learner, refined, anchors);
+        }
+        if self.fitting.is_none() && self.due() {
+            self.start_fit(anchors, calibration);
+        }
         let result = self.fitting.as_ref()?.recv_timeout(limit).ok()?;
         self.fitting = None;
         self.adopt(result)
@@ -310,4 +328,13 @@ impl LensLearning {
             tracing::warn!("could not keep the lens in {}: {e}", file.display());
         }
     }
+}
+
+/// Give the learner an offer back from refining: refined, or as detected when it could not be.
+fn observe_refined(learner: &mut LensLearner, refined: Refined, anchors: &AnchorLayout) {
+    let sightings = refined.unwrap_or_else(|(why, detected)| {
+        tracing::warn!("lens learning: corners not refined: {why}");
+        detected
+    });
+    learner.observe(&sightings, anchors);
 }
