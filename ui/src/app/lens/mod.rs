@@ -166,7 +166,11 @@ impl LensLearning {
         let size = calibration.camera.intrinsics.image_size;
         let learner = match &mut self.learner {
             Some(learner) if learner.image_size() == size => learner,
-            slot => slot.insert(LensLearner::new(size, roster.stand_tags())),
+            slot => {
+                // A new frame size: an offer being refined is of the old pictures.
+                self.refining = None;
+                slot.insert(LensLearner::new(size, roster.stand_tags()))
+            }
         };
         let family = &anchors.family;
         if self.refining.as_ref().is_none_or(|(f, _)| f != family) {
