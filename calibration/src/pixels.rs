@@ -3,6 +3,7 @@
 use std::fmt;
 use std::ops::{Add, Mul, Sub};
 
+use rules::geometry::xy::Pair;
 use serde::{Deserialize, Serialize};
 
 /// A length in image pixels.
@@ -20,7 +21,7 @@ impl fmt::Display for Pixels {
 /// pixel at (0, 0) — OpenCV's convention. (The AprilTag C library puts that centre at
 /// (0.5, 0.5); `vision` converts its corners on the way in.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+#[serde(from = "Pair", into = "[f64; 2]")]
 pub struct PixelPoint {
     /// Rightwards.
     pub x: f64,
@@ -110,6 +111,12 @@ impl Mul<f64> for PixelVector {
 impl From<[f64; 2]> for PixelPoint {
     fn from([x, y]: [f64; 2]) -> PixelPoint {
         PixelPoint { x, y }
+    }
+}
+
+impl From<Pair> for PixelPoint {
+    fn from(Pair(pair): Pair) -> PixelPoint {
+        PixelPoint::from(pair)
     }
 }
 

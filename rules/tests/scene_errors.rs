@@ -243,3 +243,16 @@ fn a_scene_survives_a_round_trip_through_json() {
     let again = Scene::parse(&scene.to_json(), Format::Json, "b").expect("round trip");
     assert_eq!(scene, again);
 }
+
+#[test]
+fn a_point_of_three_numbers_names_the_unit_the_field_and_the_count() {
+    let mut doc = valid();
+    doc["units"][1]["front_center"] = json!([30.0, 20.0, 1.0]);
+    let message = message_of(&doc);
+    assert!(message.contains("unit '3e-ligne'"), "{message}");
+    assert!(
+        message.contains("`front_center`: invalid length 3, expected a point [x, y]"),
+        "{message}"
+    );
+    assert!(!message.contains("trailing characters"), "{message}");
+}

@@ -2,9 +2,14 @@
 //! inside [`written_in`](crate::units::written_in).
 //!
 //! Points stay [`TablePoint`]s in every file and report type; these adapters only choose the
-//! text. Files are read through `[f64; 2]` so that a malformed point is refused in the words a
-//! player understands ("expected an array of length 2"), not nalgebra's.
+//! text. Files are read through [`Pair`] so that a malformed point is refused in the words a
+//! player understands ("invalid length 3, expected a point [x, y]"): nalgebra says "a matrix
+//! array", and serde's own `[f64; 2]` stops after two numbers and leaves JSON to call a third
+//! "trailing characters" of a valid document.
 
+use std::fmt;
+
+use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::TablePoint;
@@ -14,8 +19,45 @@ fn pair(point: &TablePoint) -> [f64; 2] {
     [point.x, point.y]
 }
 
-fn point([x, y]: [f64; 2]) -> TablePoint {
+fn point(Pair([x, y]): Pair) -> TablePoint {
     TablePoint::new(x, y)
+}
+
+/// Two numbers as a file writes them, `[x, y]`; any other count is refused by how many there
+/// were.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair(pub [f64; 2]);
+
+impl<'de> Deserialize<'de> for Pair {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Pair, D::Error> {
+        deserializer.deserialize_seq(PairVisitor)
+    }
+}
+
+struct PairVisitor;
+
+impl<'de> Visitor<'de> for PairVisitor {
+    type Value = Pair;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a point [x, y]")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Pair, A::Error> {
+        let mut pair = [0.0; 2];
+        let mut count = 0;
+        while let Some(number) = seq.next_element::<f64>()? {
+            if let Some(slot) = pair.get_mut(count) {
+                *slot = number;
+            }
+            count += 1;
+        }
+        if count == 2 {
+            Ok(Pair(pair))
+        } else {
+            Err(de::Error::invalid_length(count, &self))
+        }
+    }
 }
 
 /// A point in a file, `#[serde(with = "xy")]`.
@@ -25,7 +67,7 @@ pub fn serialize<S: Serializer>(at: &TablePoint, serializer: S) -> Result<S::Ok,
 
 /// A point in a file, `#[serde(with = "xy")]`.
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<TablePoint, D::Error> {
-    <[f64; 2]>::deserialize(deserializer).map(point)
+    Pair::deserialize(deserializer).map(point)
 }
 
 /// A point a file may leave out, `#[serde(with = "xy::optional")]`.
@@ -44,7 +86,7 @@ pub mod optional {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<TablePoint>, D::Error> {
-        Option::<[f64; 2]>::deserialize(deserializer).map(|at| at.map(point))
+        Option::<Pair>::deserialize(deserializer).map(|at| at.map(point))
     }
 }
 
@@ -65,7 +107,7 @@ pub mod optional_list {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<Vec<TablePoint>>, D::Error> {
-        let pairs = Option::<Vec<[f64; 2]>>::deserialize(deserializer)?;
+        let pairs = Option::<Vec<Pair>>::deserialize(deserializer)?;
         Ok(pairs.map(|p| p.into_iter().map(point).collect()))
     }
 }
@@ -123,11 +165,13 @@ mod tests {
     }
 
     #[test]
-    fn a_point_of_one_number_is_refused_in_plain_words() {
-        let error = serde_json::from_str::<Stand>(r#"{"center":[1]}"#).expect_err("one number");
-        assert!(
-            error.to_string().contains("expected an array of length 2"),
-            "{error}"
-        );
+    fn a_point_of_one_or_three_numbers_is_refused_by_their_count() {
+        for (text, count) in [(r#"{"center":[1]}"#, 1), (r#"{"center":[1,2,3]}"#, 3)] {
+            let error = serde_json::from_str::<Stand>(text).expect_err(text);
+            let wanted = format!("invalid length {count}, expected a point [x, y]");
+            assert!(error.to_string().contains(&wanted), "{error}");
+        }
+        let error = toml::from_str::<Stand>("center = [1.0, 2.0, 3.0]").expect_err("three");
+        assert!(error.to_string().contains("invalid length 3"), "{error}");
     }
 }

@@ -66,6 +66,7 @@ use std::path::{Path, PathBuf};
 
 use calibration::FileError;
 use calibration::files;
+use rules::geometry::xy::Pair;
 use rules::geometry::{TablePoint, TableVector, heading};
 use rules::scene::UnitDoc;
 use rules::scene::{Formation, Side, StatLine, UnitKind, UnitSize};
@@ -221,7 +222,7 @@ pub struct RosterUnit {
 /// Where a tag's centre sits on its stand: from the stand's centre, to its right and to its
 /// front. Files write it `[right, front]` in inches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(from = "[f64; 2]", into = "[f64; 2]")]
+#[serde(from = "Pair", into = "[f64; 2]")]
 pub struct TagOffset {
     /// To the stand's right (negative: to its left).
     pub right: Inches,
@@ -250,6 +251,12 @@ impl From<[f64; 2]> for TagOffset {
             right: Inches(right),
             front: Inches(front),
         }
+    }
+}
+
+impl From<Pair> for TagOffset {
+    fn from(Pair(pair): Pair) -> TagOffset {
+        TagOffset::from(pair)
     }
 }
 
@@ -771,6 +778,11 @@ mod tests {
     fn a_tag_offset_of_one_number_is_refused_in_plain_words() {
         let error = toml::from_str::<HashMap<String, TagOffset>>("tag_offset = [1.0]")
             .expect_err("one number");
-        assert!(error.to_string().contains("length 2"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("invalid length 1, expected a point"),
+            "{error}"
+        );
     }
 }
