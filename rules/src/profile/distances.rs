@@ -58,28 +58,50 @@ pub struct Distances {
 }
 
 impl Distances {
+    /// Every length, each once. The pattern names every field, so a length added to the table
+    /// cannot be left out of the conversion into inches or of the distance scale.
     fn lengths_mut(&mut self) -> [&mut Inches; 17] {
+        let Distances {
+            proximity,
+            contact,
+            support,
+            brigade_cohesion,
+            command_step,
+            close_range,
+            gap,
+            cannon_gap,
+            obstacle,
+            building_entry,
+            wood_edge,
+            cover_behind,
+            cavalry_square_halt,
+            commander_on_foot,
+            commander_mounted,
+            dead_ground,
+            traversing,
+        } = self;
         [
-            &mut self.proximity,
-            &mut self.contact,
-            &mut self.support,
-            &mut self.brigade_cohesion,
-            &mut self.command_step,
-            &mut self.close_range,
-            &mut self.gap,
-            &mut self.cannon_gap,
-            &mut self.obstacle,
-            &mut self.building_entry,
-            &mut self.wood_edge,
-            &mut self.cover_behind,
-            &mut self.cavalry_square_halt,
-            &mut self.commander_on_foot,
-            &mut self.commander_mounted,
-            &mut self.dead_ground,
-            &mut self.traversing,
+            proximity,
+            contact,
+            support,
+            brigade_cohesion,
+            command_step,
+            close_range,
+            gap,
+            cannon_gap,
+            obstacle,
+            building_entry,
+            wood_edge,
+            cover_behind,
+            cavalry_square_halt,
+            commander_on_foot,
+            commander_mounted,
+            dead_ground,
+            traversing,
         ]
     }
 
+    /// Multiply every length by `factor`.
     pub(super) fn convert(&mut self, factor: f64) {
         for length in self.lengths_mut() {
             *length = *length * factor;
@@ -113,26 +135,8 @@ impl Profile {
 
     /// Every distance the rules measure against, scaled.
     pub fn distances(&self) -> Distances {
-        let d = &self.distances;
-        let s = |length: Inches| self.scaled(length);
-        Distances {
-            proximity: s(d.proximity),
-            contact: s(d.contact),
-            support: s(d.support),
-            brigade_cohesion: s(d.brigade_cohesion),
-            command_step: s(d.command_step),
-            close_range: s(d.close_range),
-            gap: s(d.gap),
-            cannon_gap: s(d.cannon_gap),
-            obstacle: s(d.obstacle),
-            building_entry: s(d.building_entry),
-            wood_edge: s(d.wood_edge),
-            cover_behind: s(d.cover_behind),
-            cavalry_square_halt: s(d.cavalry_square_halt),
-            commander_on_foot: s(d.commander_on_foot),
-            commander_mounted: s(d.commander_mounted),
-            dead_ground: s(d.dead_ground),
-            traversing: s(d.traversing),
-        }
+        let mut scaled = self.distances.clone();
+        scaled.convert(self.distance_scale);
+        scaled
     }
 }
