@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use calibration::lens::LensLearner;
 use calibration::tag::mean_side;
-use calibration::{AnchorLayout, Intrinsics, PixelPoint, Pixels, TagSighting};
+use calibration::{AnchorLayout, Intrinsics, PixelPoint, PixelVector, Pixels, TagSighting};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
@@ -601,12 +601,7 @@ impl<'a> Alignment<'a> {
     }
 
     fn corners_at(&self, params: &DVector<f64>) -> [PixelPoint; 4] {
-        std::array::from_fn(|k| {
-            PixelPoint::new(
-                self.start[k].x + params[2 * k],
-                self.start[k].y + params[2 * k + 1],
-            )
-        })
+        std::array::from_fn(|k| self.start[k] + PixelVector::new(params[2 * k], params[2 * k + 1]))
     }
 
     fn corners(&self) -> [PixelPoint; 4] {
