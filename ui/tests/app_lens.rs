@@ -14,8 +14,10 @@ use vision::FrameSource;
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, LensClass, framing_camera_for};
 
-/// Frames filmed of each turn: enough for the live detector to find the stands that moved.
-const FRAMES_PER_TURN: u64 = 4;
+/// Frames filmed of each turn: enough for the live detector to find the stands that moved, and
+/// for them to lie still long enough to be ruled where they now are (the tracker's settle
+/// time, 0.4 s, after two sightings away from where they were: 0.7 s at 10 frames a second).
+const FRAMES_PER_TURN: u64 = 8;
 
 /// Film a turn's table for a few frames; the last frame's state.
 fn film(

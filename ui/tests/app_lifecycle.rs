@@ -229,6 +229,7 @@ fn a_hand_over_an_anchor_or_a_knocked_camera_is_recovered_from_unattended() {
         colour: Rgb(214, 170, 140),
         tags: Vec::new(),
         figures: false,
+        motion: None,
     });
     for i in 1..4 {
         let state = film(&mut processor, demo.camera, covered.clone(), i);

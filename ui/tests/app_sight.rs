@@ -25,6 +25,7 @@ fn hand_over(table: &mut SyntheticTable, unit: &rules::scene::Unit) {
         colour: Rgb(214, 170, 140),
         tags: Vec::new(),
         figures: false,
+        motion: None,
     });
 }
 

@@ -18,11 +18,13 @@
 //!   calibration's camera model, so it cannot drift from what the pipeline assumes.
 
 pub mod annotate;
+pub mod bearing;
 pub mod detect;
 pub mod error;
 pub mod image_io;
 pub mod live;
 pub mod locate;
+pub mod moves;
 pub mod partial;
 pub mod pattern;
 pub mod printables;
@@ -44,8 +46,9 @@ pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, scene_on_table,
     tag_pose,
 };
+pub use moves::{MoveEvent, MoveWatch, Placed, TableMotion, Travelling};
 /// OpenCV's image type, the frames' pixels.
 pub use opencv::core::Mat;
 pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};
-pub use track::{MoveLog, Movement, Sighting, TrackedTag, Tracker, TrackerSettings};
+pub use track::{Observed, Sighting, TrackedTag, Tracker, TrackerSettings, observations};

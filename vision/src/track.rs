@@ -1,44 +1,125 @@
-//! Following tags from frame to frame.
+//! Following tags from frame to frame: where each tag *lies*, not where it flies.
+//!
+//! Every tag is resting or travelling. A resting tag's place is the mean of its sightings
+//! since it came to rest, so the camera's wobble averages away and the place gets surer the
+//! longer it lies there. A tag seen twice in a row away from its rest (a move, not a glitch of
+//! one frame) is travelling: it keeps its rest for the rules, and its latest sighting, with
+//! how far it seems lifted and tilted off its stand ([`crate::bearing`]), is where it is
+//! drawn travelling. It rests again once it has been still within its noise for
+//! [`TrackerSettings::settle_time`] and lies on its stand's plane.
 //!
 //! Decisions:
-//! - No lag on a deliberate move: a tag that moves further than the camera's noise (0.08" or
-//!   2°) jumps to where it is seen; only small wobbles are averaged away. A player who pushes a
-//!   unit 6" sees it arrive in the same frame.
-//! - A covered tag is held at its last pose for a while, marked "not seen since …", so a hand
-//!   over a unit does not make it vanish from the rulings; after the hold it is dropped.
+//! - Nothing is ruled at a place a tag never rested: a tag carried over the table or held up
+//!   in a hand keeps its last rest until it is put down and left, however slowly it moves.
+//! - A tag first seen lying flat rests at once (a still picture is ruled on its one frame); a
+//!   tag first seen in a hand has no rest until it is put down.
+//! - A tag held still off its stand's plane for [`TrackerSettings::raised_settle`] lies on
+//!   something (a hill, a building, a slope) rather than in a hand, which never holds that
+//!   still: it rests, placed at the height its size says.
+//! - A covered tag keeps its rest, marked "not seen since …"; it is dropped after
+//!   [`TrackerSettings::hold`]. Found again within its noise of its rest, nothing moves; found
+//!   elsewhere, it travelled unseen (a unit moved under a hand) and says so.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use rules::Scene;
+use calibration::{StandTagSpec, TableCalibration, TagSighting};
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
-use crate::locate::{LocatedTag, TagPose};
+use crate::bearing::{Bearing, FlatLook, InHand, Lift};
+use crate::locate::{FrameTags, LocatedTag, TagPose, TagRole, tag_pose};
 
-/// How the tracker smooths and holds.
+/// How the tracker decides what rests and what travels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrackerSettings {
-    /// Moves shorter than this are treated as noise and averaged.
+    /// A tag is still while its sightings stay within this of their mean: the camera's noise
+    /// (a small, far tag through an MJPEG webcam wobbles by a few hundredths of an inch).
     pub still_distance: Inches,
-    /// Turns smaller than this are treated as noise and averaged.
+    /// The same for its facing.
     pub still_turn: Degrees,
-    /// Weight of a new sighting in the average of a still tag (0–1).
-    pub smoothing: f64,
-    /// How long a covered tag is held at its last pose.
+    /// How long a tag must be still, lying on its stand's plane, to rest.
+    pub settle_time: Duration,
+    /// A tag seems in a hand when it seems lifted or tilted off its stand's plane by more
+    /// than these, surely, over the sightings that would settle it.
+    pub in_hand: InHand,
+    /// A tag still this long rests even off its stand's plane (see the module's
+    /// documentation).
+    pub raised_settle: Duration,
+    /// How long a covered tag is held at its rest.
     pub hold: Duration,
 }
 
 impl Default for TrackerSettings {
     fn default() -> TrackerSettings {
         TrackerSettings {
-            still_distance: Inches(0.08),
-            still_turn: Degrees(2.0),
-            smoothing: 0.3,
+            still_distance: Inches(0.06),
+            still_turn: Degrees(1.5),
+            settle_time: Duration::from_millis(400),
+            in_hand: InHand {
+                rise: Inches(0.6),
+                tilt: Degrees(6.0),
+                sure: 3.0,
+            },
+            raised_settle: Duration::from_secs(3),
             hold: Duration::from_secs(60),
         }
     }
+}
+
+/// Sightings in a row away from its rest before a tag is taken to travel: one is a glitch.
+const DEPARTURES: u32 = 2;
+/// A rest counts at most this many sightings in its mean, then follows them slowly.
+const REST_MEMORY: f64 = 60.0;
+/// Sightings within the settle time needed to rest: a tag seen once after a gap has not been
+/// seen still.
+const SETTLE_SIGHTINGS: usize = 3;
+/// A tag that had been resting this long teaches what a flat tag looks like.
+const FLAT_AFTER: Duration = Duration::from_secs(1);
+/// A tag first seen is in a hand only when it seems lifted or tilted this many times beyond
+/// the limits, this many times as surely.
+const FIRST_SIGHT_DOUBT: f64 = 2.0;
+/// A gap between sightings longer than this means the tag was out of sight.
+const UNSEEN_GAP: Duration = Duration::from_millis(250);
+/// A journey seen to go further than this after the tag was found away from its rest was
+/// watched, not made unseen.
+const SEEN_MOVING: Inches = Inches(0.5);
+/// A rest is placed again through a new calibration from a sighting within this of it.
+const REPLACE_NEAR: f64 = 0.5;
+/// A tag back at its rest after travelling less than this many times the still distance
+/// never went anywhere: a glitch of its corners.
+const WOBBLE: f64 = 4.0;
+
+/// One frame's sighting of a tag: placed, with its corners and what the roster says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    /// Placed at its stand's height.
+    pub tag: LocatedTag,
+    /// Its corners.
+    pub sighting: TagSighting,
+    /// Its size and stand height, for a roster tag: what tells lifted from lying.
+    pub spec: Option<StandTagSpec>,
+}
+
+/// A frame's tags as the tracker takes them: each placed tag with its sighting and, for the
+/// roster's stand tags, their size and height.
+pub fn observations(
+    tags: &FrameTags,
+    sightings: &[TagSighting],
+    specs: &HashMap<u32, StandTagSpec>,
+) -> Vec<Observed> {
+    tags.tags
+        .iter()
+        .filter_map(|tag| {
+            let sighting = *sightings.iter().find(|s| s.id == tag.pose.id)?;
+            Some(Observed {
+                tag: tag.clone(),
+                sighting,
+                spec: specs.get(&tag.pose.id).copied(),
+            })
+        })
+        .collect()
 }
 
 /// Whether a tag is in view.
@@ -47,33 +128,147 @@ impl Default for TrackerSettings {
 pub enum Sighting {
     /// Seen in this frame.
     Now,
-    /// Not seen since this time (from the start of the source); held at its last pose.
+    /// Not seen since this time (from the start of the source).
     HeldSince {
         /// Time of the last sighting.
         last_seen: Duration,
     },
 }
 
+/// A tag on its way.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Travel {
+    /// Where it was last seen: at its stand's height, or at the height its size says when it
+    /// is lifted.
+    pub now: TagPose,
+    /// When it left its rest (its first sighting away from it).
+    pub since: Duration,
+    /// How far it has gone, along its sightings.
+    pub path: Inches,
+    /// How far off its stand's plane it seems now.
+    pub lift: Lift,
+    /// Whether it is in a hand now: lifted or tilted off its stand's plane.
+    pub in_hand: bool,
+    /// Whether it was ever in a hand on this journey.
+    pub lifted: bool,
+    /// Whether it left its rest out of sight (under a hand, behind an arm).
+    pub left_unseen: bool,
+    /// How far it has been seen to go, after it was first seen away from its rest.
+    pub seen_path: Inches,
+}
+
+/// How a tag came to its rest.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Journey {
+    /// Where it rested before; `None` for a tag first seen on its way.
+    pub from: Option<TagPose>,
+    /// When it left.
+    pub since: Duration,
+    /// When it came to rest.
+    pub ended: Duration,
+    /// How far it went: along its sightings, or straight when it went unseen.
+    pub path: Inches,
+    /// Whether it was lifted on the way.
+    pub lifted: bool,
+    /// Whether it went unseen: it left out of sight and was found elsewhere.
+    pub unseen: bool,
+}
+
 /// A tag as the tracker knows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrackedTag {
-    /// Where it is (smoothed).
-    pub tag: LocatedTag,
-    /// In view or held.
+    /// Its id.
+    pub id: u32,
+    /// What it is.
+    pub role: TagRole,
+    /// Where it lies for the rules: its rest. `None` for a tag first seen on its way.
+    pub resting: Option<TagPose>,
+    /// In view or not.
     pub sighting: Sighting,
+    /// On its way, if it is.
+    pub travel: Option<Travel>,
+    /// How it came to its rest, once it has travelled.
+    pub arrived: Option<Journey>,
+}
+
+impl TrackedTag {
+    /// Its rest, as a placed tag.
+    pub fn resting_tag(&self) -> Option<LocatedTag> {
+        Some(LocatedTag {
+            pose: self.resting?,
+            role: self.role.clone(),
+        })
+    }
+}
+
+/// A tag's rest: the mean of its still sightings.
+#[derive(Clone, Copy, Debug)]
+struct Rest {
+    pose: TagPose,
+    count: f64,
+    since: Duration,
+}
+
+impl Rest {
+    fn new(pose: TagPose, since: Duration) -> Rest {
+        Rest {
+            pose,
+            count: 1.0,
+            since,
+        }
+    }
+
+    /// Take one more still sighting into the mean.
+    fn absorb(&mut self, pose: &TagPose) {
+        self.count = (self.count + 1.0).min(REST_MEMORY);
+        let w = 1.0 / self.count;
+        let turn = turn_between(self.pose.facing, pose.facing).0;
+        self.pose = TagPose {
+            center: TablePoint::from(self.pose.center.coords * (1.0 - w) + pose.center.coords * w),
+            facing: Degrees((self.pose.facing.0 + turn * w).rem_euclid(360.0)),
+            measured_size: Inches(self.pose.measured_size.0 * (1.0 - w) + pose.measured_size.0 * w),
+            ..*pose
+        };
+    }
+}
+
+/// One sighting as a track remembers it.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    time: Duration,
+    /// Placed at its rest's height: what stillness is judged on.
+    pose: TagPose,
+    /// Placed at its stand's height.
+    on_stand: TagPose,
+    /// Placed at the height its size says, when it seems off its stand's plane.
+    raised: Option<TagPose>,
+    /// How far off its stand's plane it seems, against how it looked at its rest.
+    lift: Option<Lift>,
+    /// The same against a flat tag of its size.
+    raw: Option<Lift>,
+    sighting: TagSighting,
 }
 
 #[derive(Clone, Debug)]
 struct Track {
-    tag: LocatedTag,
+    role: TagRole,
+    rest: Option<Rest>,
+    /// How it looked while at its rest (against a flat tag of its size): what the lens and
+    /// the light make of this tag lying there, which a lift is judged against.
+    looked: Option<Lift>,
+    recent: VecDeque<Seen>,
+    departures: u32,
+    travel: Option<Travel>,
+    arrived: Option<Journey>,
     last_seen: Duration,
 }
 
-/// Tags followed across frames.
+/// Tags followed across frames (see the module's documentation).
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
     settings: TrackerSettings,
     tracks: HashMap<u32, Track>,
+    flat: FlatLook,
 }
 
 impl Tracker {
@@ -81,223 +276,375 @@ impl Tracker {
     pub fn new(settings: TrackerSettings) -> Tracker {
         Tracker {
             settings,
-            tracks: HashMap::new(),
+            ..Tracker::default()
         }
     }
 
-    /// Take one frame's tags, seen at `time`; returns every tag known, seen or held, by id.
-    pub fn update(&mut self, time: Duration, tags: &[LocatedTag]) -> Vec<TrackedTag> {
-        for seen in tags {
-            let settings = self.settings;
-            self.tracks
-                .entry(seen.pose.id)
-                .and_modify(|track| {
-                    track.tag = LocatedTag {
-                        pose: follow(&track.tag.pose, &seen.pose, &settings),
-                        role: seen.role.clone(),
-                    };
-                    track.last_seen = time;
-                })
-                .or_insert_with(|| Track {
-                    tag: seen.clone(),
-                    last_seen: time,
-                });
+    /// Its settings.
+    pub fn settings(&self) -> &TrackerSettings {
+        &self.settings
+    }
+
+    /// Take one frame's tags, seen at `time` through `calibration`; returns every tag known,
+    /// seen or held, by id.
+    pub fn update(
+        &mut self,
+        time: Duration,
+        calibration: &TableCalibration,
+        seen: &[Observed],
+    ) -> Vec<TrackedTag> {
+        for observed in seen {
+            let bearing = observed
+                .spec
+                .and_then(|spec| Bearing::of(&calibration.camera, &observed.sighting, &spec));
+            let raw = bearing.map(|b| self.flat.lift(&b));
+            let on_stand = observed.tag.pose;
+            let track = self
+                .tracks
+                .entry(on_stand.id)
+                .or_insert_with(|| Track::new(&observed.tag));
+            track.role = observed.tag.role.clone();
+            let lift = raw.map(|r| track.judged(r));
+            let raised = lift
+                .filter(|l| l.in_hand(&self.settings.in_hand))
+                .and_then(|l| tag_pose(calibration, &observed.sighting, on_stand.height + l.rise));
+            let sighting = Seen {
+                time,
+                pose: track.at_rest_height(observed, calibration),
+                on_stand,
+                raised,
+                lift,
+                raw,
+                sighting: observed.sighting,
+            };
+            track.see(sighting, &self.settings, calibration);
+            if let (Some(bearing), Some(rest)) = (bearing, &track.rest)
+                && track.travel.is_none()
+                && rest.pose.height == on_stand.height
+                && time.saturating_sub(rest.since) >= FLAT_AFTER
+            {
+                self.flat.learn(&bearing);
+            }
         }
         let hold = self.settings.hold;
         self.tracks
             .retain(|_, t| time.saturating_sub(t.last_seen) <= hold);
         let mut out: Vec<TrackedTag> = self
             .tracks
-            .values()
-            .map(|t| TrackedTag {
-                tag: t.tag.clone(),
-                sighting: if t.last_seen == time {
-                    Sighting::Now
-                } else {
-                    Sighting::HeldSince {
-                        last_seen: t.last_seen,
-                    }
-                },
-            })
+            .iter()
+            .map(|(id, t)| t.report(*id, time))
             .collect();
-        out.sort_by_key(|t| t.tag.pose.id);
+        out.sort_by_key(|t| t.id);
         out
     }
 
-    /// Forget everything (a new calibration, a new game).
+    /// Forget everything (a new game, a moved camera).
     pub fn clear(&mut self) {
         self.tracks.clear();
+        self.flat = FlatLook::default();
+    }
+
+    /// The camera is measured afresh (its lens learnt better, say), not moved: every rest is
+    /// placed again through the new calibration from its latest sighting, so that nothing
+    /// seems to move; what tags look like lying flat is learnt again.
+    pub fn recalibrated(&mut self, calibration: &TableCalibration) {
+        for track in self.tracks.values_mut() {
+            track.recalibrated(calibration);
+        }
+        self.flat = FlatLook::default();
     }
 }
 
-/// The new pose of a tracked tag: the sighting itself after a real move, else a weighted
-/// average that settles the camera's wobble.
-fn follow(old: &TagPose, new: &TagPose, settings: &TrackerSettings) -> TagPose {
-    let moved = (new.center - old.center).norm();
-    let turned = turn_between(old.facing, new.facing);
-    if moved > settings.still_distance.0 || turned.0.abs() > settings.still_turn.0 {
-        return *new;
+impl Track {
+    fn new(tag: &LocatedTag) -> Track {
+        Track {
+            role: tag.role.clone(),
+            rest: None,
+            looked: None,
+            recent: VecDeque::new(),
+            departures: 0,
+            travel: None,
+            arrived: None,
+            last_seen: Duration::ZERO,
+        }
     }
-    let w = settings.smoothing;
-    TagPose {
-        center: TablePoint::from(old.center.coords * (1.0 - w) + new.center.coords * w),
-        facing: Degrees(old.facing.0 + turned.0 * w),
-        ..*new
+
+    fn report(&self, id: u32, time: Duration) -> TrackedTag {
+        TrackedTag {
+            id,
+            role: self.role.clone(),
+            resting: self.rest.map(|r| r.pose),
+            sighting: if self.last_seen == time {
+                Sighting::Now
+            } else {
+                Sighting::HeldSince {
+                    last_seen: self.last_seen,
+                }
+            },
+            travel: self.travel,
+            arrived: self.arrived,
+        }
     }
+
+    /// A sighting's lift judged against how this tag looked at its rest (an uncorrected lens
+    /// makes a tag at the rim of the picture seem tilted; it seems so lying there too).
+    fn judged(&self, raw: Lift) -> Lift {
+        let Some(looked) = &self.looked else {
+            return raw;
+        };
+        Lift {
+            rise: raw.rise - looked.rise,
+            tilt: Degrees((raw.tilt.0 - looked.tilt.0).max(0.0)),
+            rise_spread: Inches(raw.rise_spread.0.hypot(looked.rise_spread.0)),
+            tilt_spread: Degrees(raw.tilt_spread.0.hypot(looked.tilt_spread.0)),
+        }
+    }
+
+    /// Place the rest again through a new calibration, from the latest sighting still at it.
+    fn recalibrated(&mut self, calibration: &TableCalibration) {
+        if let Some(rest) = &mut self.rest
+            && let Some(last) = self
+                .recent
+                .iter()
+                .rev()
+                .find(|s| (s.pose.center - rest.pose.center).norm() <= REPLACE_NEAR)
+            && let Some(pose) = tag_pose(calibration, &last.sighting, rest.pose.height)
+        {
+            rest.pose = pose;
+            rest.count = 1.0;
+        }
+        self.recent.clear();
+        self.looked = None;
+        self.departures = 0;
+    }
+
+    /// A sighting placed at the height of this track's rest: its stand's, or what it lies on.
+    fn at_rest_height(&self, observed: &Observed, calibration: &TableCalibration) -> TagPose {
+        match &self.rest {
+            Some(rest) if rest.pose.height != observed.tag.pose.height => {
+                tag_pose(calibration, &observed.sighting, rest.pose.height)
+                    .unwrap_or(observed.tag.pose)
+            }
+            _ => observed.tag.pose,
+        }
+    }
+
+    /// Take one sighting.
+    fn see(&mut self, seen: Seen, settings: &TrackerSettings, calibration: &TableCalibration) {
+        let first = self.recent.is_empty();
+        self.remember(seen, settings);
+        self.last_seen = seen.time;
+        let in_hand = seen.lift.is_some_and(|l| l.in_hand(&settings.in_hand));
+        if let Some(travel) = &mut self.travel {
+            travel.step(&seen, in_hand, settings);
+            if let Some(rest) = &self.rest
+                && travel.path.0 < WOBBLE * settings.still_distance.0
+                && still(&rest.pose, &seen.pose, settings)
+            {
+                // Back where it lay before it had gone anywhere: a glitch, not a journey.
+                self.travel = None;
+                return;
+            }
+            self.settle(seen.time, settings, calibration);
+            return;
+        }
+        let Some(rest) = &mut self.rest else {
+            // A tag first seen has no history to judge its lift against: it is taken to be in
+            // a hand only when that is plain.
+            let plainly = seen
+                .lift
+                .is_some_and(|l| l.in_hand(&settings.in_hand.widened(FIRST_SIGHT_DOUBT)));
+            if first && !plainly {
+                self.rest = Some(Rest::new(seen.on_stand, seen.time));
+                self.looked = seen.raw;
+            } else {
+                self.travel = Some(Travel::start(&seen, None, in_hand, false));
+            }
+            return;
+        };
+        if still(&rest.pose, &seen.pose, settings) {
+            rest.absorb(&seen.pose);
+            if let Some(raw) = &seen.raw {
+                self.looked = Some(match &self.looked {
+                    Some(looked) => looked.followed(raw, rest.count),
+                    None => *raw,
+                });
+            }
+            self.departures = 0;
+            return;
+        }
+        self.departures += 1;
+        if self.departures < DEPARTURES {
+            return;
+        }
+        let from = rest.pose;
+        let (since, unseen) = self.departure();
+        let mut travel = Travel::start(&seen, Some(&from), in_hand, unseen);
+        travel.since = since;
+        self.travel = Some(travel);
+        self.departures = 0;
+        self.settle(seen.time, settings, calibration);
+    }
+
+    /// When the tag left its rest (its first sighting away from it), and whether it was out
+    /// of sight just before.
+    fn departure(&self) -> (Duration, bool) {
+        let n = self.recent.len();
+        let first = n.saturating_sub(DEPARTURES as usize);
+        let left = self.recent.get(first).map_or(self.last_seen, |s| s.time);
+        let unseen = first
+            .checked_sub(1)
+            .and_then(|before| self.recent.get(before))
+            .is_some_and(|before| left.saturating_sub(before.time) > UNSEEN_GAP);
+        (left, unseen)
+    }
+
+    fn remember(&mut self, seen: Seen, settings: &TrackerSettings) {
+        self.recent.push_back(seen);
+        let keep = settings.raised_settle.max(settings.settle_time) + settings.settle_time;
+        while self
+            .recent
+            .front()
+            .is_some_and(|s| seen.time.saturating_sub(s.time) > keep)
+        {
+            self.recent.pop_front();
+        }
+    }
+
+    /// Come to rest if the last sightings have been still long enough.
+    fn settle(
+        &mut self,
+        time: Duration,
+        settings: &TrackerSettings,
+        calibration: &TableCalibration,
+    ) {
+        let Some(travel) = self.travel else {
+            return;
+        };
+        let Some((rest, looked)) = still_since(&self.recent, time, settings, calibration) else {
+            return;
+        };
+        self.looked = looked;
+        let from = self.rest.map(|r| r.pose);
+        let straight = from.map_or(Inches::ZERO, |f| {
+            Inches((rest.pose.center - f.center).norm())
+        });
+        self.arrived = Some(Journey {
+            from,
+            since: travel.since,
+            ended: time,
+            path: if travel.went_unseen() {
+                straight
+            } else {
+                travel.path
+            },
+            lifted: travel.lifted,
+            unseen: travel.went_unseen(),
+        });
+        self.rest = Some(rest);
+        self.travel = None;
+        self.departures = 0;
+    }
+}
+
+impl Travel {
+    fn start(seen: &Seen, from: Option<&TagPose>, in_hand: bool, left_unseen: bool) -> Travel {
+        Travel {
+            now: seen.raised.unwrap_or(seen.on_stand),
+            since: seen.time,
+            path: Inches(from.map_or(0.0, |f| (seen.pose.center - f.center).norm())),
+            lift: seen.lift.unwrap_or_default(),
+            in_hand,
+            lifted: in_hand,
+            left_unseen,
+            seen_path: Inches::ZERO,
+        }
+    }
+
+    fn step(&mut self, seen: &Seen, in_hand: bool, settings: &TrackerSettings) {
+        let now = seen.raised.unwrap_or(seen.on_stand);
+        let step = (now.center - self.now.center).norm();
+        if step > settings.still_distance.0 / 2.0 {
+            self.path = self.path + Inches(step);
+            self.seen_path = self.seen_path + Inches(step);
+        }
+        self.now = now;
+        self.lift = seen.lift.unwrap_or_default();
+        self.in_hand = in_hand;
+        self.lifted |= in_hand;
+    }
+
+    /// Whether it left its rest unseen and was not seen on its way: it was moved under a
+    /// hand, not carried in view.
+    fn went_unseen(&self) -> bool {
+        self.left_unseen && !self.lifted && self.seen_path.0 < SEEN_MOVING.0
+    }
+}
+
+/// The rest the newest sightings make, if they have been still for the settle time and lie
+/// on the stand's plane (placed at its height), or have been still for the raised settle time
+/// (placed at the height their size says).
+fn still_since(
+    recent: &VecDeque<Seen>,
+    now: Duration,
+    settings: &TrackerSettings,
+    calibration: &TableCalibration,
+) -> Option<(Rest, Option<Lift>)> {
+    let mut still_ones: Vec<&Seen> = Vec::new();
+    let mut mean: Option<Rest> = None;
+    for seen in recent.iter().rev() {
+        match &mut mean {
+            Some(m) if !still(&m.pose, &seen.pose, settings) => break,
+            Some(m) => m.absorb(&seen.pose),
+            None => mean = Some(Rest::new(seen.pose, now)),
+        }
+        still_ones.push(seen);
+    }
+    let lasted = now.saturating_sub(still_ones.last()?.time);
+    let recently = still_ones
+        .iter()
+        .filter(|s| now.saturating_sub(s.time) <= settings.settle_time)
+        .count();
+    // A frame's worth of slack: the oldest still sighting may fall a frame short.
+    if recently < SETTLE_SIGHTINGS
+        || lasted.as_secs_f64() < settings.settle_time.as_secs_f64() * 0.9
+    {
+        return None;
+    }
+    let lift = Lift::mean(still_ones.iter().filter_map(|s| s.lift.as_ref()));
+    let height = match lift {
+        Some(l) if l.in_hand(&settings.in_hand) => {
+            if lasted < settings.raised_settle {
+                return None;
+            }
+            // Lying on something: placed at the height its size says.
+            still_ones.first()?.on_stand.height + l.rise
+        }
+        _ => still_ones.first()?.on_stand.height,
+    };
+    let mut placed = still_ones.iter().filter_map(|s| {
+        if s.on_stand.height == height {
+            Some(s.on_stand)
+        } else {
+            tag_pose(calibration, &s.sighting, height)
+        }
+    });
+    let mut rest = Rest::new(placed.next()?, now);
+    for pose in placed {
+        rest.absorb(&pose);
+    }
+    let looked = Lift::mean(still_ones.iter().filter_map(|s| s.raw.as_ref()));
+    Some((rest, looked))
+}
+
+/// Whether a sighting is within the camera's noise of a place.
+fn still(rest: &TagPose, seen: &TagPose, settings: &TrackerSettings) -> bool {
+    (seen.center - rest.center).norm() <= settings.still_distance.0
+        && turn_between(rest.facing, seen.facing).0.abs() <= settings.still_turn.0
 }
 
 /// The signed turn from `a` to `b`, in (−180°, 180°].
-fn turn_between(a: Degrees, b: Degrees) -> Degrees {
+pub fn turn_between(a: Degrees, b: Degrees) -> Degrees {
     let d = (b.0 - a.0).rem_euclid(360.0);
     Degrees(if d > 180.0 { d - 360.0 } else { d })
-}
-
-/// How far a unit has moved since the turn began.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Movement {
-    /// From where its leader stood at the start of the turn.
-    pub straight: Inches,
-    /// Along the way it went (wobbles under the noise threshold not counted).
-    pub path: Inches,
-    /// How much it turned.
-    pub turned: Degrees,
-}
-
-/// Each unit's movement this turn, from the scenes the camera builds.
-#[derive(Clone, Debug, Default)]
-pub struct MoveLog {
-    start: HashMap<String, (TablePoint, Degrees)>,
-    last: HashMap<String, TablePoint>,
-    path: HashMap<String, f64>,
-    still: Inches,
-}
-
-impl MoveLog {
-    /// A log that ignores leader wobbles shorter than `still`.
-    pub fn new(still: Inches) -> MoveLog {
-        MoveLog {
-            still,
-            ..MoveLog::default()
-        }
-    }
-
-    /// A new turn starts: every unit's present position is its start.
-    pub fn mark_turn(&mut self, scene: &Scene) {
-        self.start = scene
-            .units
-            .iter()
-            .map(|u| (u.id.clone(), (u.footprint.leader(), u.footprint.facing())))
-            .collect();
-        self.last = self
-            .start
-            .iter()
-            .map(|(id, (p, _))| (id.clone(), *p))
-            .collect();
-        self.path.clear();
-    }
-
-    /// Take the scene of a new frame.
-    pub fn observe(&mut self, scene: &Scene) {
-        for unit in &scene.units {
-            let leader = unit.footprint.leader();
-            self.start
-                .entry(unit.id.clone())
-                .or_insert((leader, unit.footprint.facing()));
-            let last = self.last.entry(unit.id.clone()).or_insert(leader);
-            let step = (leader - *last).norm();
-            if step > self.still.0 {
-                *self.path.entry(unit.id.clone()).or_default() += step;
-                *last = leader;
-            }
-        }
-    }
-
-    /// How far a unit has moved this turn, as of the last scene observed.
-    pub fn movement(&self, scene: &Scene, unit: &str) -> Option<Movement> {
-        let now = scene.unit(unit)?;
-        let (start, facing) = self.start.get(unit)?;
-        Some(Movement {
-            straight: Inches((now.footprint.leader() - start).norm()),
-            path: Inches(self.path.get(unit).copied().unwrap_or(0.0)),
-            turned: Degrees(turn_between(*facing, now.footprint.facing()).0.abs()),
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::locate::TagRole;
-    use calibration::Pixels;
-
-    fn tag(id: u32, x: f64, y: f64, facing: f64) -> LocatedTag {
-        let pose = TagPose {
-            id,
-            center: TablePoint::new(x, y),
-            facing: Degrees(facing),
-            height: Inches(0.16),
-            measured_size: Inches(1.0),
-            pixels: Pixels(22.0),
-        };
-        LocatedTag {
-            pose,
-            role: TagRole::Unknown,
-        }
-    }
-
-    fn at(seconds: f64) -> Duration {
-        Duration::from_secs_f64(seconds)
-    }
-
-    #[test]
-    fn a_deliberate_move_arrives_in_the_same_frame() {
-        let mut tracker = Tracker::default();
-        tracker.update(at(0.0), &[tag(1, 10.0, 10.0, 90.0)]);
-        let out = tracker.update(at(0.1), &[tag(1, 16.0, 10.0, 90.0)]);
-        assert_eq!(out[0].tag.pose.center, TablePoint::new(16.0, 10.0));
-    }
-
-    #[test]
-    fn wobble_is_averaged_away() {
-        let mut tracker = Tracker::default();
-        let mut last = Vec::new();
-        for i in 0..40 {
-            let wobble = if i % 2 == 0 { 0.02 } else { -0.02 };
-            last = tracker.update(
-                at(f64::from(i) * 0.1),
-                &[tag(1, 10.0 + wobble, 10.0, 90.0 + wobble * 10.0)],
-            );
-        }
-        let pose = last[0].tag.pose;
-        assert!((pose.center.x - 10.0).abs() < 0.012, "{}", pose.center);
-        assert!((pose.facing.0 - 90.0).abs() < 0.12, "{:?}", pose.facing);
-    }
-
-    #[test]
-    fn a_covered_tag_is_held_then_dropped() {
-        let settings = TrackerSettings {
-            hold: Duration::from_secs(10),
-            ..TrackerSettings::default()
-        };
-        let mut tracker = Tracker::new(settings);
-        tracker.update(
-            at(0.0),
-            &[tag(1, 10.0, 10.0, 90.0), tag(2, 20.0, 10.0, 90.0)],
-        );
-        let held = tracker.update(at(5.0), &[tag(2, 20.0, 10.0, 90.0)]);
-        assert_eq!(held.len(), 2);
-        assert_eq!(held[0].sighting, Sighting::HeldSince { last_seen: at(0.0) });
-        assert_eq!(held[1].sighting, Sighting::Now);
-        let dropped = tracker.update(at(10.5), &[tag(2, 20.0, 10.0, 90.0)]);
-        assert_eq!(
-            dropped.iter().map(|t| t.tag.pose.id).collect::<Vec<_>>(),
-            [2]
-        );
-    }
-
-    #[test]
-    fn turns_wrap_round_north() {
-        assert!((turn_between(Degrees(359.0), Degrees(1.0)).0 - 2.0).abs() < 1e-12);
-        assert!((turn_between(Degrees(1.0), Degrees(359.0)).0 + 2.0).abs() < 1e-12);
-    }
 }

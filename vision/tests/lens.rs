@@ -42,6 +42,7 @@ fn board_on_the_table(board: &Board) -> SyntheticTable {
         colour: Rgb::PAPER,
         tags,
         figures: false,
+        motion: None,
     });
     world
 }

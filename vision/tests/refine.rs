@@ -69,6 +69,7 @@ fn wide_table() -> (Mat, Camera, SyntheticTable) {
                 placement,
             }],
             figures: true,
+            motion: None,
         });
     }
     let camera = framing_camera_for(TABLE, LensClass::Wide.sample(HD, 1), Degrees(50.0));

@@ -47,6 +47,7 @@ fn table() -> SyntheticTable {
                 },
             }],
             figures: true,
+            motion: None,
         });
     }
     world

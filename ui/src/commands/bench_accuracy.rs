@@ -466,6 +466,7 @@ fn board_world(board: &Board) -> SyntheticTable {
         colour: Rgb::PAPER,
         tags,
         figures: false,
+        motion: None,
     });
     world
 }

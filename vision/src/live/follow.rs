@@ -474,6 +474,7 @@ mod tests {
             colour: Rgb(168, 42, 38),
             tags: vec![PrintedTag { id: 5, placement }],
             figures: true,
+            motion: None,
         });
         if cover {
             world.blocks.push(Block {
@@ -487,6 +488,7 @@ mod tests {
                 colour: Rgb(214, 164, 132),
                 tags: Vec::new(),
                 figures: false,
+                motion: None,
             });
         }
         let size = ImageSize {

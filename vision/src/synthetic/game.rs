@@ -199,6 +199,7 @@ impl MovingGame {
                     },
                 }],
                 figures: true,
+                motion: None,
             });
         }
         for anchor in &self.anchors.anchors {
@@ -213,6 +214,7 @@ impl MovingGame {
                 colour: SKIN,
                 tags: Vec::new(),
                 figures: false,
+                motion: None,
             });
         }
         world

@@ -27,4 +27,4 @@ pub use lenses::LensClass;
 pub use print::{Sheet, TEXT_SIZES};
 pub use render::{Effects, Renderer};
 pub use scenery::Scenery;
-pub use world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};
+pub use world::{Block, BlockMotion, Glare, HandHold, Patch, PrintedTag, Rgb, SyntheticTable};

@@ -3,14 +3,13 @@
 use std::collections::HashMap;
 
 use calibration::{Camera, Intrinsics, Pixels, TablePoint3};
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Vector3};
 use opencv::core::{CV_8UC3, Mat, MatTraitManual, Scalar, Size};
 use opencv::imgproc;
 use rules::geometry::TablePoint;
 
 use super::noise::Noise;
-use super::scenery::Scenery;
-use super::world::{Block, Rgb, SyntheticTable};
+use super::world::{Block, Rgb, Slab, SyntheticTable};
 use crate::error::VisionError;
 use crate::pattern::TagTexture;
 
@@ -25,8 +24,11 @@ pub struct Effects {
     pub noise: f64,
     /// Uneven light: 0 for flat, 0.3 for a strong fall-off across the table.
     pub uneven_light: f64,
-    /// JPEG compression quality, if the frame is compressed.
+    /// JPEG compression quality, if the frame is compressed (an MJPEG webcam sends 55–85).
     pub jpeg_quality: Option<u8>,
+    /// The exposure's gain: 1 as metered; an auto-exposure swinging as an arm passes over
+    /// the table gives 0.6–1.4 (what is brighter than white clips).
+    pub gain: f64,
     /// Seed of the noise.
     pub seed: u64,
 }
@@ -39,6 +41,7 @@ impl Effects {
         noise: 0.0,
         uneven_light: 0.0,
         jpeg_quality: None,
+        gain: 1.0,
         seed: 0,
     };
 
@@ -49,6 +52,7 @@ impl Effects {
         noise: 3.0,
         uneven_light: 0.25,
         jpeg_quality: Some(85),
+        gain: 1.0,
         seed: 1,
     };
 }
@@ -58,6 +62,40 @@ impl Effects {
 pub struct Renderer {
     textures: HashMap<(String, u32), TagTexture>,
     rays: Option<RayMap>,
+    ground: Option<Ground>,
+}
+
+/// The bare table as one camera sees it, kept between frames: a pixel no block can reach is
+/// copied from it instead of traced again (the busy mat's detail costs most of a frame).
+struct Ground {
+    key: GroundKey,
+    pixels: Vec<f32>,
+}
+
+/// What the bare table's picture depends on.
+#[derive(Clone, Debug, PartialEq)]
+struct GroundKey {
+    camera: Camera,
+    supersample: usize,
+    table: calibration::TableSize,
+    cloth: Rgb,
+    scenery: super::scenery::Scenery,
+    patches: Vec<super::world::Patch>,
+    sheets: Vec<super::print::Sheet>,
+}
+
+impl GroundKey {
+    fn of(world: &SyntheticTable, camera: &Camera, supersample: usize) -> GroundKey {
+        GroundKey {
+            camera: *camera,
+            supersample,
+            table: world.table,
+            cloth: world.cloth,
+            scenery: world.scenery,
+            patches: world.patches.clone(),
+            sheets: world.sheets.clone(),
+        }
+    }
 }
 
 /// Each pixel corner's ideal normalised image point, for one lens.
@@ -69,19 +107,21 @@ struct RayMap {
 /// A block in the form the inner loop wants.
 struct Solid<'a> {
     block: &'a Block,
-    center: TablePoint,
-    right: (f64, f64),
-    forward: (f64, f64),
-    half: (f64, f64),
+    /// For a block off its footprint, the inverse of its pose at each of a pixel's rays'
+    /// moments of the exposure (empty for a block lying still on its footprint): a ray is
+    /// taken into the block's own resting frame, where the rest of the test is the same.
+    inverse: Vec<Isometry3<f64>>,
+    slab: Slab,
     tags: Vec<(&'a TagTexture, TagFrame)>,
 }
 
-/// A tag's frame on its block's top: centre, unit axes, and the size of one cell.
+/// A tag's frame on its block's top: centre, unit axes, the size of one cell, and its ink.
 struct TagFrame {
     center: TablePoint,
     right: (f64, f64),
     up: (f64, f64),
     cell: f64,
+    ink: Rgb,
 }
 
 const TILE: usize = 16;
@@ -108,7 +148,9 @@ impl Renderer {
         self.prepare_rays(&camera.intrinsics);
         let size = camera.intrinsics.image_size;
         let (width, height) = (size.width as usize, size.height as usize);
-        let solids = self.solids(world);
+        let supersample = effects.supersample.max(1) as usize;
+        self.prepare_ground(world, camera, supersample);
+        let solids = self.solids(world, supersample * supersample);
         let tiles = tile_index(&solids, camera, width, height);
         let rays = self
             .rays
@@ -121,13 +163,43 @@ impl Renderer {
             solids: &solids,
             tiles: &tiles,
             rays,
+            ground: self.ground.as_ref().map(|g| g.pixels.as_slice()),
             width,
             height,
-            supersample: effects.supersample.max(1) as usize,
+            supersample,
         };
         let mut pixels = vec![0f32; width * height * 3];
         render_rows(&scene, &mut pixels);
         finish(pixels, width, height, effects)
+    }
+
+    /// Render the bare table once for this camera and ground.
+    fn prepare_ground(&mut self, world: &SyntheticTable, camera: &Camera, supersample: usize) {
+        let key = GroundKey::of(world, camera, supersample);
+        if self.ground.as_ref().is_some_and(|g| g.key == key) {
+            return;
+        }
+        let size = camera.intrinsics.image_size;
+        let (width, height) = (size.width as usize, size.height as usize);
+        let tiles = vec![Vec::new(); width.div_ceil(TILE) * height.div_ceil(TILE)];
+        let bare = Scene {
+            world,
+            camera,
+            solids: &[],
+            tiles: &tiles,
+            rays: self
+                .rays
+                .as_ref()
+                .map(|r| r.points.as_slice())
+                .unwrap_or_default(),
+            ground: None,
+            width,
+            height,
+            supersample,
+        };
+        let mut pixels = vec![0f32; width * height * 3];
+        render_rows(&bare, &mut pixels);
+        self.ground = Some(Ground { key, pixels });
     }
 
     fn prepare_rays(&mut self, intrinsics: &Intrinsics) {
@@ -155,13 +227,21 @@ impl Renderer {
         });
     }
 
-    fn solids<'a>(&'a self, world: &'a SyntheticTable) -> Vec<Solid<'a>> {
+    /// The blocks as the inner loop wants them, a moving block posed at each of `moments`
+    /// moments of the exposure.
+    fn solids<'a>(&'a self, world: &'a SyntheticTable, moments: usize) -> Vec<Solid<'a>> {
         world
             .blocks
             .iter()
             .map(|block| {
-                let r = block.footprint.right();
-                let f = block.footprint.forward();
+                let inverse = block
+                    .motion
+                    .map(|m| {
+                        (0..moments)
+                            .map(|k| m.at(moment(k, moments)).inverse())
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 let tags = block
                     .tags
                     .iter()
@@ -173,19 +253,19 @@ impl Renderer {
                             right: (up.y, -up.x),
                             up: (up.x, up.y),
                             cell: tag.placement.size.0 / texture.inked_cells() as f64,
+                            ink: world
+                                .faded
+                                .iter()
+                                .find(|(id, _)| *id == tag.id)
+                                .map_or(Rgb::INK, |(_, ink)| *ink),
                         };
                         Some((texture, frame))
                     })
                     .collect();
                 Solid {
                     block,
-                    center: block.footprint.center(),
-                    right: (r.x, r.y),
-                    forward: (f.x, f.y),
-                    half: (
-                        block.footprint.width().0 / 2.0,
-                        block.footprint.depth().0 / 2.0,
-                    ),
+                    inverse,
+                    slab: block.slab(),
                     tags,
                 }
             })
@@ -200,6 +280,8 @@ struct Scene<'a> {
     solids: &'a [Solid<'a>],
     tiles: &'a [Vec<u32>],
     rays: &'a [(f64, f64)],
+    /// The bare table's picture, for pixels no block can reach.
+    ground: Option<&'a [f32]>,
     width: usize,
     height: usize,
     supersample: usize,
@@ -212,9 +294,18 @@ fn tile_index(solids: &[Solid], camera: &Camera, width: usize, height: usize) ->
     for (index, solid) in solids.iter().enumerate() {
         let corners = solid.block.footprint.corners();
         let heights = [0.0, solid.block.height.0];
-        let projected: Vec<Option<calibration::PixelPoint>> = corners
+        let resting: Vec<TablePoint3> = corners
             .iter()
-            .flat_map(|c| heights.map(|z| camera.project(&TablePoint3::new(c.x, c.y, z))))
+            .flat_map(|c| heights.map(|z| TablePoint3::new(c.x, c.y, z)))
+            .collect();
+        let poses: Vec<Isometry3<f64>> = if solid.inverse.is_empty() {
+            vec![Isometry3::identity()]
+        } else {
+            solid.inverse.iter().map(Isometry3::inverse).collect()
+        };
+        let projected: Vec<Option<calibration::PixelPoint>> = poses
+            .iter()
+            .flat_map(|pose| resting.iter().map(move |p| camera.project(&(pose * p))))
             .collect();
         let (x0, y0, x1, y1) = if projected.iter().all(Option::is_some) {
             projected.iter().flatten().fold(
@@ -247,10 +338,7 @@ fn tile_index(solids: &[Solid], camera: &Camera, width: usize, height: usize) ->
 
 /// Render every row, split across the machine's cores.
 fn render_rows(scene: &Scene, pixels: &mut [f32]) {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    let rows_per_chunk = scene.height.div_ceil(threads).max(1);
+    let rows_per_chunk = rows_per_thread(scene.height);
     std::thread::scope(|s| {
         for (chunk, out) in pixels
             .chunks_mut(rows_per_chunk * scene.width * 3)
@@ -274,6 +362,11 @@ fn render_row(scene: &Scene, y: usize, out: &mut [f32]) {
     let tw = scene.width.div_ceil(TILE);
     for x in 0..scene.width {
         let candidates = &scene.tiles[(y / TILE) * tw + x / TILE];
+        if let (true, Some(ground)) = (candidates.is_empty(), scene.ground) {
+            let at = (y * scene.width + x) * 3;
+            out[x * 3..x * 3 + 3].copy_from_slice(&ground[at..at + 3]);
+            continue;
+        }
         let corner = |i: usize, j: usize| scene.rays[(y + j) * stride + x + i];
         let (p00, p10, p01, p11) = (corner(0, 0), corner(1, 0), corner(0, 1), corner(1, 1));
         let mut sum = [0f32; 3];
@@ -286,7 +379,7 @@ fn render_row(scene: &Scene, y: usize, out: &mut [f32]) {
                 let nx = lerp(p00.0, p10.0, p01.0, p11.0);
                 let ny = lerp(p00.1, p10.1, p01.1, p11.1);
                 let direction = inverse * Vector3::new(nx, ny, 1.0);
-                let colour = trace(scene, &eye, &direction, candidates);
+                let colour = trace(scene, &eye, &direction, candidates, sj * n + si);
                 sum[0] += colour[0] * weight;
                 sum[1] += colour[1] * weight;
                 sum[2] += colour[2] * weight;
@@ -311,8 +404,21 @@ fn sample_offset(si: usize, sj: usize, n: usize) -> (f64, f64) {
     ((i + (j + 0.5) / n) / n, (j + (i + 0.5) / n) / n)
 }
 
-/// The colour a ray sees, RGB.
-fn trace(scene: &Scene, eye: &TablePoint3, d: &Vector3<f64>, candidates: &[u32]) -> [f32; 3] {
+/// The moment of the exposure ray `k` of a pixel's `count` sees, as a share of it: one ray
+/// a moment, in the middle of its slice. With the n-rooks offsets each moment falls in a row
+/// and a column of its own, so a moving edge's blur is sampled as evenly as a still one.
+fn moment(k: usize, count: usize) -> f64 {
+    (k as f64 + 0.5) / count.max(1) as f64
+}
+
+/// The colour ray `moment` of a pixel sees, RGB.
+fn trace(
+    scene: &Scene,
+    eye: &TablePoint3,
+    d: &Vector3<f64>,
+    candidates: &[u32],
+    moment: usize,
+) -> [f32; 3] {
     let mut nearest = if d.z < 0.0 {
         -eye.z / d.z
     } else {
@@ -322,7 +428,7 @@ fn trace(scene: &Scene, eye: &TablePoint3, d: &Vector3<f64>, candidates: &[u32])
     for &index in candidates {
         let solid = &scene.solids[index as usize];
         // A block wins a tie with the cloth: a card of zero thickness lies on it.
-        if let Some((t, c)) = hit_block(scene, solid, eye, d)
+        if let Some((t, c)) = hit_block(scene, solid, eye, d, moment)
             && (t < nearest || (colour.is_none() && t <= nearest))
         {
             nearest = t;
@@ -383,52 +489,23 @@ fn hit_block(
     solid: &Solid,
     eye: &TablePoint3,
     d: &Vector3<f64>,
+    moment: usize,
 ) -> Option<(f64, [f32; 3])> {
-    let (ox, oy) = (eye.x - solid.center.x, eye.y - solid.center.y);
-    let local_o = [
-        ox * solid.right.0 + oy * solid.right.1,
-        ox * solid.forward.0 + oy * solid.forward.1,
-        eye.z,
-    ];
-    let local_d = [
-        d.x * solid.right.0 + d.y * solid.right.1,
-        d.x * solid.forward.0 + d.y * solid.forward.1,
-        d.z,
-    ];
-    let low = [-solid.half.0, -solid.half.1, 0.0];
-    let high = [solid.half.0, solid.half.1, solid.block.height.0];
-    let (mut enter, mut exit, mut axis) = (f64::NEG_INFINITY, f64::INFINITY, 2);
-    for k in 0..3 {
-        if local_d[k].abs() < 1e-15 {
-            if local_o[k] < low[k] || local_o[k] > high[k] {
-                return None;
-            }
-            continue;
-        }
-        let (mut t0, mut t1) = (
-            (low[k] - local_o[k]) / local_d[k],
-            (high[k] - local_o[k]) / local_d[k],
-        );
-        if t0 > t1 {
-            std::mem::swap(&mut t0, &mut t1);
-        }
-        if t0 > enter {
-            enter = t0;
-            axis = k;
-        }
-        exit = exit.min(t1);
-    }
-    if enter > exit + 1e-12 || enter <= 0.0 {
-        return None;
-    }
-    if axis != 2 {
+    // A block off its footprint: the ray in the block's resting frame. The pose is rigid, so
+    // the ray's parameter, and so its distance, is the same in both frames.
+    let (eye, d) = match solid.inverse.get(moment % solid.inverse.len().max(1)) {
+        Some(inverse) => (&(inverse * eye), &(inverse * d)),
+        None => (eye, d),
+    };
+    let (enter, top) = solid.slab.enter(eye, d)?;
+    if !top {
         return Some((enter, rgb(solid.block.colour, 0.62)));
     }
     let p = TablePoint::new(eye.x + d.x * enter, eye.y + d.y * enter);
-    Some((enter, top_colour(solid, &p, scene.world.scenery)))
+    Some((enter, top_colour(scene.world, solid, &p)))
 }
 
-fn top_colour(solid: &Solid, p: &TablePoint, scenery: Scenery) -> [f32; 3] {
+fn top_colour(world: &SyntheticTable, solid: &Solid, p: &TablePoint) -> [f32; 3] {
     for (texture, frame) in &solid.tags {
         let (dx, dy) = (p.x - frame.center.x, p.y - frame.center.y);
         let half = texture.cells as f64 / 2.0;
@@ -436,18 +513,55 @@ fn top_colour(solid: &Solid, p: &TablePoint, scenery: Scenery) -> [f32; 3] {
         let v = half - (dx * frame.up.0 + dy * frame.up.1) / frame.cell;
         if (0.0..texture.cells as f64).contains(&u) && (0.0..texture.cells as f64).contains(&v) {
             let ink = texture.is_black(u.floor() as i64, v.floor() as i64);
-            return rgb(if ink { Rgb::INK } else { Rgb::PAPER }, 1.0);
+            let colour = if ink { frame.ink } else { Rgb::PAPER };
+            // Glossy paper: the lamp's reflection is added light, and what passes white clips.
+            let glare = world.glare.iter().map(|g| g.at(p)).sum::<f64>() as f32;
+            return rgb(colour, 1.0).map(|c| c + glare);
         }
     }
     if !solid.block.figures {
         return rgb(solid.block.colour, 1.0);
     }
-    let (dx, dy) = (p.x - solid.center.x, p.y - solid.center.y);
-    let local = (
-        dx * solid.right.0 + dy * solid.right.1,
-        dx * solid.forward.0 + dy * solid.forward.1,
-    );
-    rgb(scenery.stand_top(solid.block.colour, local), 1.0)
+    rgb(
+        world
+            .scenery
+            .stand_top(solid.block.colour, solid.slab.local(p)),
+        1.0,
+    )
+}
+
+/// Rows of a picture `height` rows high each of the machine's cores (up to 8) takes.
+fn rows_per_thread(height: usize) -> usize {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    height.div_ceil(threads).max(1)
+}
+
+/// The exposure's gain, the light's fall-off across the table and the sensor's noise, on
+/// one row.
+fn light_and_grain(
+    row: &mut [f32],
+    y: usize,
+    width: usize,
+    height: usize,
+    effects: &Effects,
+    noise: &mut Noise,
+) {
+    let (cx, cy) = (width as f64 * 0.3, height as f64 * 0.2);
+    let reach = (width as f64).hypot(height as f64);
+    for x in 0..width {
+        let fall = effects.gain
+            * (1.0 - effects.uneven_light * ((x as f64 - cx).hypot(y as f64 - cy) / reach));
+        for value in &mut row[x * 3..x * 3 + 3] {
+            let grain = if effects.noise > 0.0 {
+                noise.gaussian() * effects.noise
+            } else {
+                0.0
+            };
+            *value = (f64::from(*value) * fall + grain) as f32;
+        }
+    }
 }
 
 /// Light fall-off, noise, 8-bit, blur and JPEG.
@@ -457,23 +571,24 @@ fn finish(
     height: usize,
     effects: &Effects,
 ) -> Result<Mat, VisionError> {
-    let mut noise = Noise::new(effects.seed);
-    let (cx, cy) = (width as f64 * 0.3, height as f64 * 0.2);
-    let reach = (width as f64).hypot(height as f64);
-    for y in 0..height {
-        for x in 0..width {
-            let fall = 1.0 - effects.uneven_light * ((x as f64 - cx).hypot(y as f64 - cy) / reach);
-            for c in 0..3 {
-                let i = (y * width + x) * 3 + c;
-                let grain = if effects.noise > 0.0 {
-                    noise.gaussian() * effects.noise
-                } else {
-                    0.0
-                };
-                pixels[i] = (f64::from(pixels[i]) * fall + grain) as f32;
-            }
+    // Rows in parallel, each drawing its noise from where the one sequence would be at its
+    // first pixel (the generator is counter-based): the same picture on any number of cores.
+    let rows = rows_per_thread(height);
+    std::thread::scope(|s| {
+        for (chunk, out) in pixels.chunks_mut(rows * width * 3).enumerate() {
+            s.spawn(move || {
+                let first_row = chunk * rows;
+                let mut noise = Noise::new(effects.seed);
+                if effects.noise > 0.0 {
+                    // Two uniform draws a Gaussian, one Gaussian a channel.
+                    noise.skip(2 * (first_row * width * 3) as u64);
+                }
+                for (r, row) in out.chunks_mut(width * 3).enumerate() {
+                    light_and_grain(row, first_row + r, width, height, effects, &mut noise);
+                }
+            });
         }
-    }
+    });
     let bytes: Vec<u8> = pixels
         .iter()
         .map(|v| v.round().clamp(0.0, 255.0) as u8)

@@ -58,6 +58,7 @@ impl SyntheticTable {
                     colour,
                     tags: tags.into_iter().collect(),
                     figures: true,
+                    motion: None,
                 });
             }
         }
@@ -83,6 +84,7 @@ impl SyntheticTable {
                     placement,
                 }],
                 figures: true,
+                motion: None,
             });
         }
         for anchor in &anchors.anchors {

@@ -28,6 +28,7 @@ use calibration::{
     TableCalibration, TagPlacement, check_anchors,
 };
 use roster::Roster;
+use rules::movement::MoveCheck;
 use rules::rulings::{Rulings, rulings};
 use rules::scene::TerrainDoc;
 use rules::units::Inches;
@@ -37,8 +38,8 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, SightMap,
-    SmallTagSearch, Tracker, TrackerSettings, Unseen, locate_tags, scene_on_table,
+    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, MoveEvent,
+    MoveWatch, SightMap, SmallTagSearch, Tracker, TrackerSettings, Travelling, Unseen, locate_tags,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};
@@ -52,7 +53,7 @@ mod state;
 
 pub use processor::{Processor, Ruler};
 pub use setup::{Inputs, Setup, SourceChoice};
-pub use state::{CalibrationStatus, Status, TableState};
+pub use state::{CalibrationStatus, MoveRecord, Status, TableState};
 
 /// What the UI asks of the pipeline.
 #[derive(Debug)]

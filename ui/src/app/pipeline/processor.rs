@@ -10,12 +10,21 @@ pub(super) const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
 /// The side of the cells of the plan's map of what the camera can see.
 pub(super) const SIGHT_CELL: Inches = Inches(2.0);
 
+/// The latest moves the views are given.
+const MOVES_KEPT: usize = 50;
+
 /// One frame's work, without the thread.
 pub struct Processor {
     inputs: Inputs,
     /// The live detector: regions around the known tags, full passes now and then.
     detector: Result<LiveDetector, String>,
     tracker: Tracker,
+    /// Units at rest, on their way, and their moves.
+    watch: MoveWatch,
+    /// The latest moves, newest last.
+    moves: VecDeque<Arc<MoveRecord>>,
+    /// The camera the tracked tags were placed through.
+    placed_through: Option<calibration::Camera>,
     rate: Rate,
     /// Rulings for [`Processor::process`]; the threaded pipeline rules on its own thread.
     ruler: Ruler,
@@ -61,6 +70,9 @@ impl Processor {
             })
             .map_err(|e| e.to_string()),
             tracker: Tracker::new(TrackerSettings::default()),
+            watch: MoveWatch::new(),
+            moves: VecDeque::new(),
+            placed_through: None,
             rate: Rate::default(),
             ruler: Ruler::default(),
             rules_changed: 0,
@@ -77,6 +89,8 @@ impl Processor {
             self.inputs.calibration = None;
             self.lens.restart();
             self.tracker.clear();
+            self.watch.clear();
+            self.placed_through = None;
             if let Ok(detector) = &mut self.detector {
                 detector.clear();
             }
@@ -343,23 +357,17 @@ impl Processor {
                 other => state.status.notes.push(other.to_string()),
             }
         }
-        let tracked = self.tracker.update(frame.time, &tags.tags);
-        let sizes = &self.for_camera.stand_tags;
-        let held: HashMap<u32, Unseen> = tracked
-            .iter()
-            .filter(|t| t.sighting != vision::Sighting::Now)
-            .map(|t| {
-                let pose = &t.tag.pose;
-                let size = sizes.get(&pose.id).map_or(pose.measured_size, |s| s.size);
-                let last = TagPlacement {
-                    center: pose.center,
-                    facing: pose.facing,
-                    size,
-                    height: pose.height,
-                };
-                (pose.id, Unseen::of(&calibration.camera, &last))
-            })
-            .collect();
+        if self.placed_through != Some(calibration.camera) {
+            // The lens learnt better: the same table seen more truly, no unit moved.
+            if self.placed_through.is_some() {
+                self.tracker.recalibrated(calibration);
+                self.watch.rebase();
+            }
+            self.placed_through = Some(calibration.camera);
+        }
+        let observed = vision::observations(&tags, sightings, &self.for_camera.stand_tags);
+        let tracked = self.tracker.update(frame.time, calibration, &observed);
+        let held = self.held(calibration, &tracked);
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
         state.status.held_tags.sort_unstable_by_key(|(id, _)| *id);
         state.tags = Some(tags);
@@ -371,14 +379,15 @@ impl Processor {
             return;
         };
         // An anchor's id in the roster is noted when the inputs are read.
-        match scene_on_table(
+        match self.watch.update(
             roster,
             calibration,
-            tracked.iter().map(|t| &t.tag.pose),
+            &tracked,
             self.inputs.terrain.clone(),
             &state.status.source,
         ) {
-            Ok((mut scene, sighted)) => {
+            Ok(motion) => {
+                let mut scene = motion.scene;
                 if let Some(ruleset) = self.inputs.ruleset {
                     scene.ruleset = ruleset;
                 }
@@ -388,11 +397,79 @@ impl Processor {
                     .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
                     .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
                     .collect();
-                state.status.unseen = sighted.unseen;
-                state.status.partial = sighted.partial;
+                state.status.unseen = motion.sighted.unseen;
+                state.status.partial = motion.sighted.partial;
+                record_moves(
+                    &mut self.moves,
+                    motion.before.as_deref(),
+                    &scene,
+                    motion.moves,
+                );
+                state.travelling = motion.travelling;
                 state.scene = Some(Arc::new(scene));
             }
             Err(e) => state.status.notes.push(e.to_string()),
+        }
+        state.moves = self.moves.iter().cloned().collect();
+    }
+
+    /// The tags not seen now, held where they rest, and why the camera does not see them.
+    fn held(
+        &self,
+        calibration: &TableCalibration,
+        tracked: &[vision::TrackedTag],
+    ) -> HashMap<u32, Unseen> {
+        let sizes = &self.for_camera.stand_tags;
+        tracked
+            .iter()
+            .filter(|t| t.sighting != vision::Sighting::Now)
+            .filter_map(|t| {
+                let pose = t.resting.as_ref()?;
+                let size = sizes.get(&pose.id).map_or(pose.measured_size, |s| s.size);
+                let last = TagPlacement {
+                    center: pose.center,
+                    facing: pose.facing,
+                    size,
+                    height: pose.height,
+                };
+                Some((pose.id, Unseen::of(&calibration.camera, &last)))
+            })
+            .collect()
+    }
+}
+
+/// Keep the moves finished this frame, each checked as `vedette check-move` checks it against
+/// the table as it was before, the latest [`MOVES_KEPT`] of them.
+fn record_moves(
+    kept: &mut VecDeque<Arc<MoveRecord>>,
+    before: Option<&Scene>,
+    after: &Scene,
+    moves: Vec<vision::MoveEvent>,
+) {
+    if moves.is_empty() {
+        return;
+    }
+    let checks = before.map(|before| {
+        let mut before = before.clone();
+        before.ruleset = after.ruleset;
+        rules::movement::check_moves(&before, after, &after.profile()).0
+    });
+    for event in moves {
+        let check = checks
+            .as_ref()
+            .and_then(|c| c.iter().find(|c| c.unit == event.unit).cloned());
+        let name = after
+            .unit(&event.unit)
+            .map(|u| u.name.clone())
+            .or_else(|| {
+                let commander = after.commanders.iter().find(|c| c.id == event.unit);
+                commander.map(|c| c.name.clone())
+            })
+            .unwrap_or_else(|| event.unit.clone());
+        tracing::info!(unit = %event.unit, path = %event.path, "moved");
+        kept.push_back(Arc::new(MoveRecord { event, name, check }));
+        while kept.len() > MOVES_KEPT {
+            kept.pop_front();
         }
     }
 }

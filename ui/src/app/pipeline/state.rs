@@ -95,6 +95,11 @@ pub struct TableState {
     pub rulings: Option<Arc<Rulings>>,
     /// Units placed only from held tags, and why the camera does not see their first tag.
     pub held_units: HashMap<String, Unseen>,
+    /// Units on their way (in a hand, slid along the cloth): drawn travelling; the scene
+    /// keeps them where they rest.
+    pub travelling: Vec<Travelling>,
+    /// The latest moves made, newest last.
+    pub moves: Vec<Arc<MoveRecord>>,
     /// Height of the tops of the bases, where unit outlines are drawn on the video.
     pub stand_height: Inches,
     /// Which parts of the picture the lens has been shown tags in.
@@ -116,6 +121,8 @@ impl TableState {
             scene: None,
             rulings: None,
             held_units: HashMap::new(),
+            travelling: Vec::new(),
+            moves: Vec::new(),
             stand_height: Inches(0.16),
             lens_coverage: None,
             sight: None,
@@ -125,6 +132,17 @@ impl TableState {
             },
         }
     }
+}
+
+/// A move made, with the unit's name and the check of it against the table before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRecord {
+    /// The move.
+    pub event: MoveEvent,
+    /// The unit's name.
+    pub name: String,
+    /// `vedette check-move`'s check of it: its cost, the moves it needs, the 12" rule.
+    pub check: Option<MoveCheck>,
 }
 
 /// Frames per second over the last few frames.
