@@ -73,7 +73,7 @@ fn known_tags_are_followed_as_closely_as_a_full_frame_pass_finds_them_without_se
     assert_eq!(ids(&first), ids(&full));
     let tracked = detector.detect(&image).expect("detects");
     let report = detector.last_pass().expect("report");
-    assert_eq!(report.plan, Plan::Tracking { band: None });
+    assert_eq!(report.plan, Plan::REGIONS);
     assert!(full.tags.len() >= 50, "{} tags", full.tags.len());
     assert_eq!(ids(&tracked), ids(&full));
     assert_eq!(report.followed, full.tags.len(), "every tag followed");
@@ -148,7 +148,7 @@ fn a_shoved_stand_too_far_to_follow_is_found_in_its_region() {
         .detect(&renderer.render(&after, &camera, &effects).expect("renders"))
         .expect("detects");
     let report = detector.last_pass().expect("report");
-    assert_eq!(report.plan, Plan::Tracking { band: None });
+    assert_eq!(report.plan, Plan::REGIONS);
     assert_eq!(ids(&found), ids(&first), "every tag still found");
     assert_eq!(
         report.followed,
@@ -192,7 +192,7 @@ fn moving_tags_stay_tracked_by_following_them_and_their_regions_alone() {
     for frame in 1..6 {
         let image = render(&game, frame, &mut renderer);
         let found = detector.detect(&image).expect("detects");
-        assert_eq!(plan(&detector), Plan::Tracking { band: None });
+        assert_eq!(plan(&detector), Plan::REGIONS);
         let truth = game.visible_tags(frame, &camera);
         // Every tag known since the first frame that a full-frame pass finds in this frame.
         let expected = ids(&full.detect(&image).expect("detects"));
@@ -288,7 +288,7 @@ fn a_covered_tag_asks_for_a_full_pass_but_not_on_every_frame() {
         // The hand comes and goes on every other frame: tags go missing again and again.
         let image = if frame % 2 == 1 { &covered } else { &clear };
         detector.detect(image).expect("detects");
-        if let Plan::Full(reason) = plan(&detector) {
+        if let Some(reason) = plan(&detector).full_look() {
             full_frames.push((frame, reason));
         }
     }
@@ -341,7 +341,7 @@ fn at_4k_every_moving_stand_is_kept_by_following_and_its_region_alone() {
     for frame in 1..4 {
         let found = detector.detect(&picture(frame)).expect("detects");
         let report = detector.last_pass().expect("report");
-        assert_eq!(report.plan, Plan::Tracking { band: None });
+        assert_eq!(report.plan, Plan::REGIONS);
         // Followed, or found again in its region: a region is a few tags across.
         let share = report.region_pixels as f64 / f64::from(UHD.width * UHD.height);
         assert!(

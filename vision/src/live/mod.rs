@@ -33,7 +33,7 @@ use opencv::core::{Mat, MatTraitConst};
 use self::follow::{FollowSettings, GrayView, follow};
 use self::mosaic::Mosaic;
 use self::roi::Region;
-use self::schedule::{Plan, Schedule, ScheduleSettings};
+use self::schedule::{Plan, Schedule, ScheduleSettings, SweepPart};
 use self::small::{SmallTagSearch, Strip};
 use crate::detect::{
     Detection, Detections, DetectorSettings, TagDetector, as_gray, sort_tags, to_apriltag_image,
@@ -208,10 +208,11 @@ impl LiveDetector {
         let gray = as_gray(image)?;
         let gray = gray.as_ref();
         let prepare_time = started.elapsed();
-        let plan = self.schedule.plan(self.known.len());
+        let parts = sweep_parts(gray.cols().max(0) as usize * gray.rows().max(0) as usize);
+        let plan = self.schedule.plan(self.known.len(), parts);
         let (mut tags, report) = match plan {
             Plan::Full(_) => (self.full_pass(gray)?, PassReport::empty(plan)),
-            Plan::Tracking { band } => self.tracking_pass(gray, band, plan)?,
+            Plan::Tracking { band, sweep } => self.tracking_pass(gray, band, sweep, plan)?,
         };
         self.learn(&tags);
         if report.missing > 0 {
@@ -238,6 +239,7 @@ impl LiveDetector {
         &mut self,
         gray: &Mat,
         band: Option<u32>,
+        sweep: Option<SweepPart>,
         plan: Plan,
     ) -> Result<(Vec<Detection>, PassReport), VisionError> {
         let (width, height) = (gray.cols() as usize, gray.rows() as usize);
@@ -254,13 +256,25 @@ impl LiveDetector {
         let report = self.report(plan, &expected, &tags, followed, &regions);
         if let (Some(band), Some(detector)) = (band, self.band.as_mut()) {
             let bands = self.schedule.settings().bands;
-            for tag in band_pass(detector, gray, band, bands, &tags)? {
-                if !tags.iter().any(|t| t.sighting.id == tag.sighting.id) {
-                    tags.push(tag);
-                }
-            }
+            let found = band_pass(detector, gray, band, bands, BAND_OVERLAP, &tags)?;
+            add_new(&mut tags, found);
         }
-        tags.extend(self.small_pass(gray, &tags)?);
+        if let Some(sweep) = sweep {
+            let overlap = sweep_overlap(gray.rows().max(0) as usize);
+            let found = band_pass(
+                &mut self.full,
+                gray,
+                sweep.part,
+                sweep.parts,
+                overlap,
+                &tags,
+            )?;
+            add_new(&mut tags, found);
+        }
+        // A frame that sweeps a part at full resolution has spent the small search's time.
+        if sweep.is_none() {
+            tags.extend(self.small_pass(gray, &tags)?);
+        }
         Ok((tags, report))
     }
 
@@ -299,8 +313,16 @@ impl LiveDetector {
                 count: SMALL_STRIPS,
             }
         };
+        // A tag of the detector's size lost a moment ago (a hand over it) is its region search's
+        // to find again, not this search's.
+        let regions_own: Vec<u32> = self
+            .known
+            .iter()
+            .filter(|(_, k)| k.side().0 >= follow::SMALL)
+            .map(|(id, _)| *id)
+            .collect();
         Ok(search
-            .find(&gray, &view, &seen, strip)?
+            .find(&gray, &view, &seen, &regions_own, strip)?
             .into_iter()
             .map(|sighting| Detection {
                 sighting,
@@ -447,8 +469,10 @@ fn lost_small_tag(
     seen: &[TagSighting],
     frame: u64,
 ) -> Option<PixelPoint> {
+    // A lost tag of the detector's size is its region search's to find again.
     let mut lost: Vec<(u32, PixelPoint)> = known
         .iter()
+        .filter(|(_, k)| k.side().0 < follow::SMALL)
         .filter(|(id, _)| search.wants(**id) && seen.iter().all(|s| s.id != **id))
         .map(|(id, k)| (*id, PixelPoint::mean(&k.corners)))
         .collect();
@@ -501,22 +525,47 @@ fn keep_once(tags: &mut Vec<Detection>, tag: Detection) {
     }
 }
 
+/// Add the tags of a pass whose ids were not found yet.
+fn add_new(tags: &mut Vec<Detection>, found: Vec<Detection>) {
+    for tag in found {
+        if !tags.iter().any(|t| t.sighting.id == tag.sighting.id) {
+            tags.push(tag);
+        }
+    }
+}
+
 /// Rows overlapping between bands: a tag on a border shows whole in one of them.
 const BAND_OVERLAP: usize = 64;
 
-/// The tags of one horizontal band of the frame, by the decimated detector, the tags already
-/// found painted over.
+/// Pixels of the frame a part of a full-resolution sweep takes, about (with its overlap, some
+/// 10 ms of a busy 1080p frame's 50–100 ms full pass on two cores).
+const SWEEP_PIXELS: usize = 260_000;
+
+/// In how many parts a frame of this many pixels is swept (8 at 1080p, 32 at 4K).
+fn sweep_parts(pixels: usize) -> u32 {
+    pixels.div_ceil(SWEEP_PIXELS).clamp(1, 32) as u32
+}
+
+/// Rows overlapping between a sweep's parts: the tallest tag of the frame, the near anchors.
+fn sweep_overlap(height: usize) -> usize {
+    (height / 10).max(BAND_OVERLAP)
+}
+
+/// The tags of one horizontal band of the frame (`band` of `bands`, overlapping its
+/// neighbours by `overlap` rows), by this detector — decimated for the band pass, at full
+/// resolution for a sweep's part — the tags already found painted over.
 fn band_pass(
     detector: &mut TagDetector,
     gray: &Mat,
     band: u32,
     bands: u32,
+    overlap: usize,
     found: &[Detection],
 ) -> Result<Vec<Detection>, VisionError> {
     let (width, height) = (gray.cols() as usize, gray.rows() as usize);
     let step = height.div_ceil(bands.max(1) as usize);
-    let top = (band as usize * step).saturating_sub(BAND_OVERLAP / 2) / roi::ALIGN * roi::ALIGN;
-    let bottom = ((band as usize + 1) * step + BAND_OVERLAP / 2).min(height);
+    let top = (band as usize * step).saturating_sub(overlap / 2) / roi::ALIGN * roi::ALIGN;
+    let bottom = ((band as usize + 1) * step + overlap / 2).min(height);
     if bottom <= top {
         return Ok(Vec::new());
     }

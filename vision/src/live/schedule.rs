@@ -2,9 +2,12 @@
 //!
 //! Every frame searches the known tags' regions at full resolution. Beside that, one band of a
 //! decimated full-frame pass looks for new tags (the bands take turns, so the whole frame is
-//! covered every few frames at a fraction of the cost), and a full-resolution full-frame pass
-//! runs every so often (new small tags, which decimation misses) and when tags go missing —
-//! at most once in a while, so a hand resting on the table does not make every frame slow.
+//! covered every few frames at a fraction of the cost), and a full-resolution sweep of the
+//! whole frame runs every so often (new small tags, which decimation misses) and when tags go
+//! missing — at most once in a while, so a hand resting on the table does not make every frame
+//! slow. The sweep is spread over a few frames, a part of the frame each, so that no frame
+//! pays for a whole full-resolution pass (50–100 ms at 1080p on a busy table, twice a live
+//! frame's budget); only the first frame, knowing nothing, does.
 
 /// How often each pass runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,7 +41,7 @@ impl Default for ScheduleSettings {
     }
 }
 
-/// Why a frame gets a full-resolution full-frame pass.
+/// Why the frame gets a full-resolution pass over all of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FullReason {
     /// Nothing is known yet (the first frame, or every tag was lost).
@@ -52,13 +55,51 @@ pub enum FullReason {
 /// The passes of one frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
-    /// The whole frame at full resolution (regions are not needed).
+    /// The whole frame at full resolution, at once (regions are not needed): only when
+    /// nothing is known.
     Full(FullReason),
-    /// The known tags' regions, and this band of the decimated pass, if any.
+    /// The known tags' regions, and this band of the decimated pass or this part of a
+    /// full-resolution sweep, if any.
     Tracking {
-        /// Which band.
+        /// Which band of the decimated pass.
         band: Option<u32>,
+        /// Which part of a full-resolution sweep.
+        sweep: Option<SweepPart>,
     },
+}
+
+/// One part of a full-resolution sweep of the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SweepPart {
+    /// Why the sweep runs.
+    pub reason: FullReason,
+    /// Which part, from the top.
+    pub part: u32,
+    /// Of how many.
+    pub parts: u32,
+}
+
+impl Plan {
+    /// A tracking frame with neither a band nor a sweep: regions alone.
+    pub const REGIONS: Plan = Plan::Tracking {
+        band: None,
+        sweep: None,
+    };
+
+    /// Why the whole frame is looked at in full in this frame: at once, or as the first part of
+    /// a sweep.
+    pub fn full_look(&self) -> Option<FullReason> {
+        match self {
+            Plan::Full(reason) => Some(*reason),
+            Plan::Tracking {
+                sweep: Some(SweepPart {
+                    reason, part: 0, ..
+                }),
+                ..
+            } => Some(*reason),
+            Plan::Tracking { .. } => None,
+        }
+    }
 }
 
 /// Decides the passes frame after frame.
@@ -69,6 +110,8 @@ pub struct Schedule {
     last_full: Option<u64>,
     missing: bool,
     next_band: u32,
+    /// The sweep under way, and its next part.
+    sweep: Option<(FullReason, u32)>,
 }
 
 impl Schedule {
@@ -80,6 +123,7 @@ impl Schedule {
             last_full: None,
             missing: false,
             next_band: 0,
+            sweep: None,
         }
     }
 
@@ -93,6 +137,7 @@ impl Schedule {
     pub fn restart(&mut self) {
         self.last_full = None;
         self.missing = false;
+        self.sweep = None;
     }
 
     /// Ask for a full pass: tags went missing. Granted once `full_gap` frames have passed since
@@ -101,8 +146,9 @@ impl Schedule {
         self.missing = true;
     }
 
-    /// The passes of the next frame, given how many tags are known.
-    pub fn plan(&mut self, known: usize) -> Plan {
+    /// The passes of the next frame, given how many tags are known and in how many parts the
+    /// frame is swept.
+    pub fn plan(&mut self, known: usize, parts: u32) -> Plan {
         let frame = self.frame;
         self.frame += 1;
         let since = self.last_full.map(|f| frame - f);
@@ -120,14 +166,29 @@ impl Schedule {
         if let Some(reason) = reason {
             self.last_full = Some(frame);
             self.missing = false;
-            return Plan::Full(reason);
+            if reason == FullReason::NothingKnown || parts <= 1 {
+                self.sweep = None;
+                return Plan::Full(reason);
+            }
+            self.sweep = Some((reason, 0));
+        }
+        if let Some((reason, part)) = self.sweep {
+            self.sweep = (part + 1 < parts).then_some((reason, part + 1));
+            return Plan::Tracking {
+                band: None,
+                sweep: Some(SweepPart {
+                    reason,
+                    part,
+                    parts,
+                }),
+            };
         }
         let band = (self.settings.bands > 0).then(|| {
             let band = self.next_band % self.settings.bands;
             self.next_band = (band + 1) % self.settings.bands;
             band
         });
-        Plan::Tracking { band }
+        Plan::Tracking { band, sweep: None }
     }
 }
 
@@ -141,7 +202,7 @@ mod tests {
                 if missing_at.contains(f) {
                     schedule.report_missing();
                 }
-                matches!(schedule.plan(10), Plan::Full(_))
+                schedule.plan(10, 3).full_look().is_some()
             })
             .collect()
     }
@@ -168,8 +229,8 @@ mod tests {
             ..ScheduleSettings::default()
         });
         let bands: Vec<Option<u32>> = (0..5)
-            .map(|_| match schedule.plan(4) {
-                Plan::Tracking { band } => band,
+            .map(|_| match schedule.plan(4, 3) {
+                Plan::Tracking { band, .. } => band,
                 Plan::Full(_) => None,
             })
             .collect();
@@ -177,15 +238,47 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_takes_its_parts_in_turn_and_only_the_first_frame_looks_at_everything_at_once() {
+        let mut schedule = Schedule::new(ScheduleSettings {
+            full_every: 5,
+            ..ScheduleSettings::default()
+        });
+        let plans: Vec<Plan> = (0..9).map(|_| schedule.plan(10, 3)).collect();
+        assert_eq!(plans[0], Plan::Full(FullReason::NothingKnown));
+        let parts: Vec<Option<u32>> = plans
+            .iter()
+            .map(|p| match p {
+                Plan::Tracking { sweep, .. } => sweep.map(|s| s.part),
+                Plan::Full(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            parts,
+            vec![
+                None,
+                None,
+                None,
+                None,
+                None,
+                Some(0),
+                Some(1),
+                Some(2),
+                None
+            ]
+        );
+        assert!(plans.iter().filter(|p| matches!(p, Plan::Full(_))).count() == 1);
+    }
+
+    #[test]
     fn a_restart_gets_a_full_pass_at_once() {
         let mut schedule = Schedule::new(ScheduleSettings::default());
-        assert_eq!(schedule.plan(0), Plan::Full(FullReason::NothingKnown));
+        assert_eq!(schedule.plan(0, 3), Plan::Full(FullReason::NothingKnown));
         for _ in 0..3 {
-            assert!(matches!(schedule.plan(12), Plan::Tracking { .. }));
+            assert!(matches!(schedule.plan(12, 3), Plan::Tracking { .. }));
         }
         // Everything lost a few frames after a full pass: without a restart it waits its gap.
-        assert!(matches!(schedule.plan(0), Plan::Tracking { .. }));
+        assert!(matches!(schedule.plan(0, 3), Plan::Tracking { .. }));
         schedule.restart();
-        assert_eq!(schedule.plan(0), Plan::Full(FullReason::NothingKnown));
+        assert_eq!(schedule.plan(0, 3), Plan::Full(FullReason::NothingKnown));
     }
 }

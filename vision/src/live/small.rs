@@ -53,9 +53,13 @@ const MIN_SIDE: f64 = 9.0;
 const MAX_SIDE: f64 = 20.0;
 /// The least difference between a candidate's border and the paper round it, grey levels.
 const MIN_CONTRAST: f64 = 30.0;
-/// Candidates tried at most per tag size and strip, clearest first: a bound on the time a busy
-/// table takes.
+/// Candidates tried at most per tag size in a search of the whole table, clearest first: a
+/// bound on the time a busy table takes.
 const MAX_CANDIDATES: usize = 2000;
+/// The same for one strip searched live, a strip a frame: reading a candidate's turn and
+/// squaring it up costs some 0.1 ms, and on a busy table with hands over it and tags missing a
+/// strip rings at a few hundred places.
+const LIVE_CANDIDATES: usize = 60;
 
 /// A part of the table to search: strip `index` of `count` across its depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +71,16 @@ pub(crate) struct Strip {
 impl Strip {
     /// The whole table at once.
     pub const WHOLE: Strip = Strip { index: 0, count: 1 };
+
+    /// The candidates tried at most per tag size: many for the whole table (a picture, or the
+    /// first frame of a calibration), a frame's budget for a strip searched live.
+    fn budget(self) -> usize {
+        if self.count <= 1 {
+            MAX_CANDIDATES
+        } else {
+            LIVE_CANDIDATES
+        }
+    }
 
     /// Its rows of a picture `rows` high, overlapping the next strips by a tag and a half so
     /// that a tag on a border is whole in one of them.
@@ -167,7 +181,7 @@ impl SmallTagSearch {
     ) -> Result<Vec<TagSighting>, VisionError> {
         let gray = as_gray(frame)?;
         let gray = one_block(&gray)?;
-        self.find(&gray, &gray_view(&gray)?, seen, Strip::WHOLE)
+        self.find(&gray, &gray_view(&gray)?, seen, &[], Strip::WHOLE)
     }
 
     /// Whether tag `id` is one the search looks for.
@@ -188,12 +202,14 @@ impl SmallTagSearch {
     }
 
     /// The wanted tags found in one grey frame's `strip` of the table, except those `seen`
-    /// already (by id, and anything where a seen tag lies).
+    /// already (by id, and anything where a seen tag lies) and those `elsewhere` (looked for
+    /// by other means).
     pub(crate) fn find(
         &self,
         gray: &Mat,
         view: &GrayView,
         seen: &[TagSighting],
+        elsewhere: &[u32],
         strip: Strip,
     ) -> Result<Vec<TagSighting>, VisionError> {
         let mut found: HashMap<u32, Vec<TagSighting>> = HashMap::new();
@@ -202,14 +218,14 @@ impl SmallTagSearch {
             let patterns: Vec<(u32, &TagTexture)> = group
                 .patterns
                 .iter()
-                .filter(|(id, _)| seen.iter().all(|s| s.id != *id))
+                .filter(|(id, _)| seen.iter().all(|s| s.id != *id) && !elsewhere.contains(id))
                 .map(|(id, pattern)| (*id, pattern))
                 .collect();
             if patterns.is_empty() {
                 continue;
             }
             let rectified = Rectified::new(gray, group, strip)?;
-            for candidate in rectified.candidates()? {
+            for candidate in rectified.candidates(&taken, strip.budget())? {
                 let Some(corners) = self.predicted(group, &rectified, candidate) else {
                     continue;
                 };
@@ -324,6 +340,19 @@ struct Candidate {
 }
 
 impl<'g> Rectified<'g> {
+    /// Whether the camera's pixel under the strip's point `(x, y)` is within [`MIN_SIDE`] of
+    /// a tag found.
+    fn on_a_tag_found(&self, x: f64, y: f64, taken: &[PixelPoint]) -> Result<bool, VisionError> {
+        if taken.is_empty() {
+            return Ok(false);
+        }
+        let source = self
+            .map
+            .at_2d::<cv::Vec2f>((self.top + y.round() as usize) as i32, x.round() as i32)?;
+        let pixel = PixelPoint::new(f64::from(source[0]), f64::from(source[1]));
+        Ok(taken.iter().any(|t| t.distance(&pixel).0 < MIN_SIDE))
+    }
+
     fn new(gray: &Mat, group: &'g Group, strip: Strip) -> Result<Rectified<'g>, VisionError> {
         let rows = strip.rows(group.map.rows() as usize);
         let map = group
@@ -349,7 +378,15 @@ impl<'g> Rectified<'g> {
 
     /// Points ringed like a tag, the clearest first, each with its grid's turn and squared up
     /// on its border.
-    fn candidates(&self) -> Result<Vec<Candidate>, VisionError> {
+    /// The places that look like a tag's ring, clearest first, but those on a tag already
+    /// found (within [`MIN_SIDE`] of its centre in the camera's picture: on a table where the
+    /// detector finds the 14–20 px tags, most rings are theirs, and reading a ring's turn and
+    /// squaring it up is what a candidate costs).
+    fn candidates(
+        &self,
+        taken: &[PixelPoint],
+        budget: usize,
+    ) -> Result<Vec<Candidate>, VisionError> {
         let view = GrayView::new(&self.image)
             .ok_or_else(|| VisionError::Image("the rectified table is empty".into()))?;
         let (cols, rows) = (self.image.cols() as usize, self.image.rows() as usize);
@@ -367,21 +404,36 @@ impl<'g> Rectified<'g> {
                     continue;
                 }
                 let (x, y) = (col as f64, row as f64);
+                if self.on_a_tag_found(x, y, taken)? {
+                    continue;
+                }
                 if let Some(contrast) = ring_contrast(&view, x, y).filter(|c| *c >= MIN_CONTRAST) {
                     ringed.push((contrast, x, y));
                 }
             }
         }
-        // The clearest first; one candidate within a third of a tag of another.
+        // The clearest first; one candidate within a third of a tag of another (looked up in a
+        // grid of cells that wide: a busy strip rings at tens of thousands of points).
         ringed.sort_by(|a, b| b.0.total_cmp(&a.0));
         let apart = RECTIFIED_SIDE / 3.0;
         let mut kept: Vec<(f64, f64)> = Vec::new();
+        let mut near: HashMap<(i64, i64), Vec<(f64, f64)>> = HashMap::new();
+        let cell = |v: f64| (v / apart).floor() as i64;
         for (_, x, y) in ringed {
-            if kept.len() == MAX_CANDIDATES {
+            if kept.len() == budget {
                 break;
             }
-            if kept.iter().all(|(kx, ky)| (kx - x).hypot(ky - y) >= apart) {
+            let (cx, cy) = (cell(x), cell(y));
+            let crowded = (cx - 1..=cx + 1).any(|i| {
+                (cy - 1..=cy + 1).any(|j| {
+                    near.get(&(i, j)).is_some_and(|points| {
+                        points.iter().any(|(kx, ky)| (kx - x).hypot(ky - y) < apart)
+                    })
+                })
+            });
+            if !crowded {
                 kept.push((x, y));
+                near.entry((cx, cy)).or_default().push((x, y));
             }
         }
         Ok(kept
@@ -540,9 +592,7 @@ fn ring_contrast(view: &GrayView, x: f64, y: f64) -> Option<f64> {
         (0..=steps as usize).map(move |s| (from + (to - from) * s as f64 / steps) * RECTIFIED_SIDE)
     };
     let mut contrasts = [0.0; RAYS];
-    for (k, contrast) in contrasts.iter_mut().enumerate() {
-        let angle = std::f64::consts::TAU * k as f64 / RAYS as f64;
-        let (dx, dy) = (angle.cos(), angle.sin());
+    for (contrast, (dx, dy)) in contrasts.iter_mut().zip(ray_directions::<RAYS>()) {
         let at = |r: f64| view.at(x + r * dx, y + r * dy);
         let mut darkest = (f64::INFINITY, 0.0);
         for r in samples(RING_BORDER.0, RING_BORDER.1) {
@@ -561,6 +611,14 @@ fn ring_contrast(view: &GrayView, x: f64, y: f64) -> Option<f64> {
     Some(contrasts[RAYS / 2])
 }
 
+/// `N` unit directions round the circle, from +x.
+fn ray_directions<const N: usize>() -> [(f64, f64); N] {
+    std::array::from_fn(|k| {
+        let angle = std::f64::consts::TAU * k as f64 / N as f64;
+        (angle.cos(), angle.sin())
+    })
+}
+
 /// The turn of the square grid of edges round (`x`, `y`) (the border's and the cells'), modulo a
 /// quarter: the mean of four times each gradient's direction, weighted by its strength.
 fn grid_turn(view: &GrayView, x: f64, y: f64) -> Option<f64> {
@@ -576,9 +634,14 @@ fn grid_turn(view: &GrayView, x: f64, y: f64) -> Option<f64> {
             let (px, py) = (x + dx, y + dy);
             let gx = (view.at(px + 1.0, py)? - view.at(px - 1.0, py)?) / 2.0;
             let gy = (view.at(px, py + 1.0)? - view.at(px, py - 1.0)?) / 2.0;
+            // The gradient's strength |g|² times its direction taken four times round, without
+            // trigonometry: (gx + i gy)⁴ / |g|².
             let strength = gx * gx + gy * gy;
-            let four = 4.0 * gy.atan2(gx);
-            (c, s) = (c + strength * four.cos(), s + strength * four.sin());
+            if strength > 0.0 {
+                let (re2, im2) = (gx * gx - gy * gy, 2.0 * gx * gy);
+                let (re4, im4) = (re2 * re2 - im2 * im2, 2.0 * re2 * im2);
+                (c, s) = (c + re4 / strength, s + im4 / strength);
+            }
         }
     }
     (c * c + s * s > 0.0).then(|| s.atan2(c) / 4.0)
