@@ -43,6 +43,11 @@ pub enum Command {
         /// The demo's turn to show (1 is the opening positions).
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
         turn: u16,
+        /// Show the turn's moves half made: the units sliding, one carried in a hand (drawn
+        /// where it is seen, dashed, beside where it rests for the rules), after the pipeline
+        /// has watched the turn for a few seconds (tags' health read, moves listed).
+        #[arg(long)]
+        moving: bool,
         /// The unit to select (default: one that must shoot at someone).
         #[arg(long, value_name = "UNIT")]
         select: Option<String>,
@@ -119,8 +124,15 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             demo: _,
             output,
             turn,
+            moving,
             select,
-        }) => crate::app::headless::screenshot(output, usize::from(*turn) - 1, select.clone(), out),
+        }) => crate::app::headless::screenshot(
+            output,
+            usize::from(*turn) - 1,
+            *moving,
+            select.clone(),
+            out,
+        ),
         Some(Command::Tags(command)) => command.run(out),
         Some(Command::Anchors(command)) => command.run(out),
         Some(Command::Bench(command)) => commands::bench::run(command, out),

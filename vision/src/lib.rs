@@ -21,6 +21,7 @@ pub mod annotate;
 pub mod bearing;
 pub mod detect;
 pub mod error;
+pub mod health;
 pub mod image_io;
 pub mod live;
 pub mod locate;
@@ -36,6 +37,7 @@ pub mod track;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
+pub use health::{Ailment, HealthWatch, Remedy, TagLook};
 pub use image_io::{
     check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,
     read_image, to_rgba, write_image,
@@ -51,4 +53,6 @@ pub use moves::{MoveEvent, MoveWatch, Placed, TableMotion, Travelling};
 pub use opencv::core::Mat;
 pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};
-pub use track::{Observed, Sighting, TrackedTag, Tracker, TrackerSettings, observations};
+pub use track::{
+    Observed, Sighting, TrackedTag, Tracker, TrackerSettings, observations, sightings_at_rest,
+};

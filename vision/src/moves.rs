@@ -115,6 +115,9 @@ pub struct TableMotion {
 #[derive(Clone, Debug, Default)]
 struct UnitRest {
     tags: HashMap<u32, TagPose>,
+    /// Its tags left out when the unit moved while they were covered, with the rest they
+    /// still had: out of it until they rest somewhere else.
+    stale: HashMap<u32, TagPose>,
 }
 
 /// Units followed across frames (see the module's documentation).
@@ -161,6 +164,7 @@ impl MoveWatch {
             }
             let rest = self.rests.entry(member.id.to_owned()).or_default();
             if let Some(journeys) = rest.update(&tags) {
+                tracing::trace!(unit = member.id, tags = ?rest.tags.keys().collect::<Vec<_>>(), stale = ?rest.stale.keys().collect::<Vec<_>>(), "unit comes to rest somewhere new");
                 moved.push((member.id.to_owned(), journeys));
             }
             resting.extend(rest.tags.values().copied());
@@ -171,8 +175,10 @@ impl MoveWatch {
         let moves = moved
             .into_iter()
             .filter_map(|(unit, journeys)| {
-                let from = before.as_deref().and_then(|s| placed(s, &unit))?;
-                let to = placed(&scene, &unit)?;
+                let from = before.as_deref().and_then(|s| placed(s, &unit));
+                let to = placed(&scene, &unit);
+                tracing::trace!(unit, ?from, ?to, "a unit's move");
+                let (from, to) = (from?, to?);
                 let moved = (to.leader - from.leader).norm() > MOVED_DISTANCE.0
                     || turn_between(from.facing, to.facing).0.abs() > MOVED_TURN.0;
                 moved.then(|| journeys.event(unit, from, to))
@@ -193,10 +199,16 @@ impl MoveWatch {
         *self = MoveWatch::default();
     }
 
-    /// The camera was measured afresh: every unit's rest is taken as the tracker now places it,
-    /// with no move made.
-    pub fn rebase(&mut self) {
-        self.clear();
+    /// The camera was measured afresh: every unit's rest is taken as the tracker now places it
+    /// (`rests`, by tag), with no move made; the moves under way go on.
+    pub fn rebase(&mut self, rests: &HashMap<u32, TagPose>) {
+        for rest in self.rests.values_mut() {
+            for (id, pose) in rest.tags.iter_mut().chain(rest.stale.iter_mut()) {
+                if let Some(now) = rests.get(id) {
+                    *pose = *now;
+                }
+            }
+        }
     }
 }
 
@@ -256,12 +268,24 @@ impl UnitRest {
     /// Take the unit's tags of this frame; the journeys that brought it to a new rest, if it
     /// just came to rest somewhere new.
     fn update(&mut self, tags: &[&TrackedTag]) -> Option<Journeys> {
-        if tags.iter().any(|t| t.travel.is_some()) {
+        if tags.iter().any(|t| t.unsettled()) {
             return None;
         }
+        self.stale
+            .retain(|id, was| tags.iter().any(|t| t.id == *id && t.resting == Some(*was)));
+        // A tag first seen a moment ago rests on its first sightings: the unit keeps the
+        // place it was first given until the tag has been still for the settle time, so
+        // that its rulings change once as the table is first seen, not frame by frame.
         let candidate: HashMap<u32, (TagPose, bool)> = tags
             .iter()
-            .filter_map(|t| Some((t.id, (t.resting?, t.sighting == Sighting::Now))))
+            .filter(|t| !self.stale.contains_key(&t.id))
+            .filter_map(|t| {
+                let rest = match self.tags.get(&t.id) {
+                    Some(was) if !t.sure => *was,
+                    _ => t.resting?,
+                };
+                Some((t.id, (rest, t.sighting == Sighting::Now)))
+            })
             .collect();
         let moved: Vec<u32> = candidate
             .iter()
@@ -270,13 +294,17 @@ impl UnitRest {
             .collect();
         let first = self.tags.is_empty();
         let went = !first && moved.iter().any(|id| self.tags.contains_key(id));
+        if !moved.is_empty() {
+            tracing::trace!(?moved, went, had = ?self.tags.keys().collect::<Vec<_>>(), stale = ?self.stale.keys().collect::<Vec<_>>(), "a unit's tags rest somewhere new");
+        }
         // Its stands that stayed covered while the others moved are surely not where they
-        // were: left to the formation until seen.
-        self.tags = candidate
-            .iter()
-            .filter(|(id, (_, seen_now))| !went || *seen_now || moved.contains(id))
-            .map(|(id, (pose, _))| (*id, *pose))
-            .collect();
+        // were: left to the formation until they rest somewhere.
+        let (kept, stale): (HashMap<u32, (TagPose, bool)>, _) = candidate
+            .into_iter()
+            .partition(|(id, (_, seen_now))| !went || *seen_now || moved.contains(id));
+        self.stale
+            .extend(stale.into_iter().map(|(id, (pose, _))| (id, pose)));
+        self.tags = kept.into_iter().map(|(id, (pose, _))| (id, pose)).collect();
         if !went {
             return None;
         }

@@ -220,11 +220,21 @@ pub struct SyntheticSource {
     camera: Camera,
     effects: Effects,
     states: Vec<(SyntheticTable, u64)>,
-    rendered: Vec<Option<Mat>>,
+    rendered: Vec<Option<Rendered>>,
     index: u64,
     frame_time: Duration,
     looping: bool,
 }
+
+/// A state's picture, kept: whole when it is shown for many frames, compressed when for one
+/// (a move made over many states of a frame each would otherwise hold 6 MB a frame at 1080p).
+enum Rendered {
+    Whole(Mat),
+    Compressed(Vec<u8>),
+}
+
+/// The quality a state shown for a single frame is kept at: a second, fine compression.
+const KEPT_QUALITY: u8 = 95;
 
 impl SyntheticSource {
     /// States shown in turn, each for its number of frames; `looping` starts again at the end.
@@ -236,7 +246,7 @@ impl SyntheticSource {
         fps: f64,
         looping: bool,
     ) -> SyntheticSource {
-        let rendered = vec![None; states.len()];
+        let rendered = states.iter().map(|_| None).collect();
         SyntheticSource {
             name: name.to_owned(),
             renderer: Renderer::new(),
@@ -288,12 +298,19 @@ impl FrameSource for SyntheticSource {
             return Ok(None);
         };
         if self.rendered[state].is_none() {
-            let image = self
-                .renderer
-                .render(&self.states[state].0, &self.camera, &self.effects)?;
-            self.rendered[state] = Some(image);
+            let (table, frames) = &self.states[state];
+            let image = self.renderer.render(table, &self.camera, &self.effects)?;
+            self.rendered[state] = Some(if *frames > 1 {
+                Rendered::Whole(image)
+            } else {
+                Rendered::Compressed(crate::image_io::encode_jpeg(&image, KEPT_QUALITY)?)
+            });
         }
-        let image = self.rendered[state].clone().unwrap_or_default();
+        let image = match &self.rendered[state] {
+            Some(Rendered::Whole(image)) => image.clone(),
+            Some(Rendered::Compressed(bytes)) => crate::image_io::decode_image(bytes)?,
+            None => Mat::default(),
+        };
         let frame = Frame {
             image,
             index: self.index,

@@ -85,6 +85,8 @@ const UNSEEN_GAP: Duration = Duration::from_millis(250);
 /// A journey seen to go further than this after the tag was found away from its rest was
 /// watched, not made unseen.
 const SEEN_MOVING: Inches = Inches(0.5);
+/// How a tag looked at its rest is what a lens makes of it there, within this of it.
+const LOOKED_NEAR: Inches = Inches(3.0);
 /// A rest is placed again through a new calibration from a sighting within this of it.
 const REPLACE_NEAR: f64 = 0.5;
 /// A tag back at its rest after travelling less than this many times the still distance
@@ -119,6 +121,20 @@ pub fn observations(
                 spec: specs.get(&tag.pose.id).copied(),
             })
         })
+        .collect()
+}
+
+/// The sightings of this frame's tags that lie at rest (seen now, neither travelling nor away
+/// from their rest): the ones whose look says something of the tag, not of its motion.
+pub fn sightings_at_rest(tracked: &[TrackedTag], sightings: &[TagSighting]) -> Vec<TagSighting> {
+    sightings
+        .iter()
+        .filter(|s| {
+            tracked.iter().any(|t| {
+                t.id == s.id && t.sighting == Sighting::Now && t.resting.is_some() && !t.unsettled()
+            })
+        })
+        .copied()
         .collect()
 }
 
@@ -187,11 +203,22 @@ pub struct TrackedTag {
     pub sighting: Sighting,
     /// On its way, if it is.
     pub travel: Option<Travel>,
+    /// Seen away from its rest, but not yet taken to travel (a glitch, or the start of a
+    /// move): its rest is in doubt.
+    pub away: bool,
+    /// Whether its rest has been still for the settle time: a tag first seen rests at once
+    /// (a still picture is ruled on its one frame), on its first sightings' mean.
+    pub sure: bool,
     /// How it came to its rest, once it has travelled.
     pub arrived: Option<Journey>,
 }
 
 impl TrackedTag {
+    /// Whether it is not surely lying at its rest: travelling, or seen away from it.
+    pub fn unsettled(&self) -> bool {
+        self.travel.is_some() || self.away
+    }
+
     /// Its rest, as a placed tag.
     pub fn resting_tag(&self) -> Option<LocatedTag> {
         Some(LocatedTag {
@@ -206,7 +233,11 @@ impl TrackedTag {
 struct Rest {
     pose: TagPose,
     count: f64,
+    /// Since when it has been still there.
     since: Duration,
+    /// Whether it was found still for the settle time; a first sighting's rest is not until
+    /// the tag has stayed that long.
+    found_still: bool,
 }
 
 impl Rest {
@@ -215,6 +246,7 @@ impl Rest {
             pose,
             count: 1.0,
             since,
+            found_still: false,
         }
     }
 
@@ -304,7 +336,7 @@ impl Tracker {
                 .entry(on_stand.id)
                 .or_insert_with(|| Track::new(&observed.tag));
             track.role = observed.tag.role.clone();
-            let lift = raw.map(|r| track.judged(r));
+            let lift = raw.map(|r| track.judged(r, on_stand.center));
             let raised = lift
                 .filter(|l| l.in_hand(&self.settings.in_hand))
                 .and_then(|l| tag_pose(calibration, &observed.sighting, on_stand.height + l.rise));
@@ -332,7 +364,7 @@ impl Tracker {
         let mut out: Vec<TrackedTag> = self
             .tracks
             .iter()
-            .map(|(id, t)| t.report(*id, time))
+            .map(|(id, t)| t.report(*id, time, self.settings.settle_time))
             .collect();
         out.sort_by_key(|t| t.id);
         out
@@ -346,12 +378,21 @@ impl Tracker {
 
     /// The camera is measured afresh (its lens learnt better, say), not moved: every rest is
     /// placed again through the new calibration from its latest sighting, so that nothing
-    /// seems to move; what tags look like lying flat is learnt again.
+    /// seems to move. What a flat tag looks like is learnt again: through a lens known less
+    /// well, tags of one size looked bigger or smaller across the picture.
     pub fn recalibrated(&mut self, calibration: &TableCalibration) {
         for track in self.tracks.values_mut() {
             track.recalibrated(calibration);
         }
         self.flat = FlatLook::default();
+    }
+
+    /// Where each tag rests now, by id.
+    pub fn rests(&self) -> HashMap<u32, TagPose> {
+        self.tracks
+            .iter()
+            .filter_map(|(id, t)| Some((*id, t.rest?.pose)))
+            .collect()
     }
 }
 
@@ -369,7 +410,7 @@ impl Track {
         }
     }
 
-    fn report(&self, id: u32, time: Duration) -> TrackedTag {
+    fn report(&self, id: u32, time: Duration, settle: Duration) -> TrackedTag {
         TrackedTag {
             id,
             role: self.role.clone(),
@@ -382,14 +423,23 @@ impl Track {
                 }
             },
             travel: self.travel,
+            // A tag seen away from its rest once and then covered is only covered.
+            away: self.departures > 0 && self.last_seen == time,
+            sure: self
+                .rest
+                .is_some_and(|r| r.found_still || time.saturating_sub(r.since) >= settle),
             arrived: self.arrived,
         }
     }
 
     /// A sighting's lift judged against how this tag looked at its rest (an uncorrected lens
-    /// makes a tag at the rim of the picture seem tilted; it seems so lying there too).
-    fn judged(&self, raw: Lift) -> Lift {
-        let Some(looked) = &self.looked else {
+    /// makes a tag at the rim of the picture seem tilted; it seems so lying there too), when
+    /// it is seen near there: elsewhere the lens errs otherwise.
+    fn judged(&self, raw: Lift, at: TablePoint) -> Lift {
+        let near_rest = self
+            .rest
+            .is_some_and(|r| (r.pose.center - at).norm() <= LOOKED_NEAR.0);
+        let Some(looked) = self.looked.as_ref().filter(|_| near_rest) else {
             return raw;
         };
         Lift {
@@ -400,7 +450,8 @@ impl Track {
         }
     }
 
-    /// Place the rest again through a new calibration, from the latest sighting still at it.
+    /// Place the rest again through a new calibration, from the latest sighting still at it,
+    /// and the recent sightings with it: a tag settling goes on settling.
     fn recalibrated(&mut self, calibration: &TableCalibration) {
         if let Some(rest) = &mut self.rest
             && let Some(last) = self
@@ -413,9 +464,16 @@ impl Track {
             rest.pose = pose;
             rest.count = 1.0;
         }
-        self.recent.clear();
+        let again = |pose: &TagPose, sighting: &TagSighting| {
+            tag_pose(calibration, sighting, pose.height).unwrap_or(*pose)
+        };
+        for seen in &mut self.recent {
+            seen.pose = again(&seen.pose, &seen.sighting);
+            seen.on_stand = again(&seen.on_stand, &seen.sighting);
+            seen.raised = seen.raised.map(|r| again(&r, &seen.sighting));
+        }
+        // How it looked was how the old lens made it look.
         self.looked = None;
-        self.departures = 0;
     }
 
     /// A sighting placed at the height of this track's rest: its stand's, or what it lies on.
@@ -481,6 +539,7 @@ impl Track {
         let (since, unseen) = self.departure();
         let mut travel = Travel::start(&seen, Some(&from), in_hand, unseen);
         travel.since = since;
+        tracing::trace!(tag = seen.on_stand.id, at = ?seen.time, from = ?from.center, now = ?travel.now.center, in_hand, unseen, "tag leaves its rest");
         self.travel = Some(travel);
         self.departures = 0;
         self.settle(seen.time, settings, calibration);
@@ -541,6 +600,7 @@ impl Track {
             lifted: travel.lifted,
             unseen: travel.went_unseen(),
         });
+        tracing::trace!(tag = rest.pose.id, at = ?time, to = ?rest.pose.center, path = %travel.path, "tag comes to rest");
         self.rest = Some(rest);
         self.travel = None;
         self.departures = 0;
@@ -629,7 +689,9 @@ fn still_since(
             tag_pose(calibration, &s.sighting, height)
         }
     });
-    let mut rest = Rest::new(placed.next()?, now);
+    // Still since its oldest still sighting.
+    let mut rest = Rest::new(placed.next()?, now.saturating_sub(lasted));
+    rest.found_still = true;
     for pose in placed {
         rest.absorb(&pose);
     }

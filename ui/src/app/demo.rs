@@ -12,7 +12,7 @@ use rules::geometry::{OrientedRect, TablePoint, TableVector, heading};
 use rules::scene::{Format, Formation, SceneDoc};
 use rules::units::{Degrees, Inches};
 use vision::source::SyntheticSource;
-use vision::synthetic::{Effects, SyntheticTable, framing_camera};
+use vision::synthetic::{Effects, HandHold, SyntheticTable, framing_camera, held_in_hand};
 
 use super::pipeline::Inputs;
 
@@ -24,6 +24,16 @@ const NAME: &str = "demo table: Crimea River (samples/scenarios/crimea-river.jso
 pub const TURNS: usize = 4;
 /// Frames each turn is shown for, at [`FPS`].
 const FRAMES_PER_TURN: u64 = 60;
+/// Frames each turn's moves take, at [`FPS`]: the units slid along the cloth together, one of
+/// them carried through the air in a hand.
+pub const FRAMES_PER_MOVE: u64 = 15;
+/// The unit (in the roster's order) whose first stand's tag was printed faded.
+const FADED_UNIT: usize = 2;
+/// Its ink.
+const FADED_INK: vision::synthetic::Rgb = vision::synthetic::Rgb(125, 122, 120);
+/// How high the carried unit is lifted, and how far tilted, at the top of its arc.
+const LIFT: Inches = Inches(2.0);
+const LIFT_TILT: Degrees = Degrees(15.0);
 /// The replay's frame rate.
 const FPS: f64 = 10.0;
 /// The demo camera: 1080p, 30° from vertical, a 70° lens — 1.3" tags are read to the far edge.
@@ -97,15 +107,114 @@ impl Demo {
     /// The table at `turn`, staged for the renderer.
     pub fn stage(&self, turn: usize) -> SyntheticTable {
         let scene = &self.turns[turn.min(self.turns.len() - 1)];
-        SyntheticTable::stage(scene, &self.roster, &self.anchors)
+        self.printed(SyntheticTable::stage(scene, &self.roster, &self.anchors))
     }
 
-    /// The frames: each turn for a few seconds, in a loop.
+    /// The tag printed long ago, its ink gone grey: the app says to reprint it.
+    pub fn faded_tag(&self) -> Option<u32> {
+        self.roster
+            .units
+            .get(FADED_UNIT)
+            .and_then(|u| u.stands.first())
+            .map(|s| s.tag)
+    }
+
+    /// A staged table with the demo's tags as they were printed.
+    fn printed(&self, mut world: SyntheticTable) -> SyntheticTable {
+        if let Some(tag) = self.faded_tag() {
+            world.faded.push((tag, FADED_INK));
+        }
+        world
+    }
+
+    /// The frames: each turn for a few seconds, then its moves being made, in a loop.
     pub fn source(&self) -> SyntheticSource {
-        let states = (0..self.turns.len())
-            .map(|t| (self.stage(t), FRAMES_PER_TURN))
-            .collect();
+        let mut states = Vec::new();
+        for turn in 0..self.turns.len() {
+            states.push((self.stage(turn), FRAMES_PER_TURN));
+            if turn + 1 < self.turns.len() {
+                for k in 1..FRAMES_PER_MOVE {
+                    let share = k as f64 / FRAMES_PER_MOVE as f64;
+                    states.push((self.moving(turn, share), 1));
+                }
+            }
+        }
         SyntheticSource::new(NAME, self.camera, Effects::WEBCAM, states, FPS, true)
+    }
+
+    /// The table `share` of the way through the moves after turn `turn`: every unit slid that
+    /// far along the cloth towards where it ends the move, but the first to move on a base of
+    /// its own, carried there through the air (lifted, tilted, a hand gripping it).
+    pub fn moving(&self, turn: usize, share: f64) -> SyntheticTable {
+        let (from, to) = (
+            &self.turns[turn],
+            &self.turns[(turn + 1).min(self.turns.len() - 1)],
+        );
+        let carried = from.units.iter().zip(&to.units).position(|(a, b)| {
+            a.footprint.stands().len() == 1 && a.footprint.leader() != b.footprint.leader()
+        });
+        let mut doc = SceneDoc::from(from);
+        for (index, (unit, (a, b))) in doc
+            .units
+            .iter_mut()
+            .zip(from.units.iter().zip(&to.units))
+            .enumerate()
+        {
+            // The carried unit is posed in the air below; it leaves its place as it lay.
+            let along = if Some(index) == carried { 0.0 } else { share };
+            let shift = (b.footprint.leader() - a.footprint.leader()) * along;
+            for stand in unit.stands.iter_mut().flatten() {
+                stand.center += shift;
+            }
+            if let Some(front) = unit.front_center.as_mut() {
+                *front += shift;
+            }
+        }
+        let between = Scene::from_doc(doc, "demo table").unwrap_or_else(|_| from.clone());
+        let mut world = self.printed(SyntheticTable::stage(&between, &self.roster, &self.anchors));
+        if let Some(index) = carried {
+            self.carry(&mut world, &from.units[index], &to.units[index], share);
+        }
+        world
+    }
+
+    /// Lift unit `was`'s blocks off the staged table and pose them `share` of the way to
+    /// `will`, in a hand reaching from its side's edge of the table.
+    fn carry(
+        &self,
+        world: &mut SyntheticTable,
+        was: &rules::scene::Unit,
+        will: &rules::scene::Unit,
+        share: f64,
+    ) {
+        let frame = *was.footprint.frame();
+        let (start, end) = (frame.center(), will.footprint.frame().center());
+        let arc = (share * std::f64::consts::PI).sin();
+        let hold = HandHold {
+            to: start + (end - start) * share,
+            turn: Degrees(0.0),
+            rise: LIFT * arc,
+            tilt: Degrees(LIFT_TILT.0 * arc),
+            toward: was.footprint.facing(),
+        };
+        let out = if start.y < world.table.depth / 2.0 {
+            TableVector::new(0.0, -1.0)
+        } else {
+            TableVector::new(0.0, 1.0)
+        };
+        let on_it = |block: &vision::synthetic::Block| {
+            block.figures
+                && was
+                    .footprint
+                    .stands()
+                    .iter()
+                    .any(|s| s.center() == block.footprint.center())
+        };
+        let (mut lifted, lying): (Vec<_>, Vec<_>) = world.blocks.drain(..).partition(on_it);
+        let hand = held_in_hand(&mut lifted, &frame, out, Inches(0.3), hold);
+        world.blocks = lying;
+        world.blocks.extend(lifted);
+        world.blocks.extend(hand);
     }
 }
 

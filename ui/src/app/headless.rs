@@ -41,6 +41,36 @@ pub fn demo_state(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
     Ok(processor.process(&frame, &source.name()))
 }
 
+/// Frames of a turn's table the pipeline sees before the moves start in [`demo_state_moving`]:
+/// enough for each tag's health to have been looked at a few times.
+pub const SETTLED_FRAMES: u64 = 45;
+
+/// The demo half-way through the moves after `turn`: the pipeline has watched the turn's table
+/// for [`SETTLED_FRAMES`], then the units start sliding and one is carried in a hand.
+pub fn demo_state_moving(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
+    let halfway = super::demo::FRAMES_PER_MOVE / 2;
+    let states = std::iter::once((demo.stage(turn), SETTLED_FRAMES))
+        .chain((1..=halfway).map(|k| {
+            let share = k as f64 / super::demo::FRAMES_PER_MOVE as f64;
+            (demo.moving(turn, share), 1)
+        }))
+        .collect();
+    let mut source = SyntheticSource::new(
+        "demo table",
+        demo.camera,
+        Effects::WEBCAM,
+        states,
+        10.0,
+        false,
+    );
+    let mut processor = Processor::new(demo.inputs());
+    let mut last = None;
+    while let Some(frame) = source.next_frame()? {
+        last = Some(processor.process(&frame, &source.name()));
+    }
+    last.context("the demo table gave no frame")
+}
+
 /// A unit worth selecting in a picture: one that must shoot at someone, else the first.
 pub fn showcase_unit(state: &TableState) -> Option<String> {
     let rulings = state.rulings.as_deref()?;
@@ -93,6 +123,7 @@ fn harness_with(
 pub fn screenshot(
     output: &Path,
     turn: usize,
+    moving: bool,
     select: Option<String>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -104,7 +135,11 @@ pub fn screenshot(
             demo.turns.len()
         );
     }
-    let state = demo_state(&demo, turn)?;
+    let state = if moving {
+        demo_state_moving(&demo, turn)?
+    } else {
+        demo_state(&demo, turn)?
+    };
     if let Some(unit) = &select
         && state
             .scene
@@ -132,9 +167,10 @@ pub fn screenshot(
         .with_context(|| format!("cannot write {}", output.display()))?;
     writeln!(
         out,
-        "{}: the app on the demo table (turn {}), {}×{}{}",
+        "{}: the app on the demo table (turn {}{}), {}×{}{}",
         output.display(),
         turn + 1,
+        if moving { ", its moves half made" } else { "" },
         image.width(),
         image.height(),
         select.map_or_else(String::new, |s| format!(", {s} selected"))

@@ -314,7 +314,11 @@ impl AppState {
                 .resizable(true)
                 .default_size(210.0)
                 .min_size(180.0)
-                .show(ui, |ui| views::inspector::unit_list(ui, self));
+                .show(ui, |ui| {
+                    views::motion::moves_panel(ui, self);
+                    ui.separator();
+                    views::inspector::unit_list(ui, self);
+                });
             egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(380.0)

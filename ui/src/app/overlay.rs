@@ -547,6 +547,78 @@ pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLo
     );
 }
 
+/// A unit on its way — in a hand, or slid along the cloth — drawn where it is seen: dashed,
+/// raised as high as it is lifted (so that it sits on the stand in the hand on the video), with
+/// a dashed line back to where it rests for the rules, and a label saying so.
+pub fn ghost(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    travelling: &vision::Travelling,
+    resting: Option<&Unit>,
+    look: UnitLook,
+) {
+    let colour = look
+        .colour
+        .gamma_multiply(if travelling.seen { 0.9 } else { 0.4 });
+    let height = look.height + travelling.lifted_by.max(Inches::ZERO);
+    let stroke = Stroke::new(2.0, colour);
+    for stand in &travelling.stands {
+        if let Some(mut screen) = trace(xf, &stand.corners(), true, height) {
+            screen.push(screen[0]);
+            painter.extend(EguiShape::dashed_line(&screen, stroke, 6.0, 4.0));
+        }
+    }
+    let Some(centre) = centre_of(&travelling.stands) else {
+        return;
+    };
+    if let Some(rest) = resting {
+        let from = rest.footprint.frame().center();
+        if let (Some(a), Some(b)) = (
+            xf.to_screen_at(&from, look.height),
+            xf.to_screen_at(&centre, height),
+        ) {
+            painter.extend(EguiShape::dashed_line(
+                &[a, b],
+                Stroke::new(1.2, colour.gamma_multiply(0.7)),
+                4.0,
+                4.0,
+            ));
+        }
+    }
+    if look.text_size > 0.0
+        && let Some(at) = xf.to_screen_at(&centre, height)
+    {
+        let name = resting.map_or(travelling.unit.as_str(), |u| u.name.as_str());
+        let what = if travelling.in_hand {
+            "in hand"
+        } else {
+            "moving"
+        };
+        label(
+            painter,
+            at + Vec2::new(0.0, -6.0),
+            Align2::CENTER_BOTTOM,
+            &format!("{name} — {what}"),
+            look.text_size,
+            colour,
+            Priority::Always,
+        );
+    }
+}
+
+/// The middle of some stands.
+fn centre_of(stands: &[OrientedRect]) -> Option<TablePoint> {
+    let n = stands.len();
+    (n > 0).then(|| {
+        TablePoint::from(
+            stands
+                .iter()
+                .fold(nalgebra::Vector2::zeros(), |s, r| s + r.center().coords)
+                / n as f64,
+        )
+    })
+}
+
 /// A unit's name above its centre: always for a highlighted unit, where there is room for the
 /// others.
 pub fn unit_name(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLook) {

@@ -36,6 +36,52 @@ pub struct TableView {
     pub camera: Option<CameraView>,
     /// How the table is being watched.
     pub status: StatusView,
+    /// Units on their way, the latest moves, and the tags that need care.
+    pub motion: MotionView,
+}
+
+/// The table in motion, as a page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MotionView {
+    /// Units on their way (in a hand, slid along the cloth), where they are seen: drawn dashed
+    /// beside where they rest for the rules.
+    pub travelling: Vec<GhostView>,
+    /// The latest moves, newest last.
+    pub moves: Vec<MoveView>,
+    /// Tags whose look calls for a remedy, in words ("tag 34: glare — tilt the lamp or print on
+    /// matte paper").
+    pub care: Vec<String>,
+}
+
+/// A unit on its way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GhostView {
+    /// The unit's id.
+    pub unit: String,
+    /// Each travelling stand's corners where it is seen, inches.
+    pub stands: Vec<[TablePoint; 4]>,
+    /// Whether it is in a hand (lifted or tilted off the table).
+    pub in_hand: bool,
+    /// How high it seems above its stand's height, inches: drawn that high on the video.
+    pub lifted_by: f64,
+}
+
+/// A move made.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveView {
+    /// The unit's id.
+    pub unit: String,
+    /// Its name.
+    pub name: String,
+    /// How far its leader went, inches.
+    pub straight: f64,
+    /// How: `carried`, `slid` or `under a hand`.
+    pub how: &'static str,
+    /// The check of it (`yes`, `no`, `borderline`): its cost against its allowance, the 12"
+    /// rule.
+    pub verdict: &'static str,
+    /// The check's sentences.
+    pub checks: Vec<String>,
 }
 
 /// The table's size and how it measures.
@@ -172,6 +218,8 @@ pub struct Patch {
     pub rulings: BTreeMap<String, Vec<RulingView>>,
     /// The status, when it changed.
     pub status: Option<StatusView>,
+    /// The table in motion, when it changed.
+    pub motion: Option<MotionView>,
 }
 
 impl Patch {
@@ -181,6 +229,7 @@ impl Patch {
             && self.gone.is_empty()
             && self.rulings.is_empty()
             && self.status.is_none()
+            && self.motion.is_none()
     }
 }
 
@@ -235,6 +284,7 @@ impl TableView {
             rulings,
             camera: camera_view(state),
             status: status_view(state),
+            motion: motion_view(state),
         })
     }
 
@@ -260,6 +310,7 @@ impl TableView {
             gone,
             rulings,
             status: (self.status != before.status).then(|| self.status.clone()),
+            motion: (self.motion != before.motion).then(|| self.motion.clone()),
         })
     }
 }
@@ -356,6 +407,75 @@ fn camera_view(state: &TableState) -> Option<CameraView> {
         translation: camera.pose.translation.into(),
         stand_height: state.stand_height.0,
     })
+}
+
+fn motion_view(state: &TableState) -> MotionView {
+    let travelling = state
+        .travelling
+        .iter()
+        .map(|t| GhostView {
+            unit: t.unit.clone(),
+            stands: t
+                .stands
+                .iter()
+                .map(|s| s.corners().map(|c| to_thousandth(&c)))
+                .collect(),
+            in_hand: t.in_hand,
+            lifted_by: t.lifted_by.0.max(0.0),
+        })
+        .collect();
+    let moves = state
+        .moves
+        .iter()
+        .rev()
+        .take(MOVES_SENT)
+        .rev()
+        .map(|record| move_view(record))
+        .collect();
+    MotionView {
+        travelling,
+        moves,
+        care: state.health.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// The latest moves a page is sent.
+const MOVES_SENT: usize = 12;
+
+fn move_view(record: &crate::app::pipeline::MoveRecord) -> MoveView {
+    let event = &record.event;
+    let rulings = record
+        .check
+        .as_ref()
+        .map(|c| c.rulings.as_slice())
+        .unwrap_or_default();
+    let verdict = if rulings
+        .iter()
+        .any(|r| r.verdict() == rules::ruling::Verdict::No)
+    {
+        "no"
+    } else if rulings
+        .iter()
+        .any(|r| r.verdict() == rules::ruling::Verdict::Borderline)
+    {
+        "borderline"
+    } else {
+        "yes"
+    };
+    MoveView {
+        unit: event.unit.clone(),
+        name: record.name.clone(),
+        straight: (event.straight().0 * 1000.0).round() / 1000.0,
+        how: if event.unseen {
+            "under a hand"
+        } else if event.lifted {
+            "carried"
+        } else {
+            "slid"
+        },
+        verdict,
+        checks: rulings.iter().map(|r| r.explanation.clone()).collect(),
+    }
 }
 
 fn status_view(state: &TableState) -> StatusView {

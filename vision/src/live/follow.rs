@@ -47,7 +47,7 @@ impl<'a> GrayView<'a> {
     }
 
     /// The grey level at a point (pixel centres at whole numbers); `None` outside the frame.
-    pub(super) fn at(&self, x: f64, y: f64) -> Option<f64> {
+    pub(crate) fn at(&self, x: f64, y: f64) -> Option<f64> {
         if !(x >= 0.0 && y >= 0.0) {
             return None;
         }

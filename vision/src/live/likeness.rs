@@ -104,7 +104,7 @@ fn blended(pattern: &TagTexture, u: f64, v: f64) -> f64 {
         + light(cu + 1, cv + 1) * tu * tv
 }
 
-fn bounds(corners: &[PixelPoint; 4]) -> (PixelPoint, PixelPoint) {
+pub(crate) fn bounds(corners: &[PixelPoint; 4]) -> (PixelPoint, PixelPoint) {
     corners.iter().fold(
         (
             PixelPoint::new(f64::INFINITY, f64::INFINITY),
@@ -121,7 +121,7 @@ fn bounds(corners: &[PixelPoint; 4]) -> (PixelPoint, PixelPoint) {
 
 /// Running sums for a correlation coefficient.
 #[derive(Default)]
-struct Correlation {
+pub(crate) struct Correlation {
     n: f64,
     x: f64,
     y: f64,
@@ -131,7 +131,7 @@ struct Correlation {
 }
 
 impl Correlation {
-    fn add(&mut self, x: f64, y: f64) {
+    pub(crate) fn add(&mut self, x: f64, y: f64) {
         self.n += 1.0;
         self.x += x;
         self.y += y;
@@ -140,7 +140,17 @@ impl Correlation {
         self.xy += x * y;
     }
 
-    fn coefficient(&self) -> Option<f64> {
+    /// The least-squares line `y = a + b x`: `(a, b)`.
+    pub(crate) fn line(&self) -> Option<(f64, f64)> {
+        let n = self.n;
+        let vx = self.xx / n - (self.x / n).powi(2);
+        (n > 0.0 && vx > 1e-9).then(|| {
+            let b = (self.xy / n - (self.x / n) * (self.y / n)) / vx;
+            (self.y / n - b * self.x / n, b)
+        })
+    }
+
+    pub(crate) fn coefficient(&self) -> Option<f64> {
         let n = self.n;
         let covariance = self.xy / n - (self.x / n) * (self.y / n);
         let (vx, vy) = (

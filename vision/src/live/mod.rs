@@ -16,7 +16,7 @@
 //! pipeline.
 
 pub(crate) mod follow;
-mod likeness;
+pub(crate) mod likeness;
 mod mosaic;
 pub mod moved;
 pub mod queue;

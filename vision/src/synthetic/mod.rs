@@ -10,6 +10,7 @@
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
+mod evening;
 mod framing;
 mod game;
 mod lenses;
@@ -21,6 +22,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
+pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
 pub use framing::{framing_camera, framing_camera_for, framing_camera_from};
 pub use game::{GameSettings, MovingGame};
 pub use lenses::LensClass;

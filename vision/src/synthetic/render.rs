@@ -514,20 +514,23 @@ fn top_colour(world: &SyntheticTable, solid: &Solid, p: &TablePoint) -> [f32; 3]
         if (0.0..texture.cells as f64).contains(&u) && (0.0..texture.cells as f64).contains(&v) {
             let ink = texture.is_black(u.floor() as i64, v.floor() as i64);
             let colour = if ink { frame.ink } else { Rgb::PAPER };
-            // Glossy paper: the lamp's reflection is added light, and what passes white clips.
-            let glare = world.glare.iter().map(|g| g.at(p)).sum::<f64>() as f32;
-            return rgb(colour, 1.0).map(|c| c + glare);
+            return glossy(world, p, rgb(colour, 1.0));
         }
     }
     if !solid.block.figures {
-        return rgb(solid.block.colour, 1.0);
+        return glossy(world, p, rgb(solid.block.colour, 1.0));
     }
-    rgb(
-        world
-            .scenery
-            .stand_top(solid.block.colour, solid.slab.local(p)),
-        1.0,
-    )
+    let top = world
+        .scenery
+        .stand_top(solid.block.colour, solid.slab.local(p));
+    glossy(world, p, rgb(top, 1.0))
+}
+
+/// A block's top is glossy (paper, varnished figures; the cloth is not): a lamp's reflection on
+/// it is added light, and what passes white clips.
+fn glossy(world: &SyntheticTable, p: &TablePoint, colour: [f32; 3]) -> [f32; 3] {
+    let glare = world.glare.iter().map(|g| g.at(p)).sum::<f64>() as f32;
+    colour.map(|c| c + glare)
 }
 
 /// Rows of a picture `height` rows high each of the machine's cores (up to 8) takes.

@@ -284,8 +284,8 @@ impl HandHold {
     }
 }
 
-/// A lamp's reflection on glossy paper: light added to every printed label under it, most at
-/// its centre, falling off as a Gaussian.
+/// A lamp's reflection on glossy tops (printed labels, varnished figures; not the cloth): light
+/// added to every block's top under it, most at its centre, falling off as a Gaussian.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Glare {
     /// Where it is brightest.

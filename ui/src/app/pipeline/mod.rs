@@ -38,8 +38,9 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, LiveDetector, LiveSettings, MoveEvent,
-    MoveWatch, SightMap, SmallTagSearch, Tracker, TrackerSettings, Travelling, Unseen, locate_tags,
+    DetectorSettings, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector, LiveSettings,
+    MoveEvent, MoveWatch, Remedy, SightMap, SmallTagSearch, Tracker, TrackerSettings, Travelling,
+    Unseen, locate_tags,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};

@@ -25,6 +25,8 @@ pub struct Processor {
     moves: VecDeque<Arc<MoveRecord>>,
     /// The camera the tracked tags were placed through.
     placed_through: Option<calibration::Camera>,
+    /// How each tag at rest looks: blur, glare, faded ink, and the remedy.
+    health: HealthWatch,
     rate: Rate,
     /// Rulings for [`Processor::process`]; the threaded pipeline rules on its own thread.
     ruler: Ruler,
@@ -62,6 +64,7 @@ impl Processor {
             ..DetectorSettings::default()
         };
         Processor {
+            health: HealthWatch::new(&settings.family),
             lens: LensLearning::new(inputs.lens_folder.clone()),
             inputs,
             detector: LiveDetector::new(LiveSettings {
@@ -361,12 +364,13 @@ impl Processor {
             // The lens learnt better: the same table seen more truly, no unit moved.
             if self.placed_through.is_some() {
                 self.tracker.recalibrated(calibration);
-                self.watch.rebase();
+                self.watch.rebase(&self.tracker.rests());
             }
             self.placed_through = Some(calibration.camera);
         }
         let observed = vision::observations(&tags, sightings, &self.for_camera.stand_tags);
         let tracked = self.tracker.update(frame.time, calibration, &observed);
+        look_after_tags(&mut self.health, &frame.image, &tracked, sightings, state);
         let held = self.held(calibration, &tracked);
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
         state.status.held_tags.sort_unstable_by_key(|(id, _)| *id);
@@ -436,6 +440,21 @@ impl Processor {
             })
             .collect()
     }
+}
+
+/// Look at a few tags at rest this frame.
+fn look_after_tags(
+    health: &mut HealthWatch,
+    image: &vision::Mat,
+    tracked: &[vision::TrackedTag],
+    sightings: &[calibration::TagSighting],
+    state: &mut TableState,
+) {
+    let resting = vision::sightings_at_rest(tracked, sightings);
+    if let Err(e) = health.examine(image, &resting) {
+        tracing::debug!("tags' health not read: {e}");
+    }
+    state.health = health.remedies();
 }
 
 /// Keep the moves finished this frame, each checked as `vedette check-move` checks it against

@@ -100,6 +100,8 @@ pub struct TableState {
     pub travelling: Vec<Travelling>,
     /// The latest moves made, newest last.
     pub moves: Vec<Arc<MoveRecord>>,
+    /// Tags whose look calls for a remedy (glare, faded ink, blur).
+    pub health: Vec<Remedy>,
     /// Height of the tops of the bases, where unit outlines are drawn on the video.
     pub stand_height: Inches,
     /// Which parts of the picture the lens has been shown tags in.
@@ -123,6 +125,7 @@ impl TableState {
             held_units: HashMap::new(),
             travelling: Vec::new(),
             moves: Vec::new(),
+            health: Vec::new(),
             stand_height: Inches(0.16),
             lens_coverage: None,
             sight: None,

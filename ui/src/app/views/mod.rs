@@ -4,6 +4,7 @@
 pub mod convention;
 pub mod inspector;
 pub mod live_view;
+pub mod motion;
 pub mod plan_view;
 pub mod roster;
 pub mod share;
@@ -219,6 +220,7 @@ pub fn draw_table(
     for (unit, look) in &looks {
         overlay::unit(painter, xf, unit, *look);
     }
+    travelling(painter, xf, state, table, scene, sizes.units);
     if let Some(unit) = selected {
         target_lines(painter, xf, scene, table, unit, sizes.lines);
     }
@@ -280,6 +282,29 @@ pub fn draw_table(
     let (first, rest): (Vec<_>, Vec<_>) = looks.into_iter().partition(|(_, look)| look.highlighted);
     for (unit, look) in first.into_iter().chain(rest) {
         overlay::unit_name(painter, xf, unit, look);
+    }
+}
+
+/// Units on their way, drawn where they are seen, beside where they rest for the rules.
+fn travelling(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    state: &AppState,
+    table: &TableState,
+    scene: &rules::Scene,
+    text_size: f32,
+) {
+    for on_way in &table.travelling {
+        let resting = scene.unit(&on_way.unit);
+        let side = resting.map(|u| u.side.as_str()).unwrap_or_default();
+        let look = UnitLook {
+            colour: overlay::side_colour(scene, side),
+            highlighted: state.selected.as_deref() == Some(on_way.unit.as_str()),
+            held: None,
+            height: table.stand_height,
+            text_size,
+        };
+        overlay::ghost(painter, xf, on_way, resting, look);
     }
 }
 

@@ -124,6 +124,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             )
             .on_hover_text(lines.join("\n"));
         }
+        super::motion::tag_care(ui, state);
         for note in status.notes.iter().take(2) {
             ui.label(RichText::new(note).color(WARN));
         }

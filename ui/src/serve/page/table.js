@@ -82,6 +82,7 @@ function applyPatch(patch) {
   for (const id of patch.gone) { delete view.units[id]; delete view.rulings[id]; }
   for (const [id, rulings] of Object.entries(patch.rulings)) view.rulings[id] = rulings;
   if (patch.status) view.status = patch.status;
+  if (patch.motion) view.motion = patch.motion;
 }
 
 // ---- lengths and the plan's frame -----------------------------------------------------------
@@ -142,6 +143,8 @@ function render() {
   drawPlan();
   drawList();
   drawSelected();
+  drawMoves();
+  drawCare();
   if (!$("video-box").hidden) drawVideoOverlay();
 }
 
@@ -185,8 +188,68 @@ function drawPlan() {
     const label = el("text", { x: at[0], y: at[1] + font * 0.35, "font-size": font, class: "label", "data-id": id }, labels);
     label.textContent = unit.name;
   }
+  drawGhosts(svg, toPlan, () => 0, size / 300, font);
   placeLabels(labels);
   if (page.tape && page.tape.length) drawTape(svg, font);
+}
+
+// Units on their way (in a hand, slid along the cloth), dashed where they are seen: the plan
+// and the video keep them where they rest for the rules until they are put down and left.
+function drawGhosts(svg, map, lift, stroke, font) {
+  for (const ghost of page.view.motion.travelling) {
+    const unit = page.view.units[ghost.unit];
+    const colour = unit ? unit.colour : "#ffffff";
+    const g = el("g", { class: `ghost ${ghost.in_hand ? "in-hand" : "moving"}`, "data-id": ghost.unit }, svg);
+    const at = (p) => map(p, lift(ghost));
+    const corners = [];
+    for (const stand of ghost.stands) {
+      const outline = stand.map(at);
+      if (outline.some((q) => !q)) continue;
+      el("polygon", { points: outline.map((q) => q.join(",")).join(" "), stroke: colour, "stroke-width": stroke, "stroke-dasharray": `${stroke * 4} ${stroke * 3}` }, g);
+      corners.push(...outline);
+    }
+    if (!corners.length) continue;
+    const centre = corners.reduce((s, q) => [s[0] + q[0], s[1] + q[1]], [0, 0]).map((v) => v / corners.length);
+    const label = el("text", { x: centre[0], y: centre[1] - font * 0.6, "font-size": font, class: "label ghost-label" }, g);
+    label.textContent = `${unit ? unit.name : ghost.unit} — ${ghost.in_hand ? "in hand" : "moving"}`;
+  }
+}
+
+// The latest moves, newest first, each with its check.
+function drawMoves() {
+  const moves = page.view.motion.moves;
+  const key = JSON.stringify(moves);
+  if (key === page.movesKey) return;
+  page.movesKey = key;
+  $("moves").hidden = moves.length === 0;
+  const list = $("move-list");
+  list.replaceChildren();
+  for (const move of moves.slice().reverse()) {
+    const li = document.createElement("li");
+    li.className = `ruling ${move.verdict}`;
+    li.dataset.id = move.unit;
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = MARK[move.verdict];
+    li.append(mark, `${move.name} ${length(move.straight)} ${move.how}`);
+    if (move.checks.length) {
+      const checks = document.createElement("span");
+      checks.className = "rule";
+      checks.textContent = move.checks.join(" ");
+      li.append(checks);
+    }
+    li.addEventListener("click", () => select(move.unit));
+    list.appendChild(li);
+  }
+}
+
+// Tags whose look calls for a remedy, in words.
+function drawCare() {
+  const care = page.view.motion.care;
+  const box = $("care");
+  box.hidden = care.length === 0;
+  const text = care.map((line) => `⚠ ${line}`).join("\n");
+  if (box.textContent !== text) box.textContent = text;
 }
 
 // Names that would overprint one another: the later ones are left out (the list names them all).
@@ -405,6 +468,7 @@ function drawVideoOverlay() {
     }
     g.addEventListener("pointerdown", (event) => { event.stopPropagation(); select(id); });
   }
+  drawGhosts(svg, (p, lift) => project(camera, p, camera.stand_height + lift), (ghost) => ghost.lifted_by, stroke, camera.width / 60);
 }
 
 // ---- taps ------------------------------------------------------------------------------------
