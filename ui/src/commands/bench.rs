@@ -27,6 +27,25 @@ pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted.get(index).copied().unwrap_or_default()
 }
 
+/// The calibration the app has once it has fitted the lens: from one picture's anchors and
+/// the roster's stand tags, their corners refined against their patterns, and again through the
+/// lens first fitted where it bends them.
+pub(crate) fn calibrate_from_picture(
+    image: &vision::Mat,
+    detected: &[calibration::TagSighting],
+    anchors: &calibration::AnchorLayout,
+    stands: &std::collections::HashMap<u32, calibration::StandTagSpec>,
+    size: calibration::ImageSize,
+) -> anyhow::Result<calibration::TableCalibration> {
+    use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
+    let mut refiner = CornerRefiner::new(anchors.family.as_str(), RefineSettings::default())?;
+    let picture = TablePicture { image, detected };
+    let fitted = calibrate_through_lens(&mut refiner, &[picture], |pictures| {
+        calibration::calibrate_from_tags(anchors, pictures, stands, None, size, None)
+    })?;
+    Ok(fitted.calibration?)
+}
+
 pub(crate) fn progress(len: usize, message: &'static str) -> ProgressBar {
     let bar = ProgressBar::new(len as u64).with_message(message);
     if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len}") {
@@ -146,6 +165,11 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
         samples: u32,
     },
+    /// Play an evening's game as hostile as a real one (stands carried through the air,
+    /// trays slid, hands over units, MJPEG, motion blur, exposure swings, glare) through the
+    /// live pipeline, and judge where units are ruled, the moves reported, the tags found and
+    /// the time a frame takes, the tracker as it is beside the tracker as it was.
+    Play(crate::commands::bench_play::PlayBench),
     /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
     /// among the stands and count the false tags the detector reads off them in a family, with
     /// the strongest false decode against the weakest true tag (what its decision-margin floor
@@ -305,6 +329,7 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             },
             out,
         ),
+        BenchCommand::Play(bench) => crate::commands::bench_play::run(bench, out),
         BenchCommand::App {
             seconds,
             convention,

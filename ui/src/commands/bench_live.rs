@@ -7,13 +7,10 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use calibration::{
-    ImageSize, PixelPoint, StandTagSpec, TableCalibration, TagPlacement, calibrate_from_tags,
-};
+use calibration::{ImageSize, PixelPoint, StandTagSpec, TableCalibration, TagPlacement};
 use roster::TagFamily;
 use rules::units::Degrees;
 use vision::live::schedule::Plan;
-use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
 use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, framing_camera_for,
 };
@@ -21,7 +18,7 @@ use vision::{
     Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
 };
 
-use super::bench::{percentile, progress};
+use super::bench::{calibrate_from_picture, percentile, progress};
 
 /// What `vedette bench live` plays.
 #[derive(Clone, Debug)]
@@ -343,20 +340,13 @@ fn play(
         let calibration = match &calibration {
             Some(calibration) => calibration,
             None => {
-                // As the app does once it has fitted the lens: calibrated from the first
-                // frame's anchors and stand tags, their corners refined against their patterns,
-                // the roster's tags looked for where they are too small for the detector.
-                let detected = found.sightings();
-                let mut refiner =
-                    CornerRefiner::new(game.anchors().family.as_str(), RefineSettings::default())?;
-                let picture = TablePicture {
-                    image: &shot.image,
-                    detected: &detected,
-                };
-                let fitted = calibrate_through_lens(&mut refiner, &[picture], |pictures| {
-                    calibrate_from_tags(game.anchors(), pictures, &stands, None, bench.size, None)
-                })?
-                .calibration?;
+                let fitted = calibrate_from_picture(
+                    &shot.image,
+                    &found.sightings(),
+                    game.anchors(),
+                    &stands,
+                    bench.size,
+                )?;
                 live.search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
                 calibration.insert(fitted)
             }
@@ -389,6 +379,8 @@ fn play(
 struct Passes {
     tracking: usize,
     full: usize,
+    /// Full-resolution sweeps started (each spread over a few tracking frames).
+    sweeps: usize,
     /// Tags followed from their predictions, over the tracking frames.
     followed: usize,
     /// Tags found, over the tracking frames.
@@ -397,13 +389,14 @@ struct Passes {
 
 impl Passes {
     fn count(&mut self, plan: &Plan, followed: usize, found: usize) {
-        if matches!(plan, Plan::Full(_)) {
+        if let Plan::Full(_) = plan {
             self.full += 1;
-        } else {
-            self.tracking += 1;
-            self.followed += followed;
-            self.known += found;
+            return;
         }
+        self.sweeps += usize::from(plan.full_look().is_some());
+        self.tracking += 1;
+        self.followed += followed;
+        self.known += found;
     }
 }
 
@@ -474,13 +467,14 @@ fn report(lens: LensClass, played: &Played, out: &mut dyn Write) -> anyhow::Resu
     writeln!(
         out,
         "live: known tags followed from their predicted corners, the rest searched for in regions; \
-         a decimate-{} band pass in {} bands; a full pass every {} frames, and on missing tags at most every {} — \
-         {} full passes, {} tracking frames in which {:.1} % of the tags found were followed",
+         a decimate-{} band pass in {} bands; a full-resolution sweep of the frame (a part a frame) every {} frames, and on missing tags at most every {} — \
+         {} full pass(es), {} sweeps, {} tracking frames in which {:.1} % of the tags found were followed",
         s.band_decimate,
         s.bands,
         s.full_every,
         s.full_gap,
         passes.full,
+        passes.sweeps,
         passes.tracking,
         100.0 * passes.followed as f64 / passes.known.max(1) as f64
     )?;

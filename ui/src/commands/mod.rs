@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod bench_accuracy;
 pub mod bench_live;
+pub mod bench_play;
 pub mod bench_print;
 pub mod bench_serve;
 pub mod bench_vision;
