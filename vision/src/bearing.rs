@@ -48,6 +48,10 @@ const TOWARD_STEP: f64 = 10.0;
 const CORNER_NOISE: f64 = 0.25;
 /// … and an outline this many times that off square, over its side, is still square.
 const NOISE_SIDES: f64 = 3.0;
+/// A tag's corners sit inside its printed square by a share of a pixel its own pattern and
+/// place set: one tag of 15 px lying flat seems an inch up, its neighbour half an inch down,
+/// frame after frame. That bias is this share of one sighting's spread of the rise.
+const RISE_BIAS: f64 = 1.0;
 /// A flat tag of one pixel's side would seem tilted by this much, one standard deviation (the
 /// spread shrinks as the tag grows): flat tags of 14–25 px read 0–5° on busy synthetic
 /// tables through MJPEG.
@@ -226,7 +230,9 @@ impl Lift {
         }
     }
 
-    /// The mean of some lifts, its spread narrowed by their number.
+    /// The mean of some lifts, its spread narrowed by their number — the rise's only down to
+    /// [`RISE_BIAS`] of one sighting's: that much of a small tag's rise is its own, the same
+    /// in every frame, which no number of sightings averages away.
     pub fn mean<'a>(lifts: impl IntoIterator<Item = &'a Lift>) -> Option<Lift> {
         let mut sum = Lift::default();
         let mut n = 0.0;
@@ -240,7 +246,7 @@ impl Lift {
         (n > 0.0).then(|| Lift {
             rise: sum.rise / n,
             tilt: Degrees(sum.tilt.0 / n),
-            rise_spread: sum.rise_spread / (n * n.sqrt()),
+            rise_spread: sum.rise_spread / n * (1.0 / n + RISE_BIAS * RISE_BIAS).sqrt(),
             tilt_spread: Degrees(sum.tilt_spread.0 / (n * n.sqrt())),
         })
     }

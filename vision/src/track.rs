@@ -37,7 +37,8 @@ pub struct TrackerSettings {
     /// A tag is still while its sightings stay within this of their mean: the camera's noise
     /// (a small, far tag through an MJPEG webcam wobbles by a few hundredths of an inch).
     pub still_distance: Inches,
-    /// The same for its facing.
+    /// The same for its facing, for a tag of 30 px and more; a smaller tag's facing wobbles
+    /// more, by [`TURN_NOISE`] over its side.
     pub still_turn: Degrees,
     /// How long a tag must be still, lying on its stand's plane, to rest.
     pub settle_time: Duration,
@@ -85,8 +86,9 @@ const UNSEEN_GAP: Duration = Duration::from_millis(250);
 /// A journey seen to go further than this after the tag was found away from its rest was
 /// watched, not made unseen.
 const SEEN_MOVING: Inches = Inches(0.5);
-/// How a tag looked at its rest is what a lens makes of it there, within this of it.
-const LOOKED_NEAR: Inches = Inches(3.0);
+/// A tag's facing wobbles by about this many degrees over its side in pixels, through MJPEG
+/// and an arm's shadow: a far tag of 15 px turns 3° from one frame to the next, lying still.
+const TURN_NOISE: f64 = 45.0;
 /// A rest is placed again through a new calibration from a sighting within this of it.
 const REPLACE_NEAR: f64 = 0.5;
 /// A tag back at its rest after travelling less than this many times the still distance
@@ -336,7 +338,7 @@ impl Tracker {
                 .entry(on_stand.id)
                 .or_insert_with(|| Track::new(&observed.tag));
             track.role = observed.tag.role.clone();
-            let lift = raw.map(|r| track.judged(r, on_stand.center));
+            let lift = raw.map(|r| track.judged(r));
             let raised = lift
                 .filter(|l| l.in_hand(&self.settings.in_hand))
                 .and_then(|l| tag_pose(calibration, &observed.sighting, on_stand.height + l.rise));
@@ -432,14 +434,12 @@ impl Track {
         }
     }
 
-    /// A sighting's lift judged against how this tag looked at its rest (an uncorrected lens
-    /// makes a tag at the rim of the picture seem tilted; it seems so lying there too), when
-    /// it is seen near there: elsewhere the lens errs otherwise.
-    fn judged(&self, raw: Lift, at: TablePoint) -> Lift {
-        let near_rest = self
-            .rest
-            .is_some_and(|r| (r.pose.center - at).norm() <= LOOKED_NEAR.0);
-        let Some(looked) = self.looked.as_ref().filter(|_| near_rest) else {
+    /// A sighting's lift judged against how this tag looked at its rest: a small tag's corners
+    /// sit inside its printed square by a share of a pixel that its own pattern sets, so one
+    /// tag of 15 px lying flat seems an inch up and its neighbour half an inch down, wherever
+    /// it is put; an uncorrected lens makes a tag at the rim of the picture seem tilted.
+    fn judged(&self, raw: Lift) -> Lift {
+        let Some(looked) = &self.looked else {
             return raw;
         };
         Lift {
@@ -497,7 +497,7 @@ impl Track {
             travel.step(&seen, in_hand, settings);
             if let Some(rest) = &self.rest
                 && travel.path.0 < WOBBLE * settings.still_distance.0
-                && still(&rest.pose, &seen.pose, settings)
+                && still(&rest.pose, &seen, settings)
             {
                 // Back where it lay before it had gone anywhere: a glitch, not a journey.
                 self.travel = None;
@@ -520,7 +520,7 @@ impl Track {
             }
             return;
         };
-        if still(&rest.pose, &seen.pose, settings) {
+        if still(&rest.pose, &seen, settings) {
             rest.absorb(&seen.pose);
             if let Some(raw) = &seen.raw {
                 self.looked = Some(match &self.looked {
@@ -654,7 +654,7 @@ fn still_since(
     let mut mean: Option<Rest> = None;
     for seen in recent.iter().rev() {
         match &mut mean {
-            Some(m) if !still(&m.pose, &seen.pose, settings) => break,
+            Some(m) if !still(&m.pose, seen, settings) => break,
             Some(m) => m.absorb(&seen.pose),
             None => mean = Some(Rest::new(seen.pose, now)),
         }
@@ -700,9 +700,11 @@ fn still_since(
 }
 
 /// Whether a sighting is within the camera's noise of a place.
-fn still(rest: &TagPose, seen: &TagPose, settings: &TrackerSettings) -> bool {
-    (seen.center - rest.center).norm() <= settings.still_distance.0
-        && turn_between(rest.facing, seen.facing).0.abs() <= settings.still_turn.0
+fn still(rest: &TagPose, seen: &Seen, settings: &TrackerSettings) -> bool {
+    let turn_noise = TURN_NOISE / seen.sighting.side().max(1.0);
+    (seen.pose.center - rest.center).norm() <= settings.still_distance.0
+        && turn_between(rest.facing, seen.pose.facing).0.abs()
+            <= settings.still_turn.0.max(turn_noise)
 }
 
 /// The signed turn from `a` to `b`, in (−180°, 180°].

@@ -98,7 +98,7 @@ pub struct PassReport {
     pub regions: usize,
     /// Their pixels.
     pub region_pixels: usize,
-    /// Known tags not found in their regions.
+    /// Known tags not found in their regions: lost this frame or still covered.
     pub missing: usize,
     /// Known tags followed from their predicted corners (the rest were searched for).
     pub followed: usize,
@@ -392,6 +392,9 @@ impl LiveDetector {
         let found = |id: u32| tags.iter().any(|t| t.sighting.id == id);
         let recent = expected.iter().filter(|e| e.recent).count();
         let missing = expected.iter().filter(|e| e.recent && !found(e.id)).count();
+        // A tag still covered may be put down elsewhere at any moment, where only a sweep
+        // finds a small one: it keeps asking for sweeps until it is forgotten.
+        let lost = expected.iter().filter(|e| !found(e.id)).count();
         let share = self.schedule.settings().found_share;
         PassReport {
             plan,
@@ -400,9 +403,9 @@ impl LiveDetector {
             followed,
             // A scene that changed a lot counts as missing even when each loss is old news.
             missing: if ((recent - missing) as f64) < share * recent as f64 {
-                missing.max(1)
+                lost.max(1)
             } else {
-                missing
+                lost
             },
         }
     }
@@ -491,7 +494,7 @@ struct Expected {
     search: Pixels,
     /// Where the detector looks if following fails.
     region: Region,
-    /// Whether it was seen in the last frame (only those count as missing).
+    /// Whether it was seen in the last frame (only those count towards a scene changed a lot).
     recent: bool,
     /// Whether to follow it from its predicted corners before searching its region.
     follow: bool,

@@ -14,7 +14,8 @@
 pub struct ScheduleSettings {
     /// A full-resolution full-frame pass every this many frames.
     pub full_every: u32,
-    /// Frames that must pass between two full passes asked for by missing tags.
+    /// Frames that must pass between two full passes asked for by missing tags: a stand
+    /// covered by a hand and put down elsewhere is found within this and a sweep's parts.
     pub full_gap: u32,
     /// The decimated pass is split into this many horizontal bands, one a frame (0 = none).
     pub bands: u32,
@@ -32,7 +33,7 @@ impl Default for ScheduleSettings {
     fn default() -> ScheduleSettings {
         ScheduleSettings {
             full_every: 90,
-            full_gap: 30,
+            full_gap: 15,
             bands: 8,
             band_decimate: 2.0,
             band_min_contrast: 40,
