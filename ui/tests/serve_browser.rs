@@ -407,6 +407,42 @@ async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_see
 }
 
 #[tokio::test]
+async fn a_unit_carried_in_a_hand_is_drawn_on_its_way_and_a_faded_tag_is_named_with_its_remedy() {
+    let server = serve(0);
+    let browser = Browser::open(1366, 768).await;
+    browser.show(&server.link("umpire")).await;
+    // The demo makes each turn's moves by hand: units slide, one is carried through the air.
+    browser
+        .until(
+            "a unit drawn in a hand",
+            "return document.querySelectorAll('#plan g.ghost.in-hand polygon').length > 0",
+        )
+        .await;
+    let label = browser
+        .js("const t = document.querySelector('#plan g.ghost.in-hand text'); return t ? t.textContent : ''")
+        .await;
+    let label = label.as_str().expect("a label");
+    assert!(label.ends_with("— in hand"), "{label}");
+    browser.screenshot("web-motion.png").await;
+    browser
+        .until(
+            "the moves listed once made",
+            "return !document.getElementById('moves').hidden \
+             && document.querySelectorAll('#move-list li').length > 0",
+        )
+        .await;
+    browser
+        .until(
+            "the faded tag named with its remedy",
+            "const care = document.getElementById('care'); \
+             return !care.hidden && care.textContent.includes('faded — reprint it')",
+        )
+        .await;
+    browser.screenshot("web-care.png").await;
+    browser.close().await;
+}
+
+#[tokio::test]
 async fn a_page_that_loses_its_connection_says_so_and_recovers_by_itself() {
     let port = free_port();
     let mut server = serve(port);

@@ -585,20 +585,17 @@ pub fn ghost(
             ));
         }
     }
+    // A unit sliding is plain from its dashes beside its own label; one in a hand says so.
     if look.text_size > 0.0
+        && travelling.in_hand
         && let Some(at) = xf.to_screen_at(&centre, height)
     {
         let name = resting.map_or(travelling.unit.as_str(), |u| u.name.as_str());
-        let what = if travelling.in_hand {
-            "in hand"
-        } else {
-            "moving"
-        };
         label(
             painter,
             at + Vec2::new(0.0, -6.0),
             Align2::CENTER_BOTTOM,
-            &format!("{name} — {what}"),
+            &format!("{name} — in hand"),
             look.text_size,
             colour,
             Priority::Always,

@@ -208,10 +208,11 @@ function drawGhosts(svg, map, lift, stroke, font) {
       el("polygon", { points: outline.map((q) => q.join(",")).join(" "), stroke: colour, "stroke-width": stroke, "stroke-dasharray": `${stroke * 4} ${stroke * 3}` }, g);
       corners.push(...outline);
     }
-    if (!corners.length) continue;
+    // A unit sliding is plain from its dashes; one in a hand says so.
+    if (!corners.length || !ghost.in_hand) continue;
     const centre = corners.reduce((s, q) => [s[0] + q[0], s[1] + q[1]], [0, 0]).map((v) => v / corners.length);
     const label = el("text", { x: centre[0], y: centre[1] - font * 0.6, "font-size": font, class: "label ghost-label" }, g);
-    label.textContent = `${unit ? unit.name : ghost.unit} — ${ghost.in_hand ? "in hand" : "moving"}`;
+    label.textContent = `${unit ? unit.name : ghost.unit} — in hand`;
   }
 }
 
