@@ -164,7 +164,6 @@ impl MoveWatch {
             }
             let rest = self.rests.entry(member.id.to_owned()).or_default();
             if let Some(journeys) = rest.update(&tags) {
-                tracing::trace!(unit = member.id, tags = ?rest.tags.keys().collect::<Vec<_>>(), stale = ?rest.stale.keys().collect::<Vec<_>>(), "unit comes to rest somewhere new");
                 moved.push((member.id.to_owned(), journeys));
             }
             resting.extend(rest.tags.values().copied());
@@ -175,10 +174,8 @@ impl MoveWatch {
         let moves = moved
             .into_iter()
             .filter_map(|(unit, journeys)| {
-                let from = before.as_deref().and_then(|s| placed(s, &unit));
-                let to = placed(&scene, &unit);
-                tracing::trace!(unit, ?from, ?to, "a unit's move");
-                let (from, to) = (from?, to?);
+                let from = before.as_deref().and_then(|s| placed(s, &unit))?;
+                let to = placed(&scene, &unit)?;
                 let moved = (to.leader - from.leader).norm() > MOVED_DISTANCE.0
                     || turn_between(from.facing, to.facing).0.abs() > MOVED_TURN.0;
                 moved.then(|| journeys.event(unit, from, to))
@@ -294,9 +291,6 @@ impl UnitRest {
             .collect();
         let first = self.tags.is_empty();
         let went = !first && moved.iter().any(|id| self.tags.contains_key(id));
-        if !moved.is_empty() {
-            tracing::trace!(?moved, went, had = ?self.tags.keys().collect::<Vec<_>>(), stale = ?self.stale.keys().collect::<Vec<_>>(), "a unit's tags rest somewhere new");
-        }
         // Its stands that stayed covered while the others moved are surely not where they
         // were: left to the formation until they rest somewhere.
         let (kept, stale): (HashMap<u32, (TagPose, bool)>, _) = candidate
