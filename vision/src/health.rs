@@ -46,6 +46,9 @@ pub struct TagLook {
     pub ink: f64,
     /// Its paper margin's grey, as seen.
     pub paper: f64,
+    /// The paper of the tags looked at in the same frame, the middle of them: glare is light
+    /// they do not get, while an exposure swinging as an arm passes brightens them all.
+    pub around: f64,
     /// The share of its paper margin at full white.
     pub clipped: f64,
     /// Its side, pixels.
@@ -92,7 +95,8 @@ impl Ailment {
 /// print fits with ink at 0.06–0.13 of its paper whatever the blur, a faded one (ink 125 of
 /// 236) at 0.48–0.67, one under a lamp at 0.5–0.9 with its margin clipped or 1.25–1.8 times as
 /// bright as the other tags' (across a table lit from one side, paper differs by up to 1.15).
-/// Glare: the margin a quarter clipped, or this much brighter …
+/// Glare: the margin a quarter clipped, or this much brighter than the tags looked at beside
+/// it …
 const GLARE_PAPER: f64 = 1.2;
 /// … and the ink greyed by the added light.
 const GLARE_INK: f64 = 0.35;
@@ -103,10 +107,9 @@ const FADED_INK: f64 = 0.35;
 const UNCLEAR_FIT: f64 = 0.75;
 
 impl TagLook {
-    /// What is wrong with the tag in this look, if anything, when the other tags' paper is
-    /// `usual_paper` grey (glare is light that they do not get).
-    pub fn ailment(&self, usual_paper: f64) -> Option<Ailment> {
-        let bright = self.paper >= GLARE_PAPER * usual_paper || self.clipped >= 0.25;
+    /// What is wrong with the tag in this look, if anything.
+    pub fn ailment(&self) -> Option<Ailment> {
+        let bright = self.paper >= GLARE_PAPER * self.around || self.clipped >= 0.25;
         if bright && self.ink >= GLARE_INK {
             Some(Ailment::Glare)
         } else if self.blur.0 >= BLURRED {
@@ -182,6 +185,7 @@ pub(crate) fn look(
         fit: sharp.fit,
         ink: sharp.ink / sharp.paper.max(1.0),
         paper,
+        around: paper,
         clipped,
         pixels: Pixels(super::live::roi::side(corners).0),
     })
@@ -342,14 +346,20 @@ impl HealthWatch {
             return Ok(());
         }
         let count = tags.len().min(LOOKS_A_FRAME);
+        let mut seen = Vec::with_capacity(count);
         for k in 0..count {
             let sighting = &tags[(self.turn + k) % tags.len()];
-            if let Some(seen) = self.look_at(image, sighting)? {
-                let looks = self.looks.entry(sighting.id).or_default();
-                looks.push_back(seen);
-                if looks.len() > LOOKS_KEPT {
-                    looks.pop_front();
-                }
+            if let Some(look) = self.look_at(image, sighting)? {
+                seen.push((sighting.id, look));
+            }
+        }
+        let mut papers: Vec<f64> = seen.iter().map(|(_, l)| l.paper).collect();
+        let around = median(&mut papers);
+        for (id, look) in seen {
+            let looks = self.looks.entry(id).or_default();
+            looks.push_back(TagLook { around, ..look });
+            if looks.len() > LOOKS_KEPT {
+                looks.pop_front();
             }
         }
         self.turn = (self.turn + count) % tags.len();
@@ -376,26 +386,15 @@ impl HealthWatch {
         Ok(pattern.as_ref().and_then(|p| look(&view, &corners, p)))
     }
 
-    /// The grey of the tags' paper, the middle of their latest looks.
-    fn usual_paper(&self) -> f64 {
-        let mut papers: Vec<f64> = self
-            .looks
-            .values()
-            .filter_map(|looks| looks.back().map(|l| l.paper))
-            .collect();
-        median(&mut papers)
-    }
-
     /// The ailments the tags' recent looks agree on, by tag.
     pub fn remedies(&self) -> Vec<Remedy> {
-        let usual = self.usual_paper();
         let mut out: Vec<Remedy> = self
             .looks
             .iter()
             .filter(|(_, looks)| looks.len() >= LOOKS_TO_NAME)
             .filter_map(|(id, looks)| {
                 let mut counts: HashMap<Ailment, usize> = HashMap::new();
-                for ailment in looks.iter().filter_map(|l| l.ailment(usual)) {
+                for ailment in looks.iter().filter_map(TagLook::ailment) {
                     *counts.entry(ailment).or_default() += 1;
                 }
                 let (ailment, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
@@ -429,6 +428,7 @@ fn middle(looks: &VecDeque<TagLook>) -> TagLook {
         fit: figure(&|l| l.fit),
         ink: figure(&|l| l.ink),
         paper: figure(&|l| l.paper),
+        around: figure(&|l| l.around),
         clipped: figure(&|l| l.clipped),
         pixels: Pixels(figure(&|l| l.pixels.0)),
     }
@@ -552,10 +552,10 @@ mod tests {
             })
             .collect();
         let mut papers: Vec<f64> = looks.iter().map(|(_, l)| l.paper).collect();
-        let usual = median(&mut papers);
+        let around = median(&mut papers);
         looks
             .into_iter()
-            .map(|(id, l)| (id, l.ailment(usual)))
+            .map(|(id, l)| (id, TagLook { around, ..l }.ailment()))
             .collect()
     }
 
