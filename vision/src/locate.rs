@@ -376,15 +376,10 @@ pub fn build_scene(
         })
         .collect();
     let doc = SceneDoc {
-        ruleset: roster.ruleset,
-        table,
-        distance_scale: None,
-        figure_scale: None,
-        scenario: None,
         sides: roster.sides.clone(),
         terrain,
-        units,
         commanders,
+        ..SceneDoc::units_on(roster.ruleset, table, units)
     };
     Ok((Scene::from_doc(doc, source)?, sighted))
 }

@@ -224,6 +224,24 @@ impl From<&Unit> for UnitDoc {
     }
 }
 
+impl SceneDoc {
+    /// These units on a bare table of this size, played by `ruleset`: no terrain, no sides
+    /// listed, no commanders, distances at their book values.
+    pub fn units_on(ruleset: RulesetId, table: TableDoc, units: Vec<UnitDoc>) -> SceneDoc {
+        SceneDoc {
+            ruleset,
+            table,
+            distance_scale: None,
+            figure_scale: None,
+            scenario: None,
+            sides: Vec::new(),
+            terrain: Vec::new(),
+            units,
+            commanders: Vec::new(),
+        }
+    }
+}
+
 impl From<&Scene> for SceneDoc {
     fn from(scene: &Scene) -> SceneDoc {
         let terrain = scene.terrain.iter().map(|t| {

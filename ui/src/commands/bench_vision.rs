@@ -59,20 +59,11 @@ pub(super) fn stage(
             units.push(unit);
         }
     }
-    let doc = rules::scene::SceneDoc {
-        ruleset: rules::RulesetId::BlackPowder,
-        table: TableDoc {
-            width: TABLE.width,
-            depth: TABLE.depth,
-        },
-        distance_scale: None,
-        figure_scale: None,
-        scenario: None,
-        sides: Vec::new(),
-        terrain: Vec::new(),
-        units,
-        commanders: Vec::new(),
+    let table = TableDoc {
+        width: TABLE.width,
+        depth: TABLE.depth,
     };
+    let doc = rules::scene::SceneDoc::units_on(rules::RulesetId::BlackPowder, table, units);
     let scene = Scene::from_doc(doc, "benchmark table")?;
     let mut roster = Roster::for_scene(
         &scene,

@@ -941,20 +941,11 @@ fn roster_of(settings: &EveningSettings, pieces: &[Piece]) -> Roster {
             momentum: None,
         })
         .collect();
-    let doc = SceneDoc {
-        ruleset: RulesetId::BlackPowder,
-        table: TableDoc {
-            width: settings.table.width,
-            depth: settings.table.depth,
-        },
-        distance_scale: None,
-        figure_scale: None,
-        scenario: None,
-        sides: Vec::new(),
-        terrain: Vec::new(),
-        units,
-        commanders: Vec::new(),
+    let table = TableDoc {
+        width: settings.table.width,
+        depth: settings.table.depth,
     };
+    let doc = SceneDoc::units_on(RulesetId::BlackPowder, table, units);
     let defaults = TagDefaults {
         size: TAG_SIZE,
         height: STAND_HEIGHT,
