@@ -4,11 +4,8 @@
 
 use egui_kittest::kittest::Queryable;
 use vedette_ui::app::demo::{Demo, FRAMES_PER_MOVE};
-use vedette_ui::app::headless::{SETTLED_FRAMES, demo_state_moving, harness_on};
-use vedette_ui::app::pipeline::{Processor, TableState};
-use vision::FrameSource;
-use vision::source::SyntheticSource;
-use vision::synthetic::Effects;
+use vedette_ui::app::headless::{SETTLED_FRAMES, demo_filmed, demo_state_moving, harness_on};
+use vedette_ui::app::pipeline::TableState;
 
 fn has_text(harness: &egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()
@@ -56,17 +53,10 @@ fn a_carried_unit_is_drawn_in_the_hand_and_ruled_where_it_lay() {
 fn the_moves_made_are_listed_and_a_faded_tag_is_named_with_its_remedy() {
     let demo = Demo::new().expect("the demo");
     let states = std::iter::once((demo.stage(0), SETTLED_FRAMES))
-        .chain((1..FRAMES_PER_MOVE).map(|k| (demo.moving(0, k as f64 / FRAMES_PER_MOVE as f64), 1)))
+        .chain(demo.making_moves(0, FRAMES_PER_MOVE - 1))
         .chain(std::iter::once((demo.stage(1), 12)))
         .collect();
-    let mut source =
-        SyntheticSource::new("demo", demo.camera, Effects::WEBCAM, states, 10.0, false);
-    let mut processor = Processor::new(demo.inputs());
-    let mut last = None;
-    while let Some(frame) = source.next_frame().expect("renders") {
-        last = Some(processor.process(&frame, "demo"));
-    }
-    let state = last.expect("frames");
+    let state = demo_filmed(&demo, states).expect("the demo filmed");
     assert!(state.travelling.is_empty(), "{:?}", state.travelling);
     let moved: Vec<&str> = state.moves.iter().map(|m| m.event.unit.as_str()).collect();
     let advanced = demo.turns[0]

@@ -95,6 +95,30 @@ fn changed(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
     differ as f64 / (a.width() * a.height()).max(1) as f64
 }
 
+/// Screenshots every quarter of a second until one shows `what`; the app must keep running,
+/// and show it within [`PATIENCE`] of `start` (else the test fails, saying `never`).
+fn watch(
+    app: &mut Child,
+    screen: &Screen,
+    log: &Path,
+    start: Instant,
+    never: &str,
+    what: impl Fn(&image::RgbImage) -> bool,
+) -> image::RgbImage {
+    loop {
+        assert!(
+            app.try_wait().expect("the app's state").is_none(),
+            "the app quit: {}",
+            std::fs::read_to_string(log).unwrap_or_default()
+        );
+        assert!(start.elapsed() < PATIENCE, "{never}");
+        if let Some(shot) = screen.shot().filter(|s| what(s)) {
+            return shot;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
 #[test]
 fn the_demo_opens_in_a_window_and_plays_its_turns() {
     let screen = Screen::open();
@@ -112,35 +136,26 @@ fn the_demo_opens_in_a_window_and_plays_its_turns() {
         .spawn()
         .expect("vedette starts");
     let start = Instant::now();
-    let first = loop {
-        assert!(
-            app.try_wait().expect("the app's state").is_none(),
-            "the app quit: {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        assert!(start.elapsed() < PATIENCE, "the window never drew");
-        if let Some(shot) = screen.shot().filter(|s| colours(s) > 200) {
-            break shot;
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let first = watch(
+        &mut app,
+        &screen,
+        &log,
+        start,
+        "the window never drew",
+        |shot| colours(shot) > 200,
+    );
     first
         .save(scratch("app-window").join("opened.png"))
         .expect("saved");
     // The demo plays: the table is filmed afresh and its units move.
-    let later = loop {
-        assert!(
-            app.try_wait().expect("the app's state").is_none(),
-            "the app quit: {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        assert!(start.elapsed() < PATIENCE, "the demo never moved on");
-        let shot = screen.shot().expect("a screenshot");
-        if changed(&first, &shot) > 0.02 {
-            break shot;
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    };
+    let later = watch(
+        &mut app,
+        &screen,
+        &log,
+        start,
+        "the demo never moved on",
+        |shot| changed(&first, shot) > 0.02,
+    );
     later
         .save(scratch("app-window").join("playing.png"))
         .expect("saved");

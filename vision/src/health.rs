@@ -29,8 +29,9 @@ use serde::Serialize;
 use crate::detect::to_gray;
 use crate::error::VisionError;
 use crate::live::follow::{GrayView, square_to_quad};
-use crate::live::likeness::{Correlation, bounds};
+use crate::live::likeness::{Correlation, bounds, in_cells};
 use crate::pattern::TagTexture;
+use crate::track::{TrackedTag, sightings_at_rest};
 
 /// What the camera makes of one tag in one frame.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -212,13 +213,7 @@ fn sharpness(
     let to_square = square_to_quad(corners)?.try_inverse()?;
     let inked = pattern.inked_cells() as f64;
     let cells = pattern.cells as f64;
-    let to_cells = |x: f64, y: f64| {
-        let q = to_square * Vector3::new(x, y, 1.0);
-        (
-            (q.x / q.z + 1.0) / 2.0 * inked + 1.0,
-            (q.y / q.z + 1.0) / 2.0 * inked + 1.0,
-        )
-    };
+    let to_cells = |x: f64, y: f64| in_cells(&to_square, inked, x, y);
     let (low, high) = bounds(corners);
     let mut samples = Vec::new();
     for j in low.y.floor() as i64..=high.y.ceil() as i64 {
@@ -339,6 +334,17 @@ impl HealthWatch {
         }
     }
 
+    /// Look at a few of this frame's tags that lie at rest (the tracker's `tracked`, their
+    /// `sightings` in `image`): a carried tag's motion blur is no fault of its print.
+    pub fn examine_at_rest(
+        &mut self,
+        image: &Mat,
+        tracked: &[TrackedTag],
+        sightings: &[TagSighting],
+    ) -> Result<(), VisionError> {
+        self.examine(image, &sightings_at_rest(tracked, sightings))
+    }
+
     /// Look at a few of these tags (lying still, seen in `image`, a BGR or grey picture), in
     /// turn from frame to frame.
     pub fn examine(&mut self, image: &Mat, tags: &[TagSighting]) -> Result<(), VisionError> {
@@ -408,13 +414,6 @@ impl HealthWatch {
         out.sort_by_key(|r| r.tag);
         out
     }
-
-    /// Each tag's latest look.
-    pub fn latest(&self) -> impl Iterator<Item = (u32, &TagLook)> {
-        self.looks
-            .iter()
-            .filter_map(|(id, looks)| Some((*id, looks.back()?)))
-    }
 }
 
 /// The middle of some looks, figure by figure.
@@ -446,11 +445,7 @@ impl Patch {
     fn round(image: &Mat, corners: &[PixelPoint; 4]) -> Result<Option<Self>, VisionError> {
         let side = super::live::roi::side(corners).0;
         let pad = side / 2.0 + 3.0;
-        let (mut low, mut high) = (corners[0], corners[0]);
-        for c in corners {
-            (low.x, low.y) = (low.x.min(c.x), low.y.min(c.y));
-            (high.x, high.y) = (high.x.max(c.x), high.y.max(c.y));
-        }
+        let (low, high) = bounds(corners);
         let (x0, y0) = ((low.x - pad).floor(), (low.y - pad).floor());
         let (x1, y1) = ((high.x + pad).ceil(), (high.y + pad).ceil());
         let (width, height) = (f64::from(image.cols()), f64::from(image.rows()));

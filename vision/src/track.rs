@@ -128,7 +128,10 @@ pub fn observations(
 
 /// The sightings of this frame's tags that lie at rest (seen now, neither travelling nor away
 /// from their rest): the ones whose look says something of the tag, not of its motion.
-pub fn sightings_at_rest(tracked: &[TrackedTag], sightings: &[TagSighting]) -> Vec<TagSighting> {
+pub(crate) fn sightings_at_rest(
+    tracked: &[TrackedTag],
+    sightings: &[TagSighting],
+) -> Vec<TagSighting> {
     sightings
         .iter()
         .filter(|s| {

@@ -133,13 +133,23 @@ impl Demo {
         for turn in 0..self.turns.len() {
             states.push((self.stage(turn), FRAMES_PER_TURN));
             if turn + 1 < self.turns.len() {
-                for k in 1..FRAMES_PER_MOVE {
-                    let share = k as f64 / FRAMES_PER_MOVE as f64;
-                    states.push((self.moving(turn, share), 1));
-                }
+                states.extend(self.making_moves(turn, FRAMES_PER_MOVE - 1));
             }
         }
         SyntheticSource::new(NAME, self.camera, Effects::WEBCAM, states, FPS, true)
+    }
+
+    /// The first `frames` frames of the moves after turn `turn`, a state a frame (of
+    /// [`FRAMES_PER_MOVE`]; the table of the next turn is the last).
+    pub fn making_moves(
+        &self,
+        turn: usize,
+        frames: u64,
+    ) -> impl Iterator<Item = (SyntheticTable, u64)> + '_ {
+        (1..=frames).map(move |k| {
+            let share = k as f64 / FRAMES_PER_MOVE as f64;
+            (self.moving(turn, share), 1)
+        })
     }
 
     /// The table `share` of the way through the moves after turn `turn`: every unit slid that

@@ -14,7 +14,7 @@ use egui_kittest::Harness;
 use rules::ruling::{Decision, Topic};
 use vision::FrameSource;
 use vision::source::SyntheticSource;
-use vision::synthetic::Effects;
+use vision::synthetic::{Effects, SyntheticTable};
 
 use super::demo::Demo;
 use super::pipeline::{Processor, TableState};
@@ -26,35 +26,12 @@ pub const WINDOW: egui::Vec2 = egui::Vec2::new(1600.0, 900.0);
 /// One demo frame at `turn`, through the whole pipeline (detection, calibration from the
 /// anchors, placing, rulings).
 pub fn demo_state(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
-    let mut source = SyntheticSource::new(
-        "demo table",
-        demo.camera,
-        Effects::WEBCAM,
-        vec![(demo.stage(turn), 1)],
-        10.0,
-        false,
-    );
-    let frame = source
-        .next_frame()?
-        .context("the demo table gave no frame")?;
-    let mut processor = Processor::new(demo.inputs());
-    Ok(processor.process(&frame, &source.name()))
+    demo_filmed(demo, vec![(demo.stage(turn), 1)])
 }
 
-/// Frames of a turn's table the pipeline sees before the moves start in [`demo_state_moving`]:
-/// enough for each tag's health to have been looked at a few times.
-pub const SETTLED_FRAMES: u64 = 45;
-
-/// The demo half-way through the moves after `turn`: the pipeline has watched the turn's table
-/// for [`SETTLED_FRAMES`], then the units start sliding and one is carried in a hand.
-pub fn demo_state_moving(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
-    let halfway = super::demo::FRAMES_PER_MOVE / 2;
-    let states = std::iter::once((demo.stage(turn), SETTLED_FRAMES))
-        .chain((1..=halfway).map(|k| {
-            let share = k as f64 / super::demo::FRAMES_PER_MOVE as f64;
-            (demo.moving(turn, share), 1)
-        }))
-        .collect();
+/// The demo's tables, each shown for its number of frames at 10 frames a second, through the
+/// whole pipeline: the state after the last frame.
+pub fn demo_filmed(demo: &Demo, states: Vec<(SyntheticTable, u64)>) -> anyhow::Result<TableState> {
     let mut source = SyntheticSource::new(
         "demo table",
         demo.camera,
@@ -69,6 +46,20 @@ pub fn demo_state_moving(demo: &Demo, turn: usize) -> anyhow::Result<TableState>
         last = Some(processor.process(&frame, &source.name()));
     }
     last.context("the demo table gave no frame")
+}
+
+/// Frames of a turn's table the pipeline sees before the moves start in [`demo_state_moving`]:
+/// enough for each tag's health to have been looked at a few times.
+pub const SETTLED_FRAMES: u64 = 45;
+
+/// The demo half-way through the moves after `turn`: the pipeline has watched the turn's table
+/// for [`SETTLED_FRAMES`], then the units start sliding and one is carried in a hand.
+pub fn demo_state_moving(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
+    let halfway = super::demo::FRAMES_PER_MOVE / 2;
+    let states = std::iter::once((demo.stage(turn), SETTLED_FRAMES))
+        .chain(demo.making_moves(turn, halfway))
+        .collect();
+    demo_filmed(demo, states)
 }
 
 /// A unit worth selecting in a picture: one that must shoot at someone, else the first.

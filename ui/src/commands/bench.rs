@@ -27,6 +27,28 @@ pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted.get(index).copied().unwrap_or_default()
 }
 
+/// Some timings, in order, for [`percentile`].
+pub(crate) fn sorted_times(times: &[Duration]) -> Vec<Duration> {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    sorted
+}
+
+/// The `q` quantile of some figures, in any order (`1.0`: the largest), NaN of none.
+pub(crate) fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+        .get(((sorted.len() as f64 - 1.0) * q).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+/// A time in milliseconds, to print.
+pub(crate) fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 /// The calibration the app has once it has fitted the lens: from one picture's anchors and
 /// the roster's stand tags, their corners refined against their patterns, and again through the
 /// lens first fitted where it bends them.

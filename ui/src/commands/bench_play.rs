@@ -28,7 +28,7 @@ use vision::{
 };
 
 use super::args::parse_lens;
-use super::bench::{calibrate_from_picture, percentile, progress};
+use super::bench::{calibrate_from_picture, ms, percentile, progress, quantile, sorted_times};
 
 /// What `vedette bench play` plays.
 #[derive(Clone, Debug, clap::Args)]
@@ -264,8 +264,8 @@ impl Play {
         let motion = self
             .watch
             .update(&self.roster, &calibration, &tracked, Vec::new(), "play")?;
-        let resting = vision::sightings_at_rest(&tracked, &sightings);
-        self.health.examine(&shot.image, &resting)?;
+        self.health
+            .examine_at_rest(&shot.image, &tracked, &sightings)?;
         self.remedies = self.health.remedies();
         self.place_times.push(started.elapsed());
         self.last_glare.clone_from(&shot.glare);
@@ -958,20 +958,17 @@ impl<'a> Matching<'a> {
 }
 
 fn speed(play: &Play, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut work: Vec<Duration> = play
+    let work: Vec<Duration> = play
         .detect_times
         .iter()
         .zip(&play.place_times)
         .map(|(d, p)| *d + *p)
         .collect();
-    work.sort();
-    let mut place = play.place_times.clone();
-    place.sort();
-    let mut detect = play.detect_times.clone();
-    detect.sort();
+    let work = sorted_times(&work);
+    let place = sorted_times(&play.place_times);
+    let detect = sorted_times(&play.detect_times);
     let total: Duration = work.iter().sum();
-    let mut rule = play.now.rule_times.clone();
-    rule.sort();
+    let rule = sorted_times(&play.now.rule_times);
     writeln!(
         out,
         "\nthe pipeline thread's work a frame (detection, placing, tracking, moves, tags' health): median {:.1} ms, p95 {:.1} ms, p99 {:.1} ms, max {:.1} ms — {:.1} frames/s on this machine; detection alone: median {:.1} ms, p99 {:.1} ms; placing, tracking, moves and tags' health alone: median {:.2} ms, p99 {:.2} ms",
@@ -998,18 +995,4 @@ fn speed(play: &Play, out: &mut dyn Write) -> anyhow::Result<()> {
         ms(percentile(&rule, 0.5))
     )?;
     Ok(())
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// The `q` quantile of some figures (`1.0`: the largest), NaN of none.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * q).round() as usize)
-        .copied()
-        .unwrap_or(f64::NAN)
 }

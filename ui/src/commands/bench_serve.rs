@@ -25,7 +25,7 @@ use futures_util::StreamExt;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::bench::percentile;
+use super::bench::{ms, percentile};
 use crate::app::headless::WINDOW;
 use crate::app::pipeline::{Pipeline, Setup};
 use crate::app::{Settings, VedetteApp};
@@ -44,10 +44,6 @@ pub struct ServeBench {
     pub rate: f64,
     /// Tables in the hall.
     pub tables: usize,
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// `vedette bench serve`.

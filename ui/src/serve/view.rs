@@ -374,15 +374,10 @@ pub fn ruling_view(ruling: &Ruling) -> RulingView {
         Some(reading) => format!("{}, {reading}", ruling.rule.rule),
         None => ruling.rule.rule.to_owned(),
     };
-    let verdict = match ruling.verdict() {
-        rules::ruling::Verdict::Yes => "yes",
-        rules::ruling::Verdict::No => "no",
-        rules::ruling::Verdict::Borderline => "borderline",
-    };
     RulingView {
         topic: ruling.topic,
         decision: ruling.decision,
-        verdict,
+        verdict: verdict_word(ruling.verdict()),
         other: ruling.other.clone(),
         rule,
         explanation: ruling.explanation.clone(),
@@ -449,32 +444,22 @@ fn move_view(record: &crate::app::pipeline::MoveRecord) -> MoveView {
         .as_ref()
         .map(|c| c.rulings.as_slice())
         .unwrap_or_default();
-    let verdict = if rulings
-        .iter()
-        .any(|r| r.verdict() == rules::ruling::Verdict::No)
-    {
-        "no"
-    } else if rulings
-        .iter()
-        .any(|r| r.verdict() == rules::ruling::Verdict::Borderline)
-    {
-        "borderline"
-    } else {
-        "yes"
-    };
     MoveView {
         unit: event.unit.clone(),
         name: record.name.clone(),
         straight: (event.straight().0 * 1000.0).round() / 1000.0,
-        how: if event.unseen {
-            "under a hand"
-        } else if event.lifted {
-            "carried"
-        } else {
-            "slid"
-        },
-        verdict,
+        how: record.how(),
+        verdict: verdict_word(record.verdict()),
         checks: rulings.iter().map(|r| r.explanation.clone()).collect(),
+    }
+}
+
+/// A verdict as the page's styles name it.
+fn verdict_word(verdict: rules::ruling::Verdict) -> &'static str {
+    match verdict {
+        rules::ruling::Verdict::Yes => "yes",
+        rules::ruling::Verdict::No => "no",
+        rules::ruling::Verdict::Borderline => "borderline",
     }
 }
 

@@ -19,7 +19,7 @@
 //!   with them as well.
 
 use calibration::PixelPoint;
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 
 use super::follow::{GrayView, square_to_quad};
 use crate::pattern::TagTexture;
@@ -77,10 +77,7 @@ pub(crate) fn likeness(
     for j in (low.y - pad).floor() as i64..=(high.y + pad).ceil() as i64 {
         for i in (low.x - pad).floor() as i64..=(high.x + pad).ceil() as i64 {
             let (x, y) = (i as f64, j as f64);
-            let q = to_square * Vector3::new(x, y, 1.0);
-            // Cell units from the paper's outer edge: the inked square spans 1 to cells − 1.
-            let u = (q.x / q.z + 1.0) / 2.0 * inked + 1.0;
-            let v = (q.y / q.z + 1.0) / 2.0 * inked + 1.0;
+            let (u, v) = in_cells(&to_square, inked, x, y);
             let inside = |w: f64| (0.5..=cells - 0.5).contains(&w);
             if inside(u) && inside(v) {
                 sums.add(gray.at(x, y)?, blended(pattern, u, v));
@@ -88,6 +85,17 @@ pub(crate) fn likeness(
         }
     }
     sums.coefficient()
+}
+
+/// A picture's point in a tag's cell units from the paper's outer edge (the inked square
+/// spans 1 to cells − 1), through the map from the picture to the tag's square (−1 to 1 over
+/// its `inked` cells).
+pub(crate) fn in_cells(to_square: &Matrix3<f64>, inked: f64, x: f64, y: f64) -> (f64, f64) {
+    let q = to_square * Vector3::new(x, y, 1.0);
+    (
+        (q.x / q.z + 1.0) / 2.0 * inked + 1.0,
+        (q.y / q.z + 1.0) / 2.0 * inked + 1.0,
+    )
 }
 
 /// The pattern's lightness (black 0, paper 1) at a point in cell units, blended bilinearly

@@ -376,12 +376,11 @@ impl<'g> Rectified<'g> {
         })
     }
 
-    /// Points ringed like a tag, the clearest first, each with its grid's turn and squared up
-    /// on its border.
-    /// The places that look like a tag's ring, clearest first, but those on a tag already
-    /// found (within [`MIN_SIDE`] of its centre in the camera's picture: on a table where the
-    /// detector finds the 14–20 px tags, most rings are theirs, and reading a ring's turn and
-    /// squaring it up is what a candidate costs).
+    /// Points ringed like a tag, the clearest first (at most `budget`), each with its grid's
+    /// turn and squared up on its border — but those on a tag already found (within
+    /// [`MIN_SIDE`] of its centre in the camera's picture: on a table where the detector finds
+    /// the 14–20 px tags, most rings are theirs, and reading a ring's turn and squaring it up
+    /// is what a candidate costs).
     fn candidates(
         &self,
         taken: &[PixelPoint],

@@ -29,6 +29,7 @@ use calibration::{
 };
 use roster::Roster;
 use rules::movement::MoveCheck;
+use rules::ruling::Verdict;
 use rules::rulings::{Rulings, rulings};
 use rules::scene::TerrainDoc;
 use rules::units::Inches;

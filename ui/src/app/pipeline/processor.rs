@@ -450,8 +450,7 @@ fn look_after_tags(
     sightings: &[calibration::TagSighting],
     state: &mut TableState,
 ) {
-    let resting = vision::sightings_at_rest(tracked, sightings);
-    if let Err(e) = health.examine(image, &resting) {
+    if let Err(e) = health.examine_at_rest(image, tracked, sightings) {
         tracing::debug!("tags' health not read: {e}");
     }
     state.health = health.remedies();

@@ -148,6 +148,36 @@ pub struct MoveRecord {
     pub check: Option<MoveCheck>,
 }
 
+impl MoveRecord {
+    /// How the unit went: carried, slid, or moved under a hand (its tags not seen on the way).
+    pub fn how(&self) -> &'static str {
+        if self.event.unseen {
+            "under a hand"
+        } else if self.event.lifted {
+            "carried"
+        } else {
+            "slid"
+        }
+    }
+
+    /// Its check's worst verdict; a move with no check is taken as made.
+    pub fn verdict(&self) -> Verdict {
+        let verdicts: Vec<Verdict> = self
+            .check
+            .iter()
+            .flat_map(|c| &c.rulings)
+            .map(|r| r.verdict())
+            .collect();
+        if verdicts.contains(&Verdict::No) {
+            Verdict::No
+        } else if verdicts.contains(&Verdict::Borderline) {
+            Verdict::Borderline
+        } else {
+            Verdict::Yes
+        }
+    }
+}
+
 /// Frames per second over the last few frames.
 #[derive(Debug, Default)]
 pub(super) struct Rate(VecDeque<Instant>);

@@ -2,7 +2,6 @@
 //! the tags whose look calls for a remedy.
 
 use egui::RichText;
-use rules::ruling::Verdict;
 use rules::units::Inches;
 
 use crate::app::overlay::{verdict_colour, verdict_mark};
@@ -28,13 +27,13 @@ pub fn moves_panel(ui: &mut egui::Ui, state: &mut AppState) {
                 ui.label(RichText::new("No move yet: each unit picked up or slid and left lies here once it is still.").color(DIM));
             }
             for record in table.moves.iter().rev().take(MOVES_SHOWN) {
-                let verdict = verdict_of(record);
+                let verdict = record.verdict();
                 let text = format!(
                     "{} {} {} {}",
                     verdict_mark(verdict),
                     record.name,
                     lengths.format(record.event.straight()),
-                    how(record)
+                    record.how()
                 );
                 let row = ui
                     .selectable_label(
@@ -47,33 +46,6 @@ pub fn moves_panel(ui: &mut egui::Ui, state: &mut AppState) {
                 }
             }
         });
-}
-
-/// How the unit went.
-fn how(record: &MoveRecord) -> &'static str {
-    let event = &record.event;
-    if event.unseen {
-        "under a hand"
-    } else if event.lifted {
-        "carried"
-    } else {
-        "slid"
-    }
-}
-
-/// A move's verdict: its check's worst ruling (a move with no check is taken as made).
-fn verdict_of(record: &MoveRecord) -> Verdict {
-    let Some(check) = &record.check else {
-        return Verdict::Yes;
-    };
-    let verdicts: Vec<Verdict> = check.rulings.iter().map(|r| r.verdict()).collect();
-    if verdicts.contains(&Verdict::No) {
-        Verdict::No
-    } else if verdicts.contains(&Verdict::Borderline) {
-        Verdict::Borderline
-    } else {
-        Verdict::Yes
-    }
 }
 
 /// A move in full, for its hover: where from and to, the way it went, when, and its check.

@@ -216,6 +216,17 @@ function drawGhosts(svg, map, lift, stroke, font) {
   }
 }
 
+// A list item for a verdict (a ruling, a move's check): coloured by it, its mark first.
+function verdictItem(verdict) {
+  const li = document.createElement("li");
+  li.className = `ruling ${verdict}`;
+  const mark = document.createElement("span");
+  mark.className = "mark";
+  mark.textContent = MARK[verdict];
+  li.append(mark);
+  return li;
+}
+
 // The latest moves, newest first, each with its check.
 function drawMoves() {
   const moves = page.view.motion.moves;
@@ -226,13 +237,9 @@ function drawMoves() {
   const list = $("move-list");
   list.replaceChildren();
   for (const move of moves.slice().reverse()) {
-    const li = document.createElement("li");
-    li.className = `ruling ${move.verdict}`;
+    const li = verdictItem(move.verdict);
     li.dataset.id = move.unit;
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.textContent = MARK[move.verdict];
-    li.append(mark, `${move.name} ${length(move.straight)} ${move.how}`);
+    li.append(`${move.name} ${length(move.straight)} ${move.how}`);
     if (move.checks.length) {
       const checks = document.createElement("span");
       checks.className = "rule";
@@ -360,16 +367,12 @@ function drawSelected() {
   const list = $("rulings");
   list.replaceChildren();
   for (const ruling of rulings) {
-    const li = document.createElement("li");
-    li.className = `ruling ${ruling.verdict}`;
+    const li = verdictItem(ruling.verdict);
     li.dataset.topic = ruling.topic;
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.textContent = MARK[ruling.verdict];
     const words = document.createElement("span");
     words.className = "explanation";
     words.textContent = ruling.explanation;
-    li.append(mark, words);
+    li.append(words);
     if (ruling.verdict === "borderline") {
       const flag = document.createElement("span");
       flag.className = "flag";
