@@ -43,5 +43,7 @@ clippy:
 
 # NODEVICE_SELECT: Mesa's device-selection layer, which the in-process app tests load through
 # wgpu, otherwise prints "XDG_RUNTIME_DIR is invalid or not set" without a desktop session.
+# XDG_DATA_HOME: the games the tests' apps record, and the lenses they learn, are kept under
+# target/, not among the user's own.
 unit-tests:
-	NODEVICE_SELECT=1 $(CARGO) test --locked --workspace
+	NODEVICE_SELECT=1 XDG_DATA_HOME=$(CURDIR)/target/test-data $(CARGO) test --locked --workspace

@@ -22,6 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub profile: Option<PathBuf>,
 
+    /// Where the app records the game (with no subcommand).
+    #[command(flatten)]
+    pub record: commands::serve::RecordArgs,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -32,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Open the app on the built-in demo table (a Black Powder scenario played by the synthetic
     /// camera), whatever source was used last.
-    Demo,
+    Demo(commands::serve::RecordArgs),
     /// Render the app headless to a PNG (no display needed): the look, checked in tests.
     Screenshot {
         /// Show the demo table (the only source for screenshots so far).
@@ -137,8 +141,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Anchors(command)) => command.run(out),
         Some(Command::Bench(command)) => commands::bench::run(command, out),
         Some(Command::Roster(command)) => commands::roster::run(command, out),
-        Some(Command::Demo) => crate::app::run(true),
-        None => crate::app::run(false),
+        Some(Command::Demo(record)) => crate::app::run(true, record.choice()),
+        None => crate::app::run(false, cli.record.choice()),
     }
 }
 
@@ -194,7 +198,7 @@ impl Cli {
     fn draws_with_wgpu(&self) -> bool {
         matches!(
             self.command,
-            None | Some(Command::Demo)
+            None | Some(Command::Demo(_))
                 | Some(Command::Screenshot { .. })
                 | Some(Command::Bench(commands::bench::BenchCommand::App { .. }))
         )

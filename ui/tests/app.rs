@@ -41,7 +41,7 @@ fn camera_state() -> TableState {
         anchors: Some(camera.join("anchors.toml")),
         roster: Some(camera.join("two-lines-roster.toml")),
         terrain: Some(samples().join("scenes/two-lines.json")),
-        ruleset: None,
+        ..Setup::default()
     };
     let inputs = Inputs::load(&setup);
     assert!(inputs.notes.is_empty(), "{:?}", inputs.notes);

@@ -38,7 +38,7 @@ fn through_the_pipeline(roster: &Path) -> TableState {
         anchors: Some(camera.join("anchors.toml")),
         roster: Some(roster.to_owned()),
         terrain: None,
-        ruleset: None,
+        ..Setup::default()
     };
     let inputs = Inputs::load(&setup);
     assert!(inputs.notes.is_empty(), "{:?}", inputs.notes);
@@ -145,7 +145,7 @@ fn on_a_still_picture_the_table_shows_a_learnt_tag_as_soon_as_it_is_put_there() 
             anchors: Some(camera.join("anchors.toml")),
             roster: Some(roster.clone()),
             terrain: None,
-            ruleset: None,
+            ..Setup::default()
         },
         ..vedette_ui::app::Settings::default()
     };

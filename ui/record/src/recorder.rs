@@ -74,6 +74,14 @@ struct Shared {
 
 const PICTURE_NOW: u64 = u64::MAX;
 
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorder")
+            .field("path", &self.shared.path)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Recorder {
     /// Start recording a new game into `path` (which must not exist).
     pub fn create(path: &Path, info: &GameInfo) -> Result<Recorder, RecordError> {

@@ -465,8 +465,9 @@ pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
     })
 }
 
-/// Open the app window. `demo` starts on the demo table whatever the saved source.
-pub fn run(demo: bool) -> anyhow::Result<()> {
+/// Open the app window. `demo` starts on the demo table whatever the saved source; the game
+/// is recorded as `record` says.
+pub fn run(demo: bool, record: pipeline::Recording) -> anyhow::Result<()> {
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none()
         && std::env::var_os("WAYLAND_DISPLAY").is_none()
@@ -493,6 +494,7 @@ pub fn run(demo: bool) -> anyhow::Result<()> {
             if demo {
                 settings.setup.source = pipeline::SourceChoice::Demo;
             }
+            settings.setup.record = record;
             Ok(Box::new(VedetteApp::new(&cc.egui_ctx, settings)))
         }),
     )

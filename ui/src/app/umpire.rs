@@ -117,6 +117,7 @@ pub fn save_case(
     });
     let text = serde_json::to_string_pretty(&value)?;
     std::fs::write(&json, text).with_context(|| format!("cannot write {}", json.display()))?;
+    record_case(table, dispute, note);
     tracing::info!("case saved: {}", json.display());
     Ok(CaseFiles { picture, json })
 }
@@ -150,6 +151,48 @@ fn write_picture(
     )?;
     vision::write_image(path, &annotated.picture)?;
     Ok(())
+}
+
+/// Keep a case in the game's record, with the rulings between the two units in words.
+fn record_case(table: &TableState, dispute: &Dispute, note: &str) {
+    let Some(recorder) = &table.recorder else {
+        return;
+    };
+    let name = |id: &str| {
+        let scene = table.scene.as_deref();
+        scene
+            .and_then(|s| s.unit(id))
+            .map_or_else(|| id.to_owned(), |u| u.name.clone())
+    };
+    let units = [dispute.a.clone(), dispute.b.clone()];
+    recorder.mark(record::Mark {
+        at: recorder.now(),
+        kind: record::MarkKind::Case,
+        label: format!("Case: {} and {}", name(&dispute.a), name(&dispute.b)),
+        units: units.to_vec(),
+        case: Some(record::Case {
+            units,
+            note: note.to_owned(),
+            rulings: dispute
+                .rulings
+                .iter()
+                .map(|r| r.explanation.clone())
+                .collect(),
+        }),
+    });
+}
+
+/// Mark the start of turn `turn` in the game's record.
+pub fn record_turn(table: &TableState, turn: u32) {
+    if let Some(recorder) = &table.recorder {
+        recorder.mark(record::Mark {
+            at: recorder.now(),
+            kind: record::MarkKind::Turn,
+            label: format!("Turn {turn}"),
+            units: Vec::new(),
+            case: None,
+        });
+    }
 }
 
 /// The turn marker: where every unit stood when the turn began.

@@ -27,7 +27,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::bench::{ms, percentile};
 use crate::app::headless::WINDOW;
-use crate::app::pipeline::{Pipeline, Setup};
+use crate::app::pipeline::{Pipeline, Recording, Setup};
 use crate::app::{Settings, VedetteApp};
 use crate::serve::hub::Hub;
 use crate::serve::mqtt::{self, Broker};
@@ -44,6 +44,14 @@ pub struct ServeBench {
     pub rate: f64,
     /// Tables in the hall.
     pub tables: usize,
+}
+
+/// The demo table, not recorded: a benchmark's table is not a game to keep.
+fn unrecorded() -> Setup {
+    Setup {
+        record: Recording::Off,
+        ..Setup::default()
+    }
 }
 
 /// `vedette bench serve`.
@@ -257,7 +265,7 @@ fn loopback() -> SocketAddr {
 }
 
 fn latency_run(bench: ServeBench) -> anyhow::Result<Latency> {
-    let pipeline = Pipeline::start(Setup::default(), || {});
+    let pipeline = Pipeline::start(unrecorded(), || {});
     let server = Server::start(
         ServeOptions {
             listen: loopback(),
@@ -393,7 +401,7 @@ fn hall_run(bench: ServeBench) -> anyhow::Result<HallRun> {
     }
     let broker: Broker = format!("mqtt://127.0.0.1:{port}").parse()?;
     // One pipeline, many tables: each its own feed and publisher, as many `vedette serve`s.
-    let pipeline = Pipeline::start(Setup::default(), || {});
+    let pipeline = Pipeline::start(unrecorded(), || {});
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()

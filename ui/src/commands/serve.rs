@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::app::pipeline::{Pipeline, Setup, SourceChoice};
+use crate::app::pipeline::{Pipeline, Recording, Setup, SourceChoice};
 use crate::serve::mqtt::Broker;
 use crate::serve::{Links, ServeOptions, Server, Token, qr};
 
@@ -39,6 +39,32 @@ pub struct SourceArgs {
     /// A scene file whose terrain is on the table.
     #[arg(long, value_name = "FILE")]
     pub terrain: Option<PathBuf>,
+    /// Where the game is recorded.
+    #[command(flatten)]
+    pub record: RecordArgs,
+}
+
+/// Where the game is recorded (`--record`, `--no-record`).
+#[derive(Debug, Default, clap::Args)]
+pub struct RecordArgs {
+    /// Record the game into this file (an SQLite database; it must not exist yet) instead of
+    /// the games folder (~/.local/share/vedette/games).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_record")]
+    pub record: Option<PathBuf>,
+    /// Do not record the game.
+    #[arg(long)]
+    pub no_record: bool,
+}
+
+impl RecordArgs {
+    /// The choice the flags make.
+    pub fn choice(&self) -> Recording {
+        match (&self.record, self.no_record) {
+            (_, true) => Recording::Off,
+            (Some(path), false) => Recording::File(path.clone()),
+            (None, false) => Recording::Kept,
+        }
+    }
 }
 
 impl SourceArgs {
@@ -60,6 +86,7 @@ impl SourceArgs {
             roster: self.roster.clone(),
             terrain: self.terrain.clone(),
             ruleset: None,
+            record: self.record.choice(),
         }
     }
 }

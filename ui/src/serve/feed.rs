@@ -182,11 +182,15 @@ impl Feed {
     /// Start a new turn with the table as it is now; the turn's number, or `None` if there is
     /// no table yet.
     pub fn mark_turn(&self) -> Option<u32> {
-        let scene = self.snapshot()?.state.scene.clone()?;
+        let state = self.snapshot()?.state.clone();
+        let scene = state.scene.clone()?;
         let turn = self.control.lock().ok().map(|mut control| {
             control.marker.mark(scene);
             control.marker.turn
         });
+        if let Some(turn) = turn {
+            crate::app::umpire::record_turn(&state, turn);
+        }
         self.changed.notify_one();
         turn
     }

@@ -50,10 +50,12 @@ use super::lens::{LensLearning, LensStatus};
 use state::Rate;
 
 mod processor;
+mod recording;
 mod setup;
 mod state;
 
 pub use processor::{Processor, Ruler};
+pub use recording::{Keeper, Recording};
 pub use setup::{Inputs, Setup, SourceChoice};
 pub use state::{CalibrationStatus, MoveRecord, Status, TableState};
 
@@ -83,11 +85,19 @@ struct Running {
     /// The last frame read: a source that has ended (a still picture) shows a change of
     /// roster, ruleset or calibration on it again, having no next frame to show it on.
     last_frame: Option<vision::Frame>,
+    /// The game's record, if it is recorded.
+    recorder: Option<record::Recorder>,
 }
 
 impl Running {
-    fn new(name: String, plan: Option<SourcePlan>, inputs: Inputs, setup: Setup) -> Running {
+    fn new(name: String, plan: Option<SourcePlan>, mut inputs: Inputs, setup: Setup) -> Running {
+        let recorder = recording::start(&setup.record, &name).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            inputs.notes.push(e);
+            None
+        });
         Running {
+            recorder,
             name,
             live: plan.as_ref().is_some_and(|p| p.live),
             capture: plan.map(Capture::start),
@@ -210,7 +220,12 @@ impl Pipeline {
                 live: false,
                 looped: false,
             };
-            let running = Running::new(name, Some(plan), inputs, Setup::default());
+            // A caller's source (a test's script, a benchmark) is not a game to keep.
+            let setup = Setup {
+                record: Recording::Off,
+                ..Setup::default()
+            };
+            let running = Running::new(name, Some(plan), inputs, setup);
             (running, None)
         };
         Pipeline::spawn(first, repaint)
@@ -288,8 +303,12 @@ fn rule_and_publish(
     repaint: &dyn Fn(),
 ) {
     let mut ruler = Ruler::default();
+    let mut keeper = Keeper::default();
     for (mut state, rules) in states {
         ruler.complete(&mut state, rules);
+        let started = Instant::now();
+        keeper.keep(&state, ruler.ruled());
+        state.status.record_time = started.elapsed();
         state.status.dropped_frames += skipped.dropped();
         let state = Arc::new(state);
         watchers.send_replace(Some(state.clone()));
@@ -343,14 +362,16 @@ fn run(
             None => {}
         }
         if let Some(e) = error.take() {
-            let message = TableState::message(&running.name, Some(e));
+            let mut message = TableState::message(&running.name, Some(e));
+            message.recorder = running.recorder.clone();
             hand_over(to_ruling, message, 0, true);
         }
         if changes_inputs
             && running.capture.is_none()
             && let Some(frame) = &running.last_frame
         {
-            let (state, rules) = running.processor.observe(frame, &running.name);
+            let (mut state, rules) = running.processor.observe(frame, &running.name);
+            state.recorder = running.recorder.clone();
             hand_over(to_ruling, state, rules, true);
         }
         let Some(capture) = &running.capture else {
@@ -364,6 +385,7 @@ fn run(
                 let dropped = capture.counts.dropped();
                 let (mut state, rules) = running.processor.observe(&frame, &running.name);
                 state.status.dropped_frames = dropped;
+                state.recorder = running.recorder.clone();
                 hand_over(to_ruling, state, rules, !running.live);
                 running.last_frame = Some(frame);
             }

@@ -501,6 +501,13 @@ pub struct Ruler {
 }
 
 impl Ruler {
+    /// The table the rulings in use were made for: where the units stood for the rules (a
+    /// rest's mean creeps by hundredths of an inch as sightings come in; this moves only when
+    /// the rulings are made again).
+    pub fn ruled(&self) -> Option<&Arc<Scene>> {
+        self.cached.as_ref().map(|(scene, _, _)| scene)
+    }
+
     /// Fill in the rulings of the state's scene, under the rules of change count `rules`.
     pub fn complete(&mut self, state: &mut TableState, rules: u64) {
         let Some(scene) = &state.scene else {

@@ -52,6 +52,10 @@ pub struct Setup {
     /// The ruleset to rule by; `None` plays the roster's (the scenario's on the demo table).
     #[serde(default)]
     pub ruleset: Option<RulesetId>,
+    /// Where the game is recorded: chosen for each run (`--record`, `--no-record`), never
+    /// kept between runs.
+    #[serde(skip)]
+    pub record: Recording,
 }
 
 impl Default for Setup {
@@ -63,6 +67,7 @@ impl Default for Setup {
             roster: None,
             terrain: None,
             ruleset: None,
+            record: Recording::Kept,
         }
     }
 }

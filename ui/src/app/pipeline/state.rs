@@ -36,6 +36,8 @@ pub struct Status {
     /// stand sightings against their patterns, through the lens in use, and gathering them
     /// (the fit itself runs on its own thread).
     pub lens_time: Duration,
+    /// Handing the last state to the game's record (on the ruling thread, after the rulings).
+    pub record_time: Duration,
     /// Camera frames dropped so far because the pipeline was still busy with the one before
     /// (the camera is never made to wait).
     pub dropped_frames: u64,
@@ -65,6 +67,7 @@ impl Status {
             detect_time: Duration::ZERO,
             frame_work: Duration::ZERO,
             lens_time: Duration::ZERO,
+            record_time: Duration::ZERO,
             dropped_frames: 0,
             calibration: CalibrationStatus::Missing("no frame yet".into()),
             lens: LensStatus::Idle,
@@ -110,6 +113,9 @@ pub struct TableState {
     pub sight: Option<(Arc<SightMap>, Inches)>,
     /// Status figures and messages.
     pub status: Status,
+    /// The game's record, when it is recorded: where it is kept, and the handle to mark turns
+    /// and cases in it.
+    pub recorder: Option<record::Recorder>,
 }
 
 impl TableState {
@@ -133,6 +139,7 @@ impl TableState {
                 error,
                 ..Status::empty(source)
             },
+            recorder: None,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
-use crate::app::pipeline::{Command, Setup, SourceChoice};
+use crate::app::pipeline::{Command, Recording, Setup, SourceChoice};
 use crate::app::{AppState, DIM};
 
 /// Resolutions offered for webcams.
@@ -103,6 +103,7 @@ impl SourceForm {
             roster: path(&self.roster),
             terrain: path(&self.terrain),
             ruleset: None,
+            record: Recording::Kept,
         }
     }
 }
@@ -184,8 +185,15 @@ pub fn sources_menu(ui: &mut egui::Ui, state: &mut AppState) {
     }
     ui.separator();
     if ui.button("Open").clicked() {
+        // Another source is another game: recorded as the first was, unless that one was
+        // recorded into a file of the player's choosing, which it has now filled.
+        let record = match &state.settings.setup.record {
+            Recording::Off => Recording::Off,
+            Recording::Kept | Recording::File(_) => Recording::Kept,
+        };
         let setup = Setup {
             ruleset: state.settings.setup.ruleset,
+            record,
             ..form.setup()
         };
         state.settings.setup = setup.clone();

@@ -42,6 +42,35 @@ fn sight_toggle(ui: &mut egui::Ui, state: &mut AppState) {
     }
 }
 
+/// Where the game is being kept, or why it is not.
+fn recording(ui: &mut egui::Ui, recorder: Option<&record::Recorder>) {
+    let Some(recorder) = recorder else {
+        ui.label(RichText::new("not recorded").color(DIM))
+            .on_hover_text(
+                "This game is not recorded (--no-record, or it could not be: see the notes)",
+            );
+        return;
+    };
+    let name = recorder
+        .path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match recorder.problem() {
+        Some(problem) => {
+            ui.label(RichText::new(format!("⏺ recording failing: {problem}")).color(BAD));
+        }
+        None => {
+            ui.label(RichText::new(format!("⏺ {name}")).color(GOOD))
+                .on_hover_text(format!(
+                    "The game is recorded in {}\nReplay it with: vedette replay \"{}\"",
+                    recorder.path().display(),
+                    recorder.path().display()
+                ));
+        }
+    }
+}
+
 /// The status bar.
 pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
@@ -55,6 +84,8 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             ui.separator();
         }
         ui.label(RichText::new(&status.source).color(DIM));
+        let recorder = state.table.as_ref().and_then(|t| t.recorder.clone());
+        recording(ui, recorder.as_ref());
         ui.separator();
         ui.label(format!("pipeline {:.1} frames/s", status.pipeline_fps))
             .on_hover_text("Frames the camera pipeline processed per second (detection runs on its own thread)");

@@ -103,6 +103,7 @@ pub fn umpire_panel(ui: &mut egui::Ui, state: &mut AppState) {
             && let Some(scene) = table.scene.clone()
         {
             state.turn.mark(scene);
+            crate::app::umpire::record_turn(&table, state.turn.turn);
         }
         if state.turn.start.is_some() {
             ui.label(format!("turn {} marked", state.turn.turn));
