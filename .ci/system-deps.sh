@@ -12,8 +12,9 @@
 #   mesa-vulkan-drivers libvulkan1   the egui window and software rendering without a GPU
 #   chromium chromium-driver         (tests only) the table's web page in a real browser
 #   mosquitto                        (tests only) a real MQTT broker for the hall's hub
+#   poppler-utils                    (tests only) pdftoppm, to look at the battle report's PDF
 #
-# `make test` passes --tests to add the last three; `make run` does without them.
+# `make test` passes --tests to add the last four; `make run` does without them.
 set -euo pipefail
 
 PACKAGES=(
@@ -23,7 +24,7 @@ PACKAGES=(
   mesa-vulkan-drivers libvulkan1
 )
 if [[ "${1:-}" == "--tests" ]]; then
-  PACKAGES+=(chromium chromium-driver mosquitto)
+  PACKAGES+=(chromium chromium-driver mosquitto poppler-utils)
 fi
 
 missing=()

@@ -105,6 +105,14 @@ pub enum Command {
     /// table (--kit, --table, with --save-layout to write its anchors file); or the calibration
     /// board (--board).
     Anchors(commands::printables::AnchorsCommand),
+    /// Open a recorded game in the app: scrub its timeline, step move by move and turn by
+    /// turn, compare two moments. GAME is a record (from the games folder, or `--record`) or
+    /// its notation (`vedette report GAME -o game.txt`).
+    Replay(commands::replay::ReplayCommand),
+    /// Write a battle report of a recorded game: a plan per turn with each move as an arrow,
+    /// charges marked, the turn's notable rulings and the camera's pictures (HTML, PDF or PNG
+    /// pages), or the game's notation, one line per move (.txt).
+    Report(commands::report::ReportCommand),
     /// Army rosters: which tag is on which stand of which unit.
     #[command(subcommand)]
     Roster(commands::roster::RosterCommand),
@@ -141,6 +149,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Anchors(command)) => command.run(out),
         Some(Command::Bench(command)) => commands::bench::run(command, out),
         Some(Command::Roster(command)) => commands::roster::run(command, out),
+        Some(Command::Replay(command)) => command.run(out),
+        Some(Command::Report(command)) => command.run(out),
         Some(Command::Demo(record)) => crate::app::run(true, record.choice()),
         None => crate::app::run(false, cli.record.choice()),
     }

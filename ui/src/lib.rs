@@ -11,4 +11,5 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod quiet_gpu;
+pub mod report;
 pub mod serve;

@@ -116,16 +116,15 @@ impl MarkKind {
         .find(|k| k.as_str() == name)
     }
 
-    /// A mark worth a bookmark of its own in the timeline (every kind is, for now: notes and
-    /// cases by the umpire's hand, the rest because disputes are about them).
+    /// The kind's symbol in the timeline's lists (drawn by the app's fonts).
     pub fn symbol(self) -> &'static str {
         match self {
             MarkKind::Turn => "⏵",
             MarkKind::Case => "⚖",
             MarkKind::Contact => "⚔",
-            MarkKind::InRange => "◎",
-            MarkKind::ChargeReach => "➹",
-            MarkKind::Note => "✎",
+            MarkKind::InRange => "🎯",
+            MarkKind::ChargeReach => "🏇",
+            MarkKind::Note => "✏",
         }
     }
 }
@@ -154,8 +153,8 @@ pub struct GameInfo {
     pub table: String,
     /// Where the frames came from: "webcam 0", "demo table", a file.
     pub source: String,
-    /// When the record began, seconds since 1970 (UTC).
-    pub started_unix: i64,
+    /// When the record began, milliseconds since 1970 (UTC): the game's time 0.
+    pub started_unix_ms: i64,
     /// The Vedette that recorded it.
     pub recorded_by: String,
 }

@@ -28,3 +28,23 @@ pub use error::RecordError;
 pub use reader::{GameRecord, Keyframe};
 pub use recorder::{COMMIT_EVERY, JPEG_QUALITY, KEYFRAME_EVERY, Moment, Picture, Recorder, jpeg};
 pub use time::GameTime;
+
+/// Open a game: a record (an SQLite file) or its notation (plain text), told apart by what the
+/// file begins with, not by its name.
+pub fn open_game(path: &std::path::Path) -> Result<GameRecord, RecordError> {
+    let mut start = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        use std::io::Read;
+        f.read(&mut start)
+    });
+    match read {
+        Ok(_) if start.starts_with(b"# Vedette") => {
+            let text = std::fs::read_to_string(path).map_err(|e| RecordError::NotARecord {
+                path: path.to_owned(),
+                why: e.to_string(),
+            })?;
+            notation::read(path, &text)
+        }
+        _ => GameRecord::open(path),
+    }
+}

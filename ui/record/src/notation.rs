@@ -5,7 +5,7 @@
 //! # Vedette game notation 1
 //! [Table "Waterloo, 1815"]
 //! [Source "webcam 0"]
-//! [Started 1795240810]
+//! [Started 1795240810000]
 //! [RecordedBy "vedette 0.1.0"]
 //! 0:00:00.0 Setup = {…the table before the first move, as a scene file…}
 //! 0:00:04.0 Turn "Turn 1"
@@ -45,7 +45,7 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
     let _ = writeln!(text, "{HEADER}");
     let _ = writeln!(text, "[Table {}]", quoted(&info.table));
     let _ = writeln!(text, "[Source {}]", quoted(&info.source));
-    let _ = writeln!(text, "[Started {}]", info.started_unix);
+    let _ = writeln!(text, "[Started {}]", info.started_unix_ms);
     let _ = writeln!(text, "[RecordedBy {}]", quoted(&info.recorded_by));
     let setup_at = record
         .moves()
@@ -141,7 +141,7 @@ pub fn read(path: &Path, text: &str) -> Result<GameRecord, RecordError> {
         info: GameInfo {
             table: String::new(),
             source: String::new(),
-            started_unix: 0,
+            started_unix_ms: 0,
             recorded_by: String::new(),
         },
         table: None,
@@ -236,10 +236,10 @@ impl Reader<'_> {
             "Source" => self.info.source = text()?,
             "RecordedBy" => self.info.recorded_by = text()?,
             "Started" => {
-                self.info.started_unix = value
+                self.info.started_unix_ms = value
                     .trim()
                     .parse()
-                    .map_err(|_| self.error("[Started] is seconds since 1970"))?;
+                    .map_err(|_| self.error("[Started] is milliseconds since 1970"))?;
             }
             // Headers of later versions are skipped, as PGN readers skip unknown tags.
             _ => {}

@@ -51,7 +51,7 @@ impl GameRecord {
             info: GameInfo {
                 table: String::new(),
                 source: String::new(),
-                started_unix: 0,
+                started_unix_ms: 0,
                 recorded_by: String::new(),
             },
             until: GameTime::START,
@@ -106,6 +106,47 @@ impl GameRecord {
         self.until = last
             .chain(self.keyframes.iter().copied())
             .fold(self.until, GameTime::max);
+    }
+
+    /// The first moment the table was seen: where a replay begins.
+    pub fn begins(&self) -> GameTime {
+        let sql = "SELECT min(at) FROM piece WHERE kind = ?1";
+        let first = self
+            .connection
+            .query_row(sql, [TABLE], |r| r.get::<_, Option<i64>>(0));
+        first
+            .ok()
+            .flatten()
+            .map_or(GameTime::START, GameTime::from_column)
+    }
+
+    /// What each part of the record takes, bytes (its documents and pictures, not SQLite's
+    /// own pages and indexes).
+    pub fn bytes_by_part(&self) -> Vec<(&'static str, u64)> {
+        let parts = [
+            ("pictures", "SELECT sum(length(jpeg)) FROM keyframe"),
+            ("rulings", "SELECT sum(length(doc)) FROM ruling"),
+            ("the table's pieces", "SELECT sum(length(doc)) FROM piece"),
+            ("moves", "SELECT sum(length(doc)) FROM move"),
+            ("marks", "SELECT sum(length(doc)) FROM mark"),
+            ("calibrations", "SELECT sum(length(doc)) FROM calibration"),
+        ];
+        parts
+            .into_iter()
+            .map(|(part, sql)| {
+                let bytes = self
+                    .connection
+                    .query_row(sql, [], |r| r.get::<_, Option<i64>>(0));
+                (
+                    part,
+                    bytes
+                        .ok()
+                        .flatten()
+                        .and_then(|b| u64::try_from(b).ok())
+                        .unwrap_or(0),
+                )
+            })
+            .collect()
     }
 
     /// The record's file.

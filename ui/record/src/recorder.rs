@@ -2,6 +2,7 @@
 //! a few pointer copies; a thread of its own writes the record, committing every
 //! [`COMMIT_EVERY`].
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -63,8 +64,10 @@ struct Shared {
     clock: Instant,
     /// When the last picture was asked for, ms since the start; `u64::MAX`: one is wanted now.
     last_picture: AtomicU64,
-    /// Why the next picture is kept ("turn 3", "case"), when not for the time.
-    picture_why: Arc<Mutex<Option<String>>>,
+    /// Why the next picture is kept ("Turn 3", "Case: …"), when not for the time.
+    picture_why: Mutex<Option<String>>,
+    /// Why each picture asked for is kept, by its moment, until the writer keeps it.
+    whys: Arc<Mutex<HashMap<u64, String>>>,
     /// What went wrong writing, for the status bar.
     problem: Arc<Mutex<Option<String>>>,
     /// The moment the record holds the game up to (committed).
@@ -95,12 +98,12 @@ impl Recorder {
         let (sender, receiver) = std::sync::mpsc::channel();
         let problem = Arc::new(Mutex::new(None));
         let until = Arc::new(AtomicU64::new(0));
-        let picture_why = Arc::new(Mutex::new(None));
+        let whys = Arc::new(Mutex::new(HashMap::new()));
         let writer = Writer {
             book,
             problem: problem.clone(),
             until: until.clone(),
-            picture_why: picture_why.clone(),
+            whys: whys.clone(),
             last_scene: None,
             last_rulings: None,
         };
@@ -118,7 +121,8 @@ impl Recorder {
                 path: path.to_owned(),
                 clock: Instant::now(),
                 last_picture: AtomicU64::new(PICTURE_NOW),
-                picture_why,
+                picture_why: Mutex::new(None),
+                whys,
                 problem,
                 until,
                 thread: Some(thread),
@@ -146,17 +150,35 @@ impl Recorder {
         GameTime::from_millis(self.shared.until.load(Ordering::Relaxed))
     }
 
+    /// Whether a picture is due at `at` (without taking the turn: see [`Recorder::wants_picture`]).
+    pub fn picture_due(&self, at: GameTime) -> bool {
+        let last = self.shared.last_picture.load(Ordering::Relaxed);
+        last == PICTURE_NOW || at.millis() >= last.saturating_add(every_ms())
+    }
+
     /// Whether the moment `at` should carry the camera's picture: the first, one every
     /// [`KEYFRAME_EVERY`], and one at each turn mark and case. Asking takes the turn: the
     /// caller must then hand one over.
     pub fn wants_picture(&self, at: GameTime) -> bool {
         let last = self.shared.last_picture.load(Ordering::Relaxed);
-        let due = last == PICTURE_NOW || at.millis() >= last.saturating_add(every_ms());
-        due && self
-            .shared
-            .last_picture
-            .compare_exchange(last, at.millis(), Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
+        let taken = self.picture_due(at)
+            && self
+                .shared
+                .last_picture
+                .compare_exchange(last, at.millis(), Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok();
+        // Why it is kept is settled now, on the caller's thread: a turn marked after this
+        // picture was asked for is the next picture's reason, not this one's.
+        if taken
+            && let (Ok(mut why), Ok(mut whys)) =
+                (self.shared.picture_why.lock(), self.shared.whys.lock())
+        {
+            whys.insert(
+                at.millis(),
+                why.take().unwrap_or_else(|| "every 30 s".into()),
+            );
+        }
+        taken
     }
 
     /// Hand over a moment of the game.
@@ -212,7 +234,7 @@ struct Writer {
     book: Book,
     problem: Arc<Mutex<Option<String>>>,
     until: Arc<AtomicU64>,
-    picture_why: Arc<Mutex<Option<String>>>,
+    whys: Arc<Mutex<HashMap<u64, String>>>,
     last_scene: Option<Arc<Scene>>,
     last_rulings: Option<Arc<Rulings>>,
 }
@@ -322,11 +344,11 @@ impl Writer {
             && let Some(pixels) = picture()
         {
             let why = self
-                .picture_why
+                .whys
                 .lock()
                 .ok()
-                .and_then(|mut w| w.take())
-                .unwrap_or_else(|| "every 30 s".into());
+                .and_then(|mut w| w.remove(&at.millis()));
+            let why = why.unwrap_or_else(|| "every 30 s".into());
             match jpeg(&pixels) {
                 Ok(bytes) => self.book.keyframe(at, &why, &bytes)?,
                 Err(e) => tracing::warn!("a keyframe could not be made: {e}"),

@@ -25,7 +25,7 @@ fn info() -> GameInfo {
     GameInfo {
         table: "a synthetic battle".into(),
         source: "tests".into(),
-        started_unix: 1_795_240_810,
+        started_unix_ms: 1_795_240_810_000,
         recorded_by: "tests".into(),
     }
 }

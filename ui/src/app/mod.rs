@@ -15,6 +15,7 @@ pub mod lens;
 pub mod measure;
 pub mod overlay;
 pub mod pipeline;
+pub mod replay;
 pub mod umpire;
 pub mod views;
 
@@ -172,6 +173,13 @@ pub struct AppState {
     pub show_sight: bool,
     /// The table served to phones (the Share button), with its QR code.
     pub share: views::share::Share,
+    /// A recorded game being looked at (the live game's, or one opened by `vedette replay`):
+    /// while it is, the views show its moment, not the live table.
+    pub replay: Option<replay::Replay>,
+    /// The newest live table, kept while looking back.
+    pub live_table: Option<Arc<TableState>>,
+    /// When the live game's record was last read again (egui time, seconds).
+    pub timeline_read: f64,
     texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
     last_frame: Option<Instant>,
 }
@@ -204,6 +212,9 @@ impl AppState {
             show_lens_coverage: false,
             show_sight: false,
             share: views::share::Share::default(),
+            replay: None,
+            live_table: None,
+            timeline_read: 0.0,
             texture: None,
             last_frame: None,
         }
@@ -213,6 +224,10 @@ impl AppState {
     /// the last picture and table on screen, with the message in the status bar.
     pub fn receive(&mut self, new: Arc<TableState>) {
         self.live_status = Some(new.status.clone());
+        if self.replay.is_some() {
+            self.live_table = Some(new);
+            return;
+        }
         if self.frozen {
             return;
         }
@@ -224,6 +239,29 @@ impl AppState {
                 self.table = Some(Arc::new(kept));
             }
             _ => self.table = Some(new),
+        }
+    }
+
+    /// Look back at a recorded game, from the moment `at`.
+    pub fn look_back(&mut self, replay: replay::Replay, at: record::GameTime) {
+        self.live_table = self.table.take();
+        self.replay = Some(replay);
+        self.seek(at);
+    }
+
+    /// Show the looked-at game's moment `at`.
+    pub fn seek(&mut self, at: record::GameTime) {
+        if let Some(replay) = &mut self.replay {
+            replay.seek(at);
+            self.table = replay.shown().cloned().or(self.table.take());
+        }
+    }
+
+    /// Stop looking back: the live table again.
+    pub fn back_to_live(&mut self) {
+        self.replay = None;
+        if let Some(live) = self.live_table.take() {
+            self.table = Some(live);
         }
     }
 
@@ -310,6 +348,7 @@ impl AppState {
         } else {
             egui::Panel::top("toolbar").show(ui, |ui| views::toolbar(ui, self));
             egui::Panel::bottom("status").show(ui, |ui| views::status::status_bar(ui, self));
+            egui::Panel::bottom("timeline").show(ui, |ui| views::timeline::timeline_bar(ui, self));
             egui::Panel::left("units")
                 .resizable(true)
                 .default_size(210.0)
@@ -325,6 +364,7 @@ impl AppState {
                 .min_size(320.0)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
+                        views::timeline::checks_between(ui, self);
                         if self.mode == Mode::Umpire {
                             views::umpire::umpire_panel(ui, self);
                             ui.separator();
@@ -351,7 +391,13 @@ impl AppState {
                     self.click(click);
                 }
                 ui.separator();
-                if let Some(click) = views::plan_view::plan_view(ui, self) {
+                let comparing = self.replay.as_ref().is_some_and(|r| r.pinned().is_some());
+                let click = if comparing {
+                    views::timeline::plans_side_by_side(ui, self)
+                } else {
+                    views::plan_view::plan_view(ui, self)
+                };
+                if let Some(click) = click {
                     self.click(click);
                 }
             });
@@ -468,23 +514,7 @@ pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
 /// Open the app window. `demo` starts on the demo table whatever the saved source; the game
 /// is recorded as `record` says.
 pub fn run(demo: bool, record: pipeline::Recording) -> anyhow::Result<()> {
-    if cfg!(target_os = "linux")
-        && std::env::var_os("DISPLAY").is_none()
-        && std::env::var_os("WAYLAND_DISPLAY").is_none()
-    {
-        anyhow::bail!(
-            "no display to open the app on (neither DISPLAY nor WAYLAND_DISPLAY is set).\n\
-             Run it under a virtual display:  xvfb-run -a -s \"-screen 0 1600x900x24\" vedette\n\
-             or render the app to a picture:   vedette screenshot --demo app.png"
-        );
-    }
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Vedette")
-            .with_inner_size([1600.0, 900.0])
-            .with_min_inner_size([900.0, 560.0]),
-        ..Default::default()
-    };
+    let options = window_options()?;
     lens::keep_lenses();
     eframe::run_native(
         APP_ID,
@@ -499,4 +529,41 @@ pub fn run(demo: bool, record: pipeline::Recording) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("the app window could not open: {e}"))
+}
+
+/// Open the app window on a recorded game (no camera), at the moment `at`.
+pub fn run_replay(game: replay::Replay, at: record::GameTime) -> anyhow::Result<()> {
+    let options = window_options()?;
+    eframe::run_native(
+        APP_ID,
+        options,
+        Box::new(move |cc| {
+            let settings = load_settings(cc.storage);
+            let mut app = VedetteApp::without_pipeline(&cc.egui_ctx, settings);
+            app.state.look_back(game, at);
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the app window could not open: {e}"))
+}
+
+/// The window's options, once it is sure there is a display to open it on.
+fn window_options() -> anyhow::Result<eframe::NativeOptions> {
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        anyhow::bail!(
+            "no display to open the app on (neither DISPLAY nor WAYLAND_DISPLAY is set).\n\
+             Run it under a virtual display:  xvfb-run -a -s \"-screen 0 1600x900x24\" vedette\n\
+             or render the app to a picture:   vedette screenshot --demo app.png"
+        );
+    }
+    Ok(eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Vedette")
+            .with_inner_size([1600.0, 900.0])
+            .with_min_inner_size([900.0, 560.0]),
+        ..Default::default()
+    })
 }

@@ -192,6 +192,11 @@ pub enum BenchCommand {
     /// live pipeline, and judge where units are ruled, the moves reported, the tags found and
     /// the time a frame takes, the tracker as it is beside the tracker as it was.
     Play(crate::commands::bench_play::PlayBench),
+    /// Record an evening's game of hours as the app records it (60 units carried and slid by
+    /// hand, 30 frames a second, turn marks, cases, the webcam's pictures), then open the
+    /// record and scrub it: the hand-over's cost on the ruling thread, the record's size an
+    /// hour, the time to open it and show any moment.
+    Record(crate::commands::bench_record::RecordBench),
     /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
     /// among the stands and count the false tags the detector reads off them in a family, with
     /// the strongest false decode against the weakest true tag (what its decision-margin floor
@@ -352,6 +357,7 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             out,
         ),
         BenchCommand::Play(bench) => crate::commands::bench_play::run(bench, out),
+        BenchCommand::Record(bench) => crate::commands::bench_record::run(bench, out),
         BenchCommand::App {
             seconds,
             convention,

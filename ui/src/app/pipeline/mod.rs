@@ -54,8 +54,8 @@ mod recording;
 mod setup;
 mod state;
 
-pub use processor::{Processor, Ruler};
-pub use recording::{Keeper, Recording};
+pub use processor::{MOVES_KEPT, Processor, Ruler};
+pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};
 pub use state::{CalibrationStatus, MoveRecord, Status, TableState};
 

@@ -11,7 +11,7 @@ pub(super) const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
 pub(super) const SIGHT_CELL: Inches = Inches(2.0);
 
 /// The latest moves the views are given.
-const MOVES_KEPT: usize = 50;
+pub const MOVES_KEPT: usize = 50;
 
 /// One frame's work, without the thread.
 pub struct Processor {

@@ -36,7 +36,7 @@ pub fn start(recording: &Recording, source: &str) -> Result<Option<Recorder>, St
     let info = GameInfo {
         table: source.to_owned(),
         source: source.to_owned(),
-        started_unix: jiff::Timestamp::now().as_second(),
+        started_unix_ms: jiff::Timestamp::now().as_millisecond(),
         recorded_by: format!("vedette {}", env!("CARGO_PKG_VERSION")),
     };
     Recorder::create(&path, &info)
@@ -56,10 +56,16 @@ impl Keeper {
     /// Hand `state` to its record, if it is recorded, with the table its rulings were made
     /// for (what the record keeps as the table, so that its rulings are the rulings of it).
     pub fn keep(&mut self, state: &TableState, ruled: Option<&Arc<Scene>>) {
+        if let Some(recorder) = &state.recorder {
+            self.keep_at(state, ruled, recorder.now());
+        }
+    }
+
+    /// [`Keeper::keep`] at the game's moment `at` (a benchmark's game runs on its own clock).
+    pub fn keep_at(&mut self, state: &TableState, ruled: Option<&Arc<Scene>>, at: GameTime) {
         let Some(recorder) = &state.recorder else {
             return;
         };
-        let at = recorder.now();
         let seen = self
             .last_move
             .as_ref()

@@ -10,6 +10,7 @@ pub mod roster;
 pub mod share;
 pub mod sources;
 pub mod status;
+pub mod timeline;
 pub mod umpire;
 
 use egui::{Color32, Painter, Stroke};

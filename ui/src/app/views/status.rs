@@ -84,8 +84,16 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             ui.separator();
         }
         ui.label(RichText::new(&status.source).color(DIM));
-        let recorder = state.table.as_ref().and_then(|t| t.recorder.clone());
-        recording(ui, recorder.as_ref());
+        let live = state.live_table.as_ref().or(state.table.as_ref());
+        let recorder = live.and_then(|t| t.recorder.clone());
+        match &state.replay {
+            Some(replay) if !replay.is_live() => {
+                let path = replay.record().path();
+                ui.label(RichText::new("⏪ a recorded game").color(GOOD))
+                    .on_hover_text(path.display().to_string());
+            }
+            _ => recording(ui, recorder.as_ref()),
+        }
         ui.separator();
         ui.label(format!("pipeline {:.1} frames/s", status.pipeline_fps))
             .on_hover_text("Frames the camera pipeline processed per second (detection runs on its own thread)");

@@ -1,0 +1,193 @@
+//! The game remembered: the demo recorded through the whole pipeline and read back as it was
+//! ruled; a real `vedette serve` killed mid-game leaves a record that has lost at most the last
+//! second; the recorded demo replayed in the app, stepped move by move, two moments compared.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use common::scratch;
+use common::served::{Served, free_port};
+use egui_kittest::kittest::Queryable;
+use record::{GameRecord, GameTime};
+use rules::rulings::rulings;
+use vedette_ui::app::demo::Demo;
+use vedette_ui::app::headless::{WINDOW, demo_recorded};
+use vedette_ui::app::replay::{Replay, state_at};
+use vedette_ui::app::{Settings, VedetteApp};
+
+/// The rulings of a table as the record keys them.
+fn fresh(scene: &rules::Scene) -> BTreeMap<String, serde_json::Value> {
+    record::keyed(&rulings(scene))
+        .into_iter()
+        .map(|(key, (_, json))| (key, serde_json::from_str(&json).expect("json")))
+        .collect()
+}
+
+/// The demo's first two turns and their moves, recorded once for the tests that read it.
+fn recorded_demo(name: &str) -> (std::path::PathBuf, usize) {
+    let path = scratch("record-game").join(format!("{name}.sqlite"));
+    let _ = std::fs::remove_file(&path);
+    let demo = Demo::new().expect("the demo");
+    let (recorder, moves) = demo_recorded(&demo, &path, 2).expect("the demo recorded");
+    drop(recorder);
+    (path, moves)
+}
+
+#[test]
+fn the_demo_is_recorded_and_every_moment_replays_as_it_was_ruled() {
+    let (path, moves) = recorded_demo("demo");
+    let record = GameRecord::open(&path).expect("the record opens");
+    assert!(record.damage().is_empty(), "{:?}", record.damage());
+    assert!(moves > 0, "the demo's units were moved");
+    assert_eq!(
+        record.moves().len(),
+        moves,
+        "every move the pipeline reported is kept"
+    );
+    assert!(
+        !record.keyframes().is_empty(),
+        "the camera's first picture is kept"
+    );
+    let mut moments: Vec<GameTime> = record.moves().iter().map(|m| m.ended).collect();
+    moments.extend((0..=10).map(|k| GameTime::from_millis(record.until().millis() * k / 10)));
+    let mut compared = 0;
+    for at in moments {
+        let Some(scene) = record.scene_at(at).expect("readable") else {
+            continue;
+        };
+        let recorded = record.rulings_at(at).expect("readable");
+        assert!(!recorded.is_empty(), "rulings were recorded by {at}");
+        assert!(
+            recorded == fresh(&scene),
+            "the rulings recorded at {at} are not the fresh rulings of the table then"
+        );
+        compared += 1;
+    }
+    assert!(compared > moves, "{compared} moments compared");
+    // After each move, the replayed table has the unit where the move put it.
+    for made in record.moves() {
+        let state = state_at(&record, made.ended).expect("the moment");
+        let scene = state.scene.expect("a table");
+        let leader = scene
+            .unit(&made.unit)
+            .map(|u| u.footprint.leader())
+            .or_else(|| scene.commander(&made.unit).map(|c| c.position))
+            .expect("the unit is on the table");
+        assert!(
+            (leader - made.to.leader).norm() < 0.25,
+            "{} at {leader:?}, moved to {:?}",
+            made.unit,
+            made.to.leader
+        );
+    }
+}
+
+#[test]
+fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
+    let path = scratch("record-killed").join("killed.sqlite");
+    let _ = std::fs::remove_file(&path);
+    let listen = format!("127.0.0.1:{}", free_port());
+    let record_arg = path.display().to_string();
+    let mut served = Served::start(
+        &[
+            "serve",
+            "--demo",
+            "--listen",
+            &listen,
+            "--record",
+            &record_arg,
+        ],
+        &["table"],
+    );
+    // Until the demo has made a move, and then some more of the game.
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "no move recorded; log:\n{}",
+            served.log()
+        );
+        if GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(1_700));
+    let killed_at = jiff::Timestamp::now().as_millisecond();
+    served.kill();
+    let record = GameRecord::open(&path).expect("the killed game's record opens");
+    assert!(record.damage().is_empty(), "{:?}", record.damage());
+    let reached =
+        record.info().started_unix_ms + i64::try_from(record.until().millis()).expect("ms");
+    let lost = killed_at - reached;
+    assert!(
+        lost <= 1_000,
+        "the record reaches {lost} ms before the kill"
+    );
+    assert!(!record.moves().is_empty());
+    assert!(record.scene_at(record.until()).expect("readable").is_some());
+    eprintln!("killed: the record reaches {lost} ms before the kill");
+}
+
+#[test]
+fn the_recorded_demo_replays_in_the_app_move_by_move_and_two_moments_side_by_side() {
+    let (path, _) = recorded_demo("replayed");
+    let record = GameRecord::open(&path).expect("opens");
+    let first_move = record.moves().first().expect("a move").ended;
+    let unit = record.moves()[0].unit.clone();
+    let replay = Replay::new(record, false);
+    let begins = replay.at();
+    let begins_label = begins.to_string();
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(WINDOW)
+        .with_max_steps(16)
+        .wgpu()
+        .build_eframe(move |cc| {
+            let mut app = VedetteApp::without_pipeline(&cc.egui_ctx, Settings::default());
+            app.state.look_back(replay, begins);
+            app
+        });
+    harness.run_steps(3);
+    let at =
+        |h: &egui_kittest::Harness<'_, VedetteApp>| h.state().state.replay.as_ref().map(Replay::at);
+    assert_eq!(at(&harness), Some(begins));
+    assert!(
+        harness
+            .query_by_label_contains("⏪ a recorded game")
+            .is_some()
+    );
+    // ▶: the first move.
+    harness.get_by_label("▶").click();
+    harness.run_steps(3);
+    assert_eq!(at(&harness), Some(first_move));
+    let moved = harness
+        .state()
+        .state
+        .table
+        .as_ref()
+        .and_then(|t| t.scene.clone())
+        .expect("a table");
+    assert!(moved.unit(&unit).is_some() || moved.commander(&unit).is_some());
+    // Pin the opening, go on a move: both plans, and the move between them checked.
+    harness.get_by_label("◀").click();
+    harness.run_steps(2);
+    harness.get_by_label("📌 Pin").click();
+    harness.run_steps(2);
+    harness.get_by_label("▶").click();
+    harness.run_steps(4);
+    assert!(
+        harness.query_by_label_contains("↔ Moves from").is_some(),
+        "the comparison is shown"
+    );
+    let pinned = format!("📌 {}", begins_label);
+    assert!(
+        harness.query_by_label(&pinned).is_some(),
+        "the pinned plan is captioned {pinned}"
+    );
+    let picture = harness.render().expect("the app renders");
+    let shot = scratch("record-game").join("replay-compare.png");
+    picture.save(&shot).expect("saved");
+    eprintln!("the replay, two moments side by side: {}", shot.display());
+}
