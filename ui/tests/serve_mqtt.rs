@@ -129,7 +129,7 @@ fn live_with_plan(tables: &[Value], name: &str) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hub_shows_every_table_of_the_hall_and_which_have_gone() {
     let broker = Broker::start(free_port());
-    let _one = table(&broker.url("hall-1"));
+    let one = table(&broker.url("hall-1"));
     let mut two = table(&broker.url("hall-2"));
     let screen = hub(broker.port);
     let link = screen.link("hub");
@@ -139,6 +139,14 @@ async fn a_hub_shows_every_table_of_the_hall_and_which_have_gone() {
     .await;
     // The hub shows plans, not rulings.
     assert!(named(&tables, "hall-1").is_some_and(|t| t["plan"].get("rulings").is_none()));
+    // Each table's game and the table's page, for the hub's links. (Whether it is recorded:
+    // two tables started in the same second on one machine would want the same file.)
+    let game = &named(&tables, "hall-1").expect("table 1")["game"];
+    let recorded = game["recorded"].as_bool().expect("recorded or not");
+    let file = game["file"].as_str();
+    assert_eq!(file.is_some(), recorded, "{game}");
+    assert!(file.is_none_or(|f| !f.contains('/')), "{game}");
+    assert_eq!(game["page"].as_str(), Some(one.link("table").as_str()));
 
     // Junk published by anyone on the hall's network is ignored, and said.
     let (client, mut events) = rumqttc::AsyncClient::new(

@@ -116,14 +116,15 @@ impl MarkKind {
         .find(|k| k.as_str() == name)
     }
 
-    /// The kind's symbol in the timeline's lists (drawn by the app's fonts).
+    /// The kind's symbol in the timeline's lists and the report: one the app's fonts and
+    /// DejaVu Sans (the report's pictures, the browser's fallback) both draw.
     pub fn symbol(self) -> &'static str {
         match self {
-            MarkKind::Turn => "⏵",
+            MarkKind::Turn => "⚑",
             MarkKind::Case => "⚖",
             MarkKind::Contact => "⚔",
-            MarkKind::InRange => "🎯",
-            MarkKind::ChargeReach => "🏇",
+            MarkKind::InRange => "◎",
+            MarkKind::ChargeReach => "♞",
             MarkKind::Note => "✏",
         }
     }

@@ -18,7 +18,12 @@ use super::pipeline::{CalibrationStatus, MOVES_KEPT, MoveRecord, TableState};
 /// The table as it stood at `at`, ruled afresh (the record's test shows fresh rulings of a
 /// recorded table are the rulings it recorded).
 pub fn state_at(record: &GameRecord, at: GameTime) -> Result<TableState, RecordError> {
-    Reading::default().state_at(record, at)
+    Reading::default().state_at(record, at, true)
+}
+
+/// [`state_at`] without the camera's picture (a web page fetches it apart): no JPEG decoded.
+pub fn table_at(record: &GameRecord, at: GameTime) -> Result<TableState, RecordError> {
+    Reading::default().state_at(record, at, false)
 }
 
 /// A kept JPEG as the views' picture.
@@ -134,7 +139,7 @@ impl Replay {
     /// Show the moment `at` (within the record).
     pub fn seek(&mut self, at: GameTime) {
         let at = at.min(self.record.until());
-        match self.reading.state_at(&self.record, at) {
+        match self.reading.state_at(&self.record, at, true) {
             Ok(state) => {
                 self.at = at;
                 self.shown = Some(Arc::new(state));
@@ -218,7 +223,12 @@ struct Reading {
 }
 
 impl Reading {
-    fn state_at(&mut self, record: &GameRecord, at: GameTime) -> Result<TableState, RecordError> {
+    fn state_at(
+        &mut self,
+        record: &GameRecord,
+        at: GameTime,
+        picture: bool,
+    ) -> Result<TableState, RecordError> {
         let name = record
             .path()
             .file_name()
@@ -239,7 +249,9 @@ impl Reading {
                 stale: false,
             };
         }
-        state.frame = self.picture_at(record, at)?;
+        if picture {
+            state.frame = self.picture_at(record, at)?;
+        }
         let made: Vec<&RecordedMove> = record.moves().iter().filter(|m| m.ended <= at).collect();
         let shown = &made[made.len().saturating_sub(MOVES_KEPT)..];
         state.moves = shown.iter().map(|m| Arc::new(move_record(m))).collect();

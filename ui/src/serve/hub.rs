@@ -1,9 +1,11 @@
 //! `vedette hub`: every table of a hall on one page, from the broker they publish to — for the
 //! organisers' big screen. The hub keeps each table's plan (not its rulings: a screen across a
 //! hall shows where the armies are, not their dice), whether it is served, and when it was last
-//! heard from; pages get the lot at most once a second.
+//! heard from; pages get the lot at most once a second. Each table's game is listed too —
+//! whether it is recorded, its file — with a link to the table's page opened on its timeline.
 //!
-//! Whatever arrives from the broker is checked: anyone on a hall's network can publish to it.
+//! Whatever arrives from the broker is checked: anyone on a hall's network can publish to it. A
+//! table's link is taken only if it is a plain `http(s)://` address of a table's page.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -44,8 +46,73 @@ pub struct HallTable {
     pub age: Option<f64>,
     /// Its plan: the view without rulings or camera.
     pub plan: Option<serde_json::Value>,
+    /// Its game, as the table says.
+    pub game: Option<HallGame>,
     #[serde(skip)]
     heard: Option<Instant>,
+}
+
+/// A table's game, as the hub shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HallGame {
+    /// Whether it is recorded.
+    pub recorded: bool,
+    /// The record's file name, when it is.
+    pub file: Option<String>,
+    /// The table's page for viewers, when it is served (`http://host:port/t/<token>/`).
+    pub page: Option<String>,
+}
+
+/// The longest file name or link taken from a table.
+const LONGEST: usize = 300;
+
+/// A table's game from its published message; what does not read as one is left out.
+fn game_of(message: &serde_json::Value) -> Option<HallGame> {
+    let game = message.get("game")?;
+    let plain = |text: &str| {
+        text.len() <= LONGEST
+            && !text.is_empty()
+            && !text
+                .chars()
+                .any(|c| c.is_control() || c.is_whitespace() || "\"'<>\\`".contains(c))
+    };
+    let file = game
+        .get("file")
+        .and_then(|f| f.as_str())
+        .filter(|f| plain(f) && !f.contains('/'))
+        .map(str::to_owned);
+    let page = game
+        .get("page")
+        .and_then(|p| p.as_str())
+        .filter(|p| plain(p) && table_page(p))
+        .map(str::to_owned);
+    Some(HallGame {
+        recorded: game.get("recorded").and_then(|r| r.as_bool()) == Some(true) && file.is_some(),
+        file,
+        page,
+    })
+}
+
+/// Whether `link` is a table's page: `http(s)://host[:port]/t/<token>/`, and nothing else
+/// (no script, no other path of the machine).
+fn table_page(link: &str) -> bool {
+    let Some(rest) = link
+        .strip_prefix("http://")
+        .or_else(|| link.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    let (Some(host), Some("t"), Some(token), Some(""), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return false;
+    };
+    !host.is_empty() && Token::parse(token).is_ok()
 }
 
 /// What the hub knows of the hall.
@@ -72,6 +139,7 @@ impl Hall {
                     online: false,
                     age: None,
                     plan: None,
+                    game: None,
                     heard: None,
                 }),
         )
@@ -93,9 +161,10 @@ impl Hall {
                 }
             }
             "view" => match plan_of(payload) {
-                Some(plan) => {
+                Some((plan, game)) => {
                     if let Some(table) = self.table(name) {
                         table.plan = Some(plan);
+                        table.game = game;
                         table.heard = Some(Instant::now());
                         table.online = true;
                     }
@@ -118,9 +187,11 @@ impl Hall {
     }
 }
 
-/// A table's plan from its published view: the table, terrain and units, nothing more.
-fn plan_of(payload: &[u8]) -> Option<serde_json::Value> {
+/// A table's plan from its published view (the table, terrain and units, nothing more), and its
+/// game.
+fn plan_of(payload: &[u8]) -> Option<(serde_json::Value, Option<HallGame>)> {
     let message: serde_json::Value = serde_json::from_slice(payload).ok()?;
+    let game = game_of(&message);
     let view = message.get("view")?;
     let keep = ["table", "terrain", "units", "status"];
     let plan: serde_json::Map<String, serde_json::Value> = keep
@@ -128,7 +199,7 @@ fn plan_of(payload: &[u8]) -> Option<serde_json::Value> {
         .filter_map(|k| Some(((*k).to_owned(), view.get(*k)?.clone())))
         .collect();
     (plan.contains_key("table") && plan.contains_key("units"))
-        .then_some(serde_json::Value::Object(plan))
+        .then_some((serde_json::Value::Object(plan), game))
 }
 
 struct HubShared {
@@ -328,5 +399,49 @@ mod tests {
         let plan = tables[0].plan.as_ref().expect("a plan");
         assert!(plan.get("rulings").is_none() && plan.get("camera").is_none());
         assert!(tables[0].online && !tables[1].online);
+        assert_eq!(tables[0].game, None);
+    }
+
+    #[test]
+    fn a_tables_game_is_taken_with_its_link_and_a_link_elsewhere_is_not() {
+        let message = |game: &str| {
+            format!(
+                r#"{{"type":"full","seq":1,"view":{{"table":{{"name":"t"}},"terrain":[],"units":{{}}}},"game":{game}}}"#
+            )
+        };
+        let mut hall = Hall::default();
+        let good = r#"{"recorded":true,"file":"2026-11-27_20h15m03-waterloo.sqlite","page":"http://10.0.0.7:8765/t/players-link/"}"#;
+        hall.take("vedette/t1/view", message(good).as_bytes());
+        let junk = [
+            r#"{"recorded":true,"file":"../../etc/passwd","page":"javascript:alert(1)"}"#,
+            r#"{"recorded":true,"file":"a b","page":"http://x/t/players-link/../../admin"}"#,
+            r#"{"recorded":"yes","page":"http://x\"onclick=\"/t/players-link/"}"#,
+        ];
+        for (i, game) in junk.iter().enumerate() {
+            hall.take(&format!("vedette/j{i}/view"), message(game).as_bytes());
+        }
+        let tables = hall.snapshot();
+        let game = |name: &str| {
+            tables
+                .iter()
+                .find(|t| t.name == name)
+                .and_then(|t| t.game.clone())
+        };
+        assert_eq!(
+            game("t1"),
+            Some(HallGame {
+                recorded: true,
+                file: Some("2026-11-27_20h15m03-waterloo.sqlite".into()),
+                page: Some("http://10.0.0.7:8765/t/players-link/".into()),
+            })
+        );
+        for i in 0..junk.len() {
+            let game = game(&format!("j{i}")).expect("a game, what reads of it");
+            assert_eq!(
+                (game.recorded, game.file, game.page),
+                (false, None, None),
+                "{i}"
+            );
+        }
     }
 }

@@ -12,6 +12,9 @@
 //! - Links carry a random token (`/t/<token>/`): the viewers' link shows the table, the umpire's
 //!   link can also freeze the view, mark a turn and save a dispute case. Nothing else of the
 //!   machine is reachable: the pages are compiled into the binary, and no request names a file.
+//! - A recorded game can be looked back at from any page (`replay`): its timeline, and the
+//!   table at any moment of it, read from the record as it is written. Each page looks back on
+//!   its own; nothing it asks changes what the others see.
 //! - Every input from the network is bounded and checked: a wrong token, an oversized or
 //!   malformed message, too many connections are refused with a log line, never a panic.
 
@@ -22,6 +25,7 @@ pub mod hub;
 pub mod mqtt;
 mod page;
 pub mod qr;
+mod replay;
 mod routes;
 mod socket;
 pub mod token;
@@ -177,7 +181,8 @@ impl Server {
         runtime.spawn(publisher);
         if let Some(broker) = options.mqtt.clone() {
             let name = options.name.clone().unwrap_or_else(|| "table".into());
-            runtime.spawn(mqtt::publish(broker, name, feed.clone()));
+            let page = Some(links.viewer.clone());
+            runtime.spawn(mqtt::publish_with_page(broker, name, page, feed.clone()));
         }
         let app = routes::router(routes::Shared {
             feed: feed.clone(),
@@ -188,6 +193,7 @@ impl Server {
             cases: options.cases.clone(),
             frames: Default::default(),
             refusals: Default::default(),
+            records: Default::default(),
         });
         runtime.spawn(serve_http(listener, app, "the table's server"));
         tracing::info!("serving the table on {address}: {}", links.viewer);

@@ -3,7 +3,9 @@
 //!
 //! Topics, all retained so that a hub started late sees every table at once:
 //! - `vedette/<table>/view`: the table's whole view, as pages get it (`{"type":"full",…}`), at
-//!   most twice a second;
+//!   most twice a second, with its `game`: whether it is recorded, the record's file name, and
+//!   the viewers' page — the hub links to it, opened on the game's timeline. The viewers'
+//!   link only, never the umpire's: it is the link the table shows everyone as its QR code;
 //! - `vedette/<table>/online`: `true` while the table is served, `false` when it stops — the
 //!   broker says so itself (the last will) if the table's machine just goes away.
 //!
@@ -13,8 +15,11 @@
 use std::time::Duration;
 
 use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};
+use serde::Serialize;
 
 use super::Feed;
+use super::feed::Snapshot;
+use super::view::TableView;
 
 /// Where the broker is: `mqtt://host[:port][/table]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,8 +124,55 @@ pub fn options(broker: &Broker, id: &str) -> MqttOptions {
     options
 }
 
+/// A table's message to the hall: the whole view, as pages get it, and its game.
+#[derive(Serialize)]
+struct HallMessage<'v> {
+    r#type: &'static str,
+    seq: u64,
+    view: &'v TableView,
+    game: Game<'v>,
+}
+
+/// A table's game, as the hall is told of it.
+#[derive(Serialize)]
+struct Game<'v> {
+    /// Whether it is recorded.
+    recorded: bool,
+    /// The record's file name (no folder), when it is.
+    file: Option<String>,
+    /// The viewers' page of the table, when it is served to pages.
+    page: Option<&'v str>,
+}
+
+/// The hall's message of `snapshot`, with the viewers' `page`.
+fn hall_message(snapshot: &Snapshot, page: Option<&str>) -> String {
+    let file = snapshot
+        .state
+        .recorder
+        .as_ref()
+        .map(|recorder| super::replay::file_name(recorder.path()));
+    let message = HallMessage {
+        r#type: "full",
+        seq: snapshot.seq,
+        view: &snapshot.view,
+        game: Game {
+            recorded: file.is_some(),
+            file,
+            page,
+        },
+    };
+    // As for pages: a view cannot fail to serialise; if it ever did, nothing is published.
+    serde_json::to_string(&message).unwrap_or_default()
+}
+
 /// Publish the feed's views to the broker until the server stops.
 pub async fn publish(broker: Broker, name: String, feed: Feed) {
+    publish_with_page(broker, name, None, feed).await;
+}
+
+/// Publish the feed's views to the broker until the server stops, with the table's viewers'
+/// `page` for the hub to link to.
+pub async fn publish_with_page(broker: Broker, name: String, page: Option<String>, feed: Feed) {
     let table = broker.table.clone().unwrap_or_else(|| topic_name(&name));
     let id = format!("vedette-{table}-{}", super::Token::random());
     let mut options = options(&broker, &id);
@@ -146,15 +198,10 @@ pub async fn publish(broker: Broker, name: String, feed: Feed) {
     while snapshots.changed().await.is_ok() {
         let snapshot = snapshots.borrow_and_update().clone();
         if let Some(snapshot) = snapshot {
-            let message = snapshot.full_message();
+            let message = hall_message(&snapshot, page.as_deref());
             // Never waits: while the broker is away the queue fills and views are dropped.
             if client
-                .try_publish(
-                    &view_topic,
-                    QoS::AtMostOnce,
-                    true,
-                    message.as_bytes().to_vec(),
-                )
+                .try_publish(&view_topic, QoS::AtMostOnce, true, message.into_bytes())
                 .is_err()
             {
                 tracing::trace!("the broker is not taking views now: one dropped");

@@ -1,5 +1,6 @@
 //! The server's addresses. Everything under `/t/<token>/` needs the table's token; the pages'
-//! scripts and styles under `/assets/` hold nothing of the table and need none.
+//! scripts and styles under `/assets/` hold nothing of the table and need none. The recorded
+//! game is read under `/t/<token>/record/` (see [`super::replay`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,6 +16,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::frame::Frames;
+use super::replay::{self, Records};
 use super::socket::{self, MAX_MESSAGE};
 use super::{Feed, Token, Viewers, page};
 
@@ -55,10 +57,13 @@ pub struct Shared {
     pub frames: Frames,
     /// Refused requests, logged at most once a second.
     pub refusals: Refusals,
+    /// The game's record, read for pages looking back.
+    pub records: Records,
 }
 
 impl Shared {
-    fn role(&self, token: &str) -> Option<Role> {
+    /// Who `token` lets in, if anyone.
+    pub(super) fn role(&self, token: &str) -> Option<Role> {
         if self.umpire.matches(token) {
             Some(Role::Umpire)
         } else if self.viewer.matches(token) {
@@ -106,6 +111,9 @@ pub fn router(shared: Shared) -> Router {
         .route("/t/{token}/", get(table_page))
         .route("/t/{token}/ws", get(connect))
         .route("/t/{token}/frame.jpg", get(picture))
+        .route("/t/{token}/record/timeline", get(replay::timeline))
+        .route("/t/{token}/record/at", get(replay::at))
+        .route("/t/{token}/record/picture", get(replay::picture))
         .route("/assets/{file}", get(asset))
         .fallback(not_found)
         .with_state(Arc::new(shared))
@@ -123,7 +131,8 @@ pub fn text(status: StatusCode, body: &'static str) -> Response {
 const NOT_A_LINK: &str =
     "This is not a table's link. Scan the QR code on the table's screen, or ask for the link.\n";
 
-fn refuse_token(shared: &Shared, peer: SocketAddr) -> Response {
+/// The answer to a request with a wrong token, logged (at most once a second).
+pub(super) fn refuse_token(shared: &Shared, peer: SocketAddr) -> Response {
     shared
         .refusals
         .log(peer, "a request with a wrong table token");

@@ -52,8 +52,36 @@ function draw(tables) {
     title.append(name, badge);
     card.append(title);
     if (plan && plan.table) card.append(miniPlan(plan));
+    card.append(gameLine(table.game));
     hall.appendChild(card);
   }
+}
+
+// The table's game: its record's file, and links to the table's page, live and looking back
+// over the game from its beginning (`#replay`). The hub checked the link is a table's page.
+function gameLine(game) {
+  const line = document.createElement("p");
+  line.className = "game dim";
+  if (!game) {
+    line.textContent = "Game: not said by this table.";
+    return line;
+  }
+  line.dataset.recorded = String(game.recorded);
+  line.append(game.recorded ? `Game: ${game.file}` : "Game: not recorded");
+  if (game.page && /^https?:\/\//.test(game.page)) {
+    const link = (text, href, kind) => {
+      const a = document.createElement("a");
+      a.href = href;
+      a.target = "_blank";
+      a.rel = "noopener";
+      a.className = kind;
+      a.textContent = text;
+      return a;
+    };
+    line.append(" · ", link("table", game.page, "live"));
+    if (game.recorded) line.append(" · ", link("⏮ the game from its start", `${game.page}#replay`, "replay"));
+  }
+  return line;
 }
 
 function miniPlan(plan) {

@@ -1,12 +1,14 @@
 // Vedette's table page: the plan, the camera with its overlay, each unit's rulings, a tape,
-// pushed live over a WebSocket. Plain JS and SVG, served from the binary; nothing to build.
+// pushed live over a WebSocket; and, for a recorded game, its timeline to look back along.
+// Plain JS and SVG, served from the binary; nothing to build.
 "use strict";
 
 const MARK = { yes: "✔", no: "✖", borderline: "?" };
 
 const token = location.pathname.split("/")[2] || "";
+// `view` is what is drawn: the live table (`live`), or a moment of the past while looking back.
 const page = {
-  view: null, seq: 0, role: "viewer", socket: null, backoff: 500, lastHeard: 0,
+  view: null, live: null, seq: 0, role: "viewer", socket: null, backoff: 500, lastHeard: 0,
   selected: null, turn: 0, tape: null, tapeMode: false, caseMode: null, videoTimer: null,
 };
 
@@ -54,18 +56,20 @@ function receive(message) {
       $("umpire").hidden = message.role !== "umpire";
       break;
     case "full":
-      page.view = message.view;
+      page.live = message.view;
       page.seq = message.seq;
       page.backoff = 500;
       hideBanner();
+      if (!lookingBack()) page.view = page.live;
       loadTurn();
       render();
       break;
     case "patch":
-      if (!page.view || message.seq <= page.seq) return;
-      applyPatch(message.patch);
+      if (!page.live || message.seq <= page.seq) return;
+      applyPatch(page.live, message.patch);
       page.seq = message.seq;
-      render();
+      // While looking back the live table is kept up to date, and drawn again on ● Live.
+      if (!lookingBack()) render();
       break;
     case "said":
       if (message.text !== "pong") toast(message.text);
@@ -76,8 +80,7 @@ function receive(message) {
   }
 }
 
-function applyPatch(patch) {
-  const view = page.view;
+function applyPatch(view, patch) {
   for (const [id, unit] of Object.entries(patch.units)) view.units[id] = unit;
   for (const id of patch.gone) { delete view.units[id]; delete view.rulings[id]; }
   for (const [id, rulings] of Object.entries(patch.rulings)) view.rulings[id] = rulings;
@@ -136,10 +139,13 @@ function render() {
   $("ruleset").textContent = view.table.ruleset_name;
   document.title = `Vedette — ${view.table.name}`;
   const s = view.status;
-  if (s.failing) setStatus("camera lost", "lost");
+  if (lookingBack()) setStatus(`at ${clock(past.at)} — looking back; live game goes on`, "past");
+  else if (s.failing) setStatus("camera lost", "lost");
   else if (s.frozen) setStatus("frozen by the umpire", "frozen");
   else setStatus(s.turn > 0 ? `live · turn ${s.turn}` : "live", "live");
   $("freeze").textContent = s.frozen ? "Unfreeze" : "Freeze";
+  // The umpire acts on the live table only: not on a moment of the past drawn in its place.
+  for (const id of ["freeze", "mark-turn", "case"]) $(id).disabled = lookingBack();
   drawPlan();
   drawList();
   drawSelected();
@@ -176,7 +182,7 @@ function drawPlan() {
   // The selected unit's name first, so it is never the one left out.
   const order = Object.entries(view.units).sort(([a], [b]) => (b === page.selected) - (a === page.selected));
   for (const [id, unit] of order) {
-    const g = el("g", { class: `unit ${unit.sighting}`, "data-id": id }, units);
+    const g = el("g", { class: `unit ${unit.sighting}`, "data-id": id, "data-leader": unit.leader.join(",") }, units);
     if (id === page.selected || (page.caseMode || []).includes(id)) g.classList.add("selected");
     for (const stand of unit.stands) {
       el("polygon", { points: points(stand, toPlan), fill: unit.colour }, g);
@@ -436,13 +442,15 @@ function showVideo(on) {
 
 function refreshPicture() {
   const view = page.view;
+  if (lookingBack()) { showKeptPicture(); return; }
+  past.picture = null;
   if (!view || !view.status.picture) {
     $("video-note").textContent = "No camera picture yet.";
     return;
   }
   const width = Math.round($("video-box").clientWidth * (window.devicePixelRatio || 1));
   const next = new Image();
-  next.onload = () => { $("video").src = next.src; };
+  next.onload = () => { if (!lookingBack()) $("video").src = next.src; };
   next.src = `/t/${token}/frame.jpg?w=${width}&f=${view.status.frame}`;
 }
 
@@ -451,7 +459,7 @@ function drawVideoOverlay() {
   const svg = $("video-overlay");
   svg.replaceChildren();
   const camera = view && view.camera;
-  $("video-note").textContent = camera ? "" : "The camera is not calibrated to the table yet: no overlay.";
+  $("video-note").textContent = camera ? keptPictureWords() : "The camera is not calibrated to the table yet: no overlay.";
   if (!camera) return;
   svg.setAttribute("viewBox", `-0.5 -0.5 ${camera.width} ${camera.height}`);
   svg.setAttribute("preserveAspectRatio", "none");
@@ -473,6 +481,238 @@ function drawVideoOverlay() {
     g.addEventListener("pointerdown", (event) => { event.stopPropagation(); select(id); });
   }
   drawGhosts(svg, (p, lift) => project(camera, p, camera.stand_height + lift), (ghost) => ghost.lifted_by, stroke, camera.width / 60);
+}
+
+// ---- looking back ----------------------------------------------------------------------------
+
+// A recorded game's timeline under the table: scrub or step to any moment and the page draws
+// the table as it stood then (the server rules it afresh from the record) with the drawing code
+// of the live table, and the camera's picture kept nearest it. Each page looks back on its own:
+// nothing it asks changes what the others see, and the live table, kept up to date meanwhile,
+// is drawn again on ● Live.
+const past = {
+  timeline: null, // {file, until_ms, start_ms, moves, marks, keyframes}
+  at: null, // the moment drawn, ms; null while live
+  wanted: null, // the moment last asked for; null while live
+  asking: false,
+  generation: 0, // counts the returns to live: answers to questions asked before are dropped
+  pictureAt: null, // when the picture kept nearest the moment was taken, ms
+  picture: null, // the kept picture on the video now
+  dragging: false,
+  fromTheStart: location.hash === "#replay", // the hall's link: look back from the beginning
+  timer: null,
+};
+
+// How often the timeline is read again: the game goes on being recorded.
+const TIMELINE_EVERY = 5000;
+
+// Marks drawn on a bar this many places wide at most, one per kind a place: a charge can bring
+// a dozen units into range in one moment.
+const MARK_PLACES = 200;
+
+function lookingBack() { return past.at !== null; }
+
+// A moment as a clock: 0:12:04.
+function clock(ms) {
+  const s = Math.floor(ms / 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
+}
+
+// Read the timeline (what came since the last reading), then again in a few seconds. A table
+// whose game is not recorded answers 404: the bar stays hidden.
+async function readTimeline() {
+  clearTimeout(past.timer);
+  const known = past.timeline;
+  let next = TIMELINE_EVERY;
+  try {
+    const since = known ? `?since=${known.until_ms}` : "";
+    const response = await fetch(`/t/${token}/record/timeline${since}`, { cache: "no-store" });
+    if (response.ok) {
+      if (!takeTimeline(await response.json())) next = 0;
+    } else if (response.status === 404) {
+      past.timeline = null;
+      drawTimeline();
+    }
+  } catch (e) {
+    // The connection's banner says the table cannot be reached; try again later.
+  }
+  past.timer = setTimeout(readTimeline, next);
+}
+
+// Take a reading of the timeline; false if it does not follow the one held (another game).
+function takeTimeline(reading) {
+  const known = past.timeline;
+  if (reading.since_ms === null) {
+    past.timeline = reading;
+  } else if (known && reading.file === known.file && reading.since_ms === known.until_ms) {
+    known.moves.push(...reading.moves);
+    known.marks.push(...reading.marks);
+    known.keyframes.push(...reading.keyframes);
+    known.until_ms = Math.max(known.until_ms, reading.until_ms);
+    known.start_ms = reading.start_ms;
+  } else {
+    past.timeline = null;
+    return false;
+  }
+  drawTimeline();
+  if (past.fromTheStart) {
+    past.fromTheStart = false;
+    goTo(0);
+  }
+  return true;
+}
+
+function drawTimeline() {
+  const t = past.timeline;
+  const bar = $("timeline");
+  bar.hidden = !t;
+  if (!t) return;
+  const end = Math.max(t.until_ms, 1);
+  const scrub = $("scrub");
+  scrub.max = String(end);
+  if (!lookingBack() && !past.dragging) scrub.value = String(end);
+  bar.dataset.moment = lookingBack() ? String(past.at) : "live";
+  bar.dataset.moves = String(t.moves.length);
+  bar.dataset.until = String(t.until_ms);
+  $("tl-moment").textContent = lookingBack()
+    ? `at ${clock(past.at)} — looking back; live game goes on`
+    : `live · ${clock(t.until_ms)} of the game recorded`;
+  $("tl-live").classList.toggle("on", !lookingBack());
+  // Redrawn only when there is something new: the game's length moves every sign.
+  const key = `${t.file} ${t.until_ms} ${t.moves.length} ${t.marks.length}`;
+  if (key === past.marksKey) return;
+  past.marksKey = key;
+  const place = (ms) => Math.round((ms / end) * MARK_PLACES);
+  const left = (ms) => `${((ms / end) * 100).toFixed(3)}%`;
+  const strip = $("tl-marks");
+  strip.replaceChildren();
+  for (const at of new Set(t.moves.map((m) => place(m.at_ms)))) {
+    const tick = document.createElement("span");
+    tick.className = "tick";
+    tick.style.left = left((at / MARK_PLACES) * end);
+    strip.appendChild(tick);
+  }
+  const groups = new Map();
+  for (const mark of t.marks) {
+    const key = `${mark.kind} ${place(mark.at_ms)}`;
+    const group = groups.get(key) || { ...mark, labels: [] };
+    group.labels.push(mark.label);
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `tl-mark ${group.kind}`;
+    button.dataset.kind = group.kind;
+    button.dataset.at = String(group.at_ms);
+    button.style.left = left(group.at_ms);
+    const more = group.labels.length > 4 ? ` and ${group.labels.length - 4} more` : "";
+    button.title = `${clock(group.at_ms)} ${group.labels.slice(0, 4).join("; ")}${more}`;
+    // A turn is a line across the bar (its sign, ⏵, is missing from common fonts).
+    button.textContent = group.kind === "turn" ? "" : group.symbol;
+    button.setAttribute("aria-label", button.title);
+    button.addEventListener("click", () => goTo(group.at_ms));
+    strip.appendChild(button);
+  }
+}
+
+// Look back at `ms`: asked of the server, one question at a time, the latest wanted next.
+function goTo(ms) {
+  past.wanted = Math.max(0, Math.round(ms));
+  askMoment();
+}
+
+async function askMoment() {
+  if (past.asking || past.wanted === null) return;
+  past.asking = true;
+  const [t, generation] = [past.wanted, past.generation];
+  let answer = null;
+  try {
+    const response = await fetch(`/t/${token}/record/at?t=${t}`, { cache: "no-store" });
+    if (response.ok) answer = await response.json();
+    else toast((await response.text()).trim(), true);
+  } catch (e) {
+    toast("The game's record cannot be reached just now.", true);
+  }
+  past.asking = false;
+  const stale = generation !== past.generation;
+  if (answer && answer.view && !stale) showMoment(answer);
+  if (past.wanted !== null && (stale || past.wanted !== t)) askMoment();
+}
+
+function showMoment(answer) {
+  past.at = answer.at_ms;
+  past.pictureAt = answer.picture_ms;
+  page.view = answer.view;
+  if (!past.dragging) $("scrub").value = String(answer.at_ms);
+  render();
+  drawTimeline();
+  if (!$("video-box").hidden) showKeptPicture();
+}
+
+function goLive() {
+  past.generation += 1;
+  past.wanted = null;
+  past.at = null;
+  past.pictureAt = null;
+  if (page.live) page.view = page.live;
+  render();
+  drawTimeline();
+  if (!$("video-box").hidden) refreshPicture();
+}
+
+// The moment steps start from: the one drawn, or the end of the record while live.
+function stepFrom() { return lookingBack() ? past.at : past.timeline.until_ms; }
+
+// ◀ move: just before the last move made by now (the unit where it stood); ▶ move: just after
+// the next one. Past the last move is the live table.
+function stepMove(forward) {
+  if (!past.timeline) return;
+  const at = stepFrom();
+  const times = past.timeline.moves.map((m) => m.at_ms);
+  if (forward) {
+    const next = times.find((m) => m > at);
+    if (next === undefined) goLive(); else goTo(next);
+  } else {
+    const made = times.filter((m) => m <= at);
+    goTo(made.length ? made[made.length - 1] - 1 : 0);
+  }
+}
+
+// ⇤ turn: the start of this turn, or of the one before; turn ⇥: the start of the next one. (Not
+// ⏮ and ⏭: a computer with only the common fonts draws them as empty boxes.)
+function stepTurn(forward) {
+  if (!past.timeline) return;
+  const at = stepFrom();
+  const turns = past.timeline.marks.filter((m) => m.kind === "turn").map((m) => m.at_ms);
+  if (forward) {
+    const next = turns.find((m) => m > at);
+    if (next === undefined) goLive(); else goTo(next);
+  } else {
+    const begun = turns.filter((m) => m < at);
+    goTo(begun.length ? begun[begun.length - 1] : 0);
+  }
+}
+
+// While looking back the video shows the picture kept nearest the moment, not the live one.
+function showKeptPicture() {
+  const at = past.pictureAt;
+  if (at === null || at === undefined) {
+    $("video-note").textContent = "No picture of the table was kept near this moment.";
+    return;
+  }
+  if (past.picture === at) return;
+  past.picture = at;
+  const next = new Image();
+  next.onload = () => { if (lookingBack() && past.picture === at) $("video").src = next.src; };
+  next.src = `/t/${token}/record/picture?t=${at}`;
+}
+
+function keptPictureWords() {
+  if (!lookingBack() || past.pictureAt === null) return "";
+  return `The picture kept at ${clock(past.pictureAt)} (one every 30 s, and at each turn), `
+    + `with the table of ${clock(past.at)} drawn over it.`;
 }
 
 // ---- taps ------------------------------------------------------------------------------------
@@ -604,5 +844,21 @@ $("case").addEventListener("click", () => {
   toast("Tap the two units of the dispute on the plan.");
 });
 window.addEventListener("resize", () => { if (page.view) drawPlan(); });
+$("scrub").addEventListener("input", () => {
+  past.dragging = true;
+  goTo(Number($("scrub").value));
+});
+$("scrub").addEventListener("change", () => { past.dragging = false; });
+$("tl-turn-back").addEventListener("click", () => stepTurn(false));
+$("tl-move-back").addEventListener("click", () => stepMove(false));
+$("tl-move-on").addEventListener("click", () => stepMove(true));
+$("tl-turn-on").addEventListener("click", () => stepTurn(true));
+$("tl-live").addEventListener("click", goLive);
+// The hall's link opened in a page already showing the table.
+window.addEventListener("hashchange", () => {
+  if (location.hash !== "#replay") return;
+  if (past.timeline) goTo(0); else past.fromTheStart = true;
+});
 
 connect();
+readTimeline();
