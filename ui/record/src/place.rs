@@ -33,6 +33,18 @@ pub fn file_name(began: &str, table: &str) -> String {
     format!("{began}-{slug}.{EXTENSION}")
 }
 
+/// A new game's file in `folder`: [`file_name`], or with `-2`, `-3` … before the extension
+/// when a game of the same table began in the same second (two tables served from one machine).
+pub fn free_file(folder: &Path, began: &str, table: &str) -> PathBuf {
+    let name = file_name(began, table);
+    let first = folder.join(&name);
+    let stem = name.trim_end_matches(&format!(".{EXTENSION}")).to_owned();
+    std::iter::once(first)
+        .chain((2..).map(|n| folder.join(format!("{stem}-{n}.{EXTENSION}"))))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| folder.join(name))
+}
+
 /// The games kept in `folder`, newest first.
 pub fn games_in(folder: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(folder) else {
@@ -59,5 +71,19 @@ mod tests {
             "2026-11-27_20h15m03-waterloo-1815-la-haye-sainte.sqlite"
         );
         assert_eq!(file_name("t", "///"), "t-table.sqlite");
+    }
+
+    #[test]
+    fn a_second_game_begun_in_the_same_second_gets_a_file_of_its_own() {
+        let folder = std::env::temp_dir().join(format!("vedette-place-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("a folder");
+        let first = free_file(&folder, "2026-11-27_20h15m03", "demo");
+        std::fs::write(&first, b"").expect("written");
+        let second = free_file(&folder, "2026-11-27_20h15m03", "demo");
+        assert_eq!(
+            second.file_name().and_then(|n| n.to_str()),
+            Some("2026-11-27_20h15m03-demo-2.sqlite")
+        );
+        let _ = std::fs::remove_dir_all(&folder);
     }
 }

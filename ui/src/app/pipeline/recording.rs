@@ -30,7 +30,7 @@ pub fn start(recording: &Recording, source: &str) -> Result<Option<Recorder>, St
             let folder = record::place::games_folder()
                 .ok_or("the game is not recorded: no home folder to keep it in")?;
             let began = jiff::Zoned::now().strftime("%Y-%m-%d_%Hh%Mm%S").to_string();
-            folder.join(record::place::file_name(&began, source))
+            record::place::free_file(&folder, &began, source)
         }
     };
     let info = GameInfo {

@@ -30,6 +30,7 @@ pub fn timeline_bar(ui: &mut egui::Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         if state.replay.is_none() {
             look_back_button(ui, state);
+            games_menu(ui, state);
             return;
         }
         keep_live_record_fresh(ui, state);
@@ -71,6 +72,48 @@ fn look_back_button(ui: &mut egui::Ui, state: &mut AppState) {
     }
 }
 
+/// The games kept in the games folder, newest first: a click replays one.
+fn games_menu(ui: &mut egui::Ui, state: &mut AppState) {
+    const LISTED: usize = 30;
+    ui.menu_button("📂 Games", |ui| {
+        let games = record::place::games_folder()
+            .map(|f| record::place::games_in(&f))
+            .unwrap_or_default();
+        if games.is_empty() {
+            ui.label(RichText::new("No game recorded yet.").color(DIM));
+        }
+        for path in games.iter().take(LISTED) {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if ui
+                .button(name)
+                .on_hover_text(path.display().to_string())
+                .clicked()
+            {
+                match record::open_game(path) {
+                    Ok(record) => {
+                        let begins = record.begins();
+                        state.look_back(Replay::new(record, false), begins);
+                    }
+                    Err(e) => state.message = Some(e.to_string()),
+                }
+                ui.close();
+            }
+        }
+        if games.len() > LISTED {
+            ui.label(
+                RichText::new(format!(
+                    "and {} older: vedette replay FILE",
+                    games.len() - LISTED
+                ))
+                .color(DIM),
+            );
+        }
+    });
+}
+
 /// A game still being played: read its record again now and then.
 fn keep_live_record_fresh(ui: &egui::Ui, state: &mut AppState) {
     let Some(replay) = &mut state.replay else {
@@ -99,7 +142,8 @@ fn steps_and_cursor(ui: &mut egui::Ui, replay: &mut Replay) -> Option<GameTime> 
     };
     go = go.or(step(ui, "⏮", "The turn before", replay.previous_turn()));
     go = go.or(step(ui, "◀", "The move before", replay.previous_move()));
-    let width = (ui.available_width() - 400.0).max(120.0);
+    // Room on the right for the steps, the clocks, the bookmarks and the pin.
+    let width = (ui.available_width() - 560.0).max(120.0);
     go = go.or(cursor(ui, replay, width));
     go = go.or(step(ui, "▶", "The next move", replay.next_move()));
     go = go.or(step(ui, "⏭", "The next turn", replay.next_turn()));
@@ -199,8 +243,9 @@ fn bookmarks_menu(ui: &mut egui::Ui, replay: &Replay) -> Option<GameTime> {
     go
 }
 
-/// 📌 pin the moment to compare; ● Live back to the game (or close a replay's pin).
+/// 📌 pin the moment to compare; ● Live back to the live table, when a camera runs behind.
 fn pin_and_live(ui: &mut egui::Ui, state: &mut AppState) {
+    let live_behind = state.live_table.is_some();
     let Some(replay) = &mut state.replay else {
         return;
     };
@@ -216,7 +261,7 @@ fn pin_and_live(ui: &mut egui::Ui, state: &mut AppState) {
     if let Some(problem) = replay.problem() {
         ui.label(RichText::new(format!("⚠ {problem}")).color(crate::app::WARN));
     }
-    if replay.is_live()
+    if (replay.is_live() || live_behind)
         && ui
             .button("● Live")
             .on_hover_text("Back to the table as it is now")
