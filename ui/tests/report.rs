@@ -6,14 +6,12 @@
 
 mod common;
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::served::free_port;
-use fantoccini::{Client, ClientBuilder};
+use common::browser::{Browser, CHROMIUM, Setup};
 use record::{
     Carriage, Case, GameInfo, GameRecord, GameTime, Mark, MarkKind, Moment, Place, RecordedMove,
     Recorder,
@@ -22,11 +20,9 @@ use rules::Scene;
 use rules::rulings::rulings;
 use rules::scene::{SceneDoc, UnitDoc};
 use rules::units::Degrees;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const PATIENCE: Duration = Duration::from_secs(90);
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const PDFTOPPM: &str = "/usr/bin/pdftoppm";
 
 /// The game every test reports: how many sections its report has and how many moves.
@@ -338,72 +334,18 @@ fn the_pdf_prints_the_report_on_pages_that_are_not_blank() {
     );
 }
 
-/// Chromium under chromedriver, closed when dropped (as `serve_browser.rs` drives it).
-struct Browser {
-    driver: Child,
-    client: Client,
-    _profile: PathBuf,
-}
+/// A desktop window, for the report's page.
+const WINDOW: Setup = Setup {
+    width: 1280,
+    height: 1000,
+    emulated: false,
+    patience: PATIENCE,
+    docs: false,
+};
 
+/// What this test asks of the report's page.
 impl Browser {
-    async fn open() -> Browser {
-        needed(CHROMIUM, "chromium");
-        needed(CHROMEDRIVER, "chromium-driver");
-        let port = free_port();
-        // A process group of its own: chromium and its helpers go with it when the test ends.
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("chromedriver starts");
-        let profile = common::scratch(&format!("report-chromium-{port}"));
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.display()),
-                    "--window-size=1280,1000",
-                ],
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!("an object literal")
-        };
-        let start = Instant::now();
-        let client = loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(capabilities.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
-                Ok(client) => break client,
-                // chromedriver takes a moment to listen: its first refusals are expected.
-                Err(_) if start.elapsed() < PATIENCE => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("chromium did not start under chromedriver: {e}"),
-            }
-        };
-        Browser {
-            driver,
-            client,
-            _profile: profile,
-        }
-    }
-
-    async fn js(&self, script: &str) -> Value {
-        self.client
-            .execute(script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("{script}: {e}"))
-    }
-
+    /// How many elements of the page `selector` matches.
     async fn count(&self, selector: &str) -> u64 {
         self.js(&format!(
             "return document.querySelectorAll('{selector}').length"
@@ -411,16 +353,6 @@ impl Browser {
         .await
         .as_u64()
         .expect("a count")
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // The whole group: chromedriver, chromium and chromium's helpers.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
-            .status();
-        let _ = self.driver.wait();
     }
 }
 
@@ -441,7 +373,7 @@ async fn the_page_shows_a_plan_a_turn_an_arrow_a_move_and_the_camera_in_a_real_b
     assert!(page.contains("Before Turn 1") && page.contains("Turn 3"));
     assert!(page.contains("was the charge in the flank?"));
 
-    let browser = Browser::open().await;
+    let browser = Browser::open(WINDOW).await;
     let url = format!("file://{}", out.display());
     browser.client.goto(&url).await.expect("the page opens");
     assert_eq!(browser.count("svg.plan").await, TURNS as u64);
@@ -476,5 +408,5 @@ async fn the_page_shows_a_plan_a_turn_an_arrow_a_move_and_the_camera_in_a_real_b
     assert!(case.as_str().is_some_and(|c| c.contains("flank")), "{case}");
     let screenshot = browser.client.screenshot().await.expect("a screenshot");
     std::fs::write(folder.join("report.png"), screenshot).expect("written");
-    let _ = browser.client.clone().close().await;
+    browser.close().await;
 }

@@ -4,85 +4,32 @@
 
 mod common;
 
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::browser::{Browser, Setup};
 use common::served::{Served, free_port};
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{Value, json};
+use fantoccini::Locator;
+use serde_json::Value;
 
-const PATIENCE: Duration = Duration::from_secs(90);
+/// A phone's screen: emulated, as a desktop window is never narrower than 500 px. This test
+/// makes the README's pictures (`VEDETTE_DOCS=1`).
+const PHONE: Setup = Setup {
+    width: 390,
+    height: 844,
+    emulated: true,
+    patience: Duration::from_secs(90),
+    docs: true,
+};
 
-/// Chromium under chromedriver, closed when dropped.
-struct Browser {
-    driver: Child,
-    client: Client,
-    _profile: std::path::PathBuf,
-}
+/// A laptop's screen, emulated as the phone's is.
+const LAPTOP: Setup = Setup {
+    width: 1366,
+    height: 768,
+    ..PHONE
+};
 
+/// What these tests ask of the table's page.
 impl Browser {
-    async fn open(width: u32, height: u32) -> Browser {
-        for program in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
-            assert!(
-                std::path::Path::new(program).exists(),
-                "{program} is missing: `make test` installs chromium and chromium-driver"
-            );
-        }
-        let port = free_port();
-        // A process group of its own: chromium and its helpers go with it when a test ends,
-        // even one that fails before closing the browser.
-        let driver = Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("chromedriver starts");
-        let profile = common::scratch(&format!("chromium-{port}"));
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.display()),
-                    format!("--window-size={width},{height}"),
-                ],
-                // A desktop window is never narrower than 500 px: a phone is emulated.
-                "mobileEmulation": {
-                    "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 }
-                }
-            }
-        });
-        let capabilities = match capabilities {
-            Value::Object(map) => map,
-            _ => unreachable!("an object literal"),
-        };
-        let start = Instant::now();
-        let client = loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(capabilities.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
-                Ok(client) => break client,
-                // chromedriver takes a moment to listen: its first refusals are expected.
-                Err(_) if start.elapsed() < PATIENCE => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("chromium did not start under chromedriver: {e}"),
-            }
-        };
-        Browser {
-            driver,
-            client,
-            _profile: profile,
-        }
-    }
-
     /// Open `link` and wait until the plan shows the table.
     async fn show(&self, link: &str) {
         self.client.goto(link).await.expect("the page opens");
@@ -95,51 +42,6 @@ impl Browser {
             .await
             .as_bool()
             .expect("a yes or no")
-    }
-
-    async fn js(&self, script: &str) -> Value {
-        self.client
-            .execute(script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("{script}: {e}"))
-    }
-
-    /// Wait until `script` returns true.
-    async fn until(&self, what: &str, script: &str) {
-        let start = Instant::now();
-        loop {
-            if self.js(script).await == Value::Bool(true) {
-                return;
-            }
-            assert!(start.elapsed() < PATIENCE, "never: {what}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    async fn screenshot(&self, name: &str) -> image::DynamicImage {
-        let png = self.client.screenshot().await.expect("a screenshot");
-        let path = common::scratch("web-screenshots").join(name);
-        std::fs::write(&path, &png).expect("written");
-        // The README's pictures are made by the same test: VEDETTE_DOCS=1 writes them to docs/.
-        if std::env::var_os("VEDETTE_DOCS").is_some() {
-            let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/");
-            std::fs::write(format!("{docs}{name}"), &png).expect("written to docs/");
-        }
-        image::load_from_memory(&png).expect("a PNG")
-    }
-
-    async fn close(self) {
-        let _ = self.client.clone().close().await;
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // The whole group: chromedriver, chromium and chromium's helpers.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
-            .status();
-        let _ = self.driver.wait();
     }
 }
 
@@ -174,7 +76,7 @@ const UNITS_DRAWN: &str = "return document.querySelectorAll('#plan g.unit').leng
 #[tokio::test]
 async fn on_a_phone_the_plan_draws_a_tap_shows_rulings_the_tape_measures_and_the_view_turns() {
     let server = serve(0);
-    let browser = Browser::open(390, 844).await;
+    let browser = Browser::open(PHONE).await;
     browser.show(&server.link("table")).await;
     assert!(
         !browser.umpire_tools_shown().await,
@@ -310,7 +212,7 @@ async fn on_a_phone_the_plan_draws_a_tap_shows_rulings_the_tape_measures_and_the
 #[tokio::test]
 async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_sees_the_units() {
     let server = serve(0);
-    let browser = Browser::open(1366, 768).await;
+    let browser = Browser::open(LAPTOP).await;
     browser.show(&server.link("umpire")).await;
     assert!(
         browser.umpire_tools_shown().await,
@@ -409,7 +311,7 @@ async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_see
 #[tokio::test]
 async fn a_unit_carried_in_a_hand_is_drawn_on_its_way_and_a_faded_tag_is_named_with_its_remedy() {
     let server = serve(0);
-    let browser = Browser::open(1366, 768).await;
+    let browser = Browser::open(LAPTOP).await;
     browser.show(&server.link("umpire")).await;
     // The demo makes each turn's moves by hand: units slide, one is carried through the air.
     browser
@@ -446,7 +348,7 @@ async fn a_unit_carried_in_a_hand_is_drawn_on_its_way_and_a_faded_tag_is_named_w
 async fn a_page_that_loses_its_connection_says_so_and_recovers_by_itself() {
     let port = free_port();
     let mut server = serve(port);
-    let browser = Browser::open(390, 844).await;
+    let browser = Browser::open(PHONE).await;
     browser.show(&server.link("table")).await;
     server.kill();
     browser

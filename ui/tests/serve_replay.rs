@@ -6,13 +6,12 @@
 
 mod common;
 
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::served::{Served, free_port};
-use fantoccini::{Client, ClientBuilder, Locator};
+use common::browser::{Browser, Setup};
+use common::served::Served;
+use fantoccini::Locator;
 use serde_json::{Value, json};
 
 /// Long enough for a debug build on a busy two-core machine: the demo's first moves come after
@@ -294,87 +293,17 @@ async fn a_table_whose_game_is_not_recorded_says_so() {
     }
 }
 
-/// Chromium under chromedriver (as `serve_browser.rs` drives it), closed when dropped.
-struct Browser {
-    driver: Child,
-    client: Client,
-    _profile: PathBuf,
-}
+/// A laptop's window.
+const WINDOW: Setup = Setup {
+    width: 1366,
+    height: 768,
+    emulated: false,
+    patience: PATIENCE,
+    docs: false,
+};
 
+/// What this test asks of the table's page.
 impl Browser {
-    async fn open(width: u32, height: u32) -> Browser {
-        for program in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
-            assert!(
-                std::path::Path::new(program).exists(),
-                "{program} is missing: `make test` installs chromium and chromium-driver"
-            );
-        }
-        let port = free_port();
-        // A process group of its own: chromium and its helpers go with it.
-        let driver = Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("chromedriver starts");
-        let profile = common::scratch(&format!("chromium-replay-{port}"));
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.display()),
-                    format!("--window-size={width},{height}"),
-                ],
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            panic!("an object literal");
-        };
-        let start = Instant::now();
-        let client = loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(capabilities.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
-                Ok(client) => break client,
-                Err(_) if start.elapsed() < PATIENCE => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("chromium did not start under chromedriver: {e}"),
-            }
-        };
-        Browser {
-            driver,
-            client,
-            _profile: profile,
-        }
-    }
-
-    async fn js(&self, script: &str) -> Value {
-        self.client
-            .execute(script, vec![])
-            .await
-            .unwrap_or_else(|e| panic!("{script}: {e}"))
-    }
-
-    /// Wait until `script` returns true.
-    async fn until(&self, what: &str, script: &str) {
-        let start = Instant::now();
-        loop {
-            if self.js(script).await == Value::Bool(true) {
-                return;
-            }
-            assert!(start.elapsed() < PATIENCE, "never: {what}");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
     /// Click `#id` as a hand would, once in the middle of the window (the page's bar stays at
     /// its top, over whatever the page was scrolled to).
     async fn click(&self, id: &str) {
@@ -401,27 +330,6 @@ impl Browser {
             .await;
         point(&leader)
     }
-
-    /// A screenshot, kept in the test's scratch folder for a look.
-    async fn screenshot(&self, name: &str) {
-        let png = self.client.screenshot().await.expect("a screenshot");
-        let path = common::scratch("web-screenshots").join(name);
-        std::fs::write(&path, &png).expect("written");
-    }
-
-    async fn close(self) {
-        let _ = self.client.clone().close().await;
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // The whole group: chromedriver, chromium and chromium's helpers.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.driver.id())])
-            .status();
-        let _ = self.driver.wait();
-    }
 }
 
 const SHOWN: &str = "return document.querySelectorAll('#plan g.unit').length >= 10 \
@@ -436,8 +344,8 @@ async fn a_page_steps_back_a_move_and_comes_back_live_while_another_stays_live()
     let file = game_file("browser.sqlite");
     let server = serve(0, Some(&file));
     timeline_with_moves(&server.authority()).await;
-    let looking = Browser::open(1366, 768).await;
-    let staying = Browser::open(1366, 768).await;
+    let looking = Browser::open(WINDOW).await;
+    let staying = Browser::open(WINDOW).await;
     for browser in [&looking, &staying] {
         browser
             .client

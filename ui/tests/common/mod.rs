@@ -1,9 +1,10 @@
 //! What the tests share: the real `vedette` binary run from the workspace root, as a shell user
-//! runs it; a scratch folder for the files a test writes; and a synthetic table filmed through
-//! the app's pipeline.
+//! runs it; a scratch folder for the files a test writes; a synthetic table filmed through the
+//! app's pipeline; a served table (`served`) and a real browser to look at pages (`browser`).
 
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod served;
 
 use std::path::PathBuf;
