@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use common::scratch;
@@ -16,14 +15,6 @@ use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::{WINDOW, demo_recorded};
 use vedette_ui::app::replay::{Replay, state_at};
 use vedette_ui::app::{Settings, VedetteApp};
-
-/// The rulings of a table as the record keys them.
-fn fresh(scene: &rules::Scene) -> BTreeMap<String, serde_json::Value> {
-    record::keyed(&rulings(scene))
-        .into_iter()
-        .map(|(key, (_, json))| (key, serde_json::from_str(&json).expect("json")))
-        .collect()
-}
 
 /// The demo's first two turns and their moves, recorded once for the tests that read it.
 fn recorded_demo(name: &str) -> (std::path::PathBuf, usize) {
@@ -60,7 +51,7 @@ fn the_demo_is_recorded_and_every_moment_replays_as_it_was_ruled() {
         let recorded = record.rulings_at(at).expect("readable");
         assert!(!recorded.is_empty(), "rulings were recorded by {at}");
         assert!(
-            recorded == fresh(&scene),
+            recorded == record::rulings_as_read(&rulings(&scene)),
             "the rulings recorded at {at} are not the fresh rulings of the table then"
         );
         compared += 1;

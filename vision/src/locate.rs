@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use calibration::{Pixels, TableCalibration, TagSighting};
 use rules::Scene;
 use rules::geometry::{TablePoint, TableVector, facing_of};
-use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, TerrainDoc, UnitDoc};
+use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, TerrainDoc};
 use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
@@ -335,26 +335,7 @@ pub fn build_scene(
                 Err(_) => continue,
             }
         };
-        units.push(UnitDoc {
-            id: unit.id.clone(),
-            name: unit.name.clone(),
-            side: unit.side.clone(),
-            kind: unit.kind,
-            formation: unit.formation,
-            front_center: None,
-            facing: None,
-            width: None,
-            depth: None,
-            weapon: unit.weapon.clone(),
-            brigade: unit.brigade.clone(),
-            stands: Some(stands),
-            size: unit.size,
-            stats: unit.stats.clone(),
-            engaged: None,
-            disordered: None,
-            shaken: None,
-            momentum: None,
-        });
+        units.push(unit.on_table(stands));
     }
     let commanders = roster
         .commanders

@@ -333,6 +333,15 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }
 
+/// The rulings of a table as [`crate::GameRecord::rulings_at`] reads them back: by key, as
+/// JSON values (to compare a moment's recorded rulings with the table's fresh ones).
+pub fn rulings_as_read(rulings: &Rulings) -> BTreeMap<String, serde_json::Value> {
+    keyed(rulings)
+        .into_iter()
+        .filter_map(|(key, (_, json))| Some((key, serde_json::from_str(&json).ok()?)))
+        .collect()
+}
+
 /// Every ruling of a table by its key — topic, unit, other and its place among rulings with
 /// the same three — with its JSON in the ruleset's unit.
 pub fn keyed(rulings: &Rulings) -> BTreeMap<String, (&Ruling, String)> {

@@ -22,7 +22,7 @@ mod recorder;
 mod schema;
 mod time;
 
-pub use book::{Book, keyed};
+pub use book::{Book, keyed, rulings_as_read};
 pub use entry::{Carriage, Case, GameInfo, Mark, MarkKind, Place, RecordedMove};
 pub use error::RecordError;
 pub use reader::{GameRecord, Keyframe};

@@ -108,16 +108,18 @@ impl GameRecord {
             .fold(self.until, GameTime::max);
     }
 
-    /// The first moment the table was seen: where a replay begins.
-    pub fn begins(&self) -> GameTime {
+    /// The first moment the camera saw the table, if it has yet.
+    pub fn first_table(&self) -> Option<GameTime> {
         let sql = "SELECT min(at) FROM piece WHERE kind = ?1";
         let first = self
             .connection
             .query_row(sql, [TABLE], |r| r.get::<_, Option<i64>>(0));
-        first
-            .ok()
-            .flatten()
-            .map_or(GameTime::START, GameTime::from_column)
+        first.ok().flatten().map(GameTime::from_column)
+    }
+
+    /// Where a replay begins: the first moment the table was seen (the start without one).
+    pub fn begins(&self) -> GameTime {
+        self.first_table().unwrap_or(GameTime::START)
     }
 
     /// What each part of the record takes, bytes (its documents and pictures, not SQLite's

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use record::{
     Carriage, GameInfo, GameRecord, GameTime, Mark, MarkKind, Moment, Place, RecordedMove,
-    Recorder, keyed,
+    Recorder, rulings_as_read,
 };
 use rules::Scene;
 use rules::rulings::rulings;
@@ -154,11 +154,7 @@ fn every_moment_reads_back_as_it_was_and_its_rulings_as_fresh_rulings() {
                 difference(&kept, doc)
             );
             let scene = record.scene_at(moment).expect("readable").expect("a table");
-            let fresh: std::collections::BTreeMap<String, serde_json::Value> =
-                keyed(&rulings(&scene))
-                    .into_iter()
-                    .map(|(k, (_, json))| (k, serde_json::from_str(&json).expect("json")))
-                    .collect();
+            let fresh = rulings_as_read(&rulings(&scene));
             assert_eq!(
                 record.rulings_at(moment).expect("readable"),
                 fresh,

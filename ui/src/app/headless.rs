@@ -34,20 +34,25 @@ pub fn demo_state(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
 /// The demo's tables, each shown for its number of frames at 10 frames a second, through the
 /// whole pipeline: the state after the last frame.
 pub fn demo_filmed(demo: &Demo, states: Vec<(SyntheticTable, u64)>) -> anyhow::Result<TableState> {
-    let mut source = SyntheticSource::new(
-        "demo table",
-        demo.camera,
-        Effects::WEBCAM,
-        states,
-        10.0,
-        false,
-    );
+    let mut source = demo_source(demo, states);
     let mut processor = Processor::new(demo.inputs());
     let mut last = None;
     while let Some(frame) = source.next_frame()? {
         last = Some(processor.process(&frame, &source.name()));
     }
     last.context("the demo table gave no frame")
+}
+
+/// The demo's tables through its webcam, each for its number of frames at 10 a second.
+fn demo_source(demo: &Demo, states: Vec<(SyntheticTable, u64)>) -> SyntheticSource {
+    SyntheticSource::new(
+        "demo table",
+        demo.camera,
+        Effects::WEBCAM,
+        states,
+        10.0,
+        false,
+    )
 }
 
 /// Frames of a turn's table the pipeline sees before the moves start in [`demo_state_moving`]:
@@ -76,33 +81,16 @@ pub fn demo_recorded(demo: &Demo, path: &Path, turns: usize) -> anyhow::Result<(
         states.push((demo.stage(turn), SETTLED_FRAMES));
         states.extend(demo.making_moves(turn, super::demo::FRAMES_PER_MOVE));
     }
-    let mut source = SyntheticSource::new(
-        "demo table",
-        demo.camera,
-        Effects::WEBCAM,
-        states,
-        10.0,
-        false,
-    );
+    let mut source = demo_source(demo, states);
     let mut processor = Processor::new(demo.inputs());
-    let (mut ruler, mut keeper, mut moves) = (Ruler::default(), Keeper::default(), 0);
-    let mut last_move = None;
+    let (mut ruler, mut keeper) = (Ruler::default(), Keeper::default());
     while let Some(frame) = source.next_frame()? {
         let (mut state, rules) = processor.observe(&frame, &source.name());
         ruler.complete(&mut state, rules);
         state.recorder = Some(recorder.clone());
         keeper.keep(&state, ruler.ruled());
-        let newest = state.moves.last().cloned();
-        if let Some(newest) =
-            newest.filter(|n| !last_move.as_ref().is_some_and(|l| Arc::ptr_eq(l, n)))
-        {
-            let seen = last_move
-                .as_ref()
-                .and_then(|l| state.moves.iter().position(|m| Arc::ptr_eq(m, l)));
-            moves += state.moves.len() - seen.map_or(0, |i| i + 1);
-            last_move = Some(newest);
-        }
     }
+    let moves = keeper.moves_handed();
     recorder.flush();
     Ok((recorder, moves))
 }

@@ -335,36 +335,13 @@ fn mark(at: GameTime, kind: MarkKind, label: String, case: Option<record::Case>)
 
 /// A unit of the roster with its stands where they rest.
 fn unit_doc(unit: &roster::RosterUnit, stands: &[OrientedRect]) -> UnitDoc {
-    UnitDoc {
-        id: unit.id.clone(),
-        name: unit.name.clone(),
-        side: unit.side.clone(),
-        kind: unit.kind,
-        formation: unit.formation,
-        front_center: None,
-        facing: None,
-        width: None,
-        depth: None,
-        weapon: unit.weapon.clone(),
-        brigade: unit.brigade.clone(),
-        stands: Some(
-            stands
-                .iter()
-                .map(|s| StandDoc {
-                    center: s.center(),
-                    facing: s.facing().0,
-                    width: s.width().0,
-                    depth: s.depth().0,
-                })
-                .collect(),
-        ),
-        size: unit.size,
-        stats: unit.stats.clone(),
-        engaged: None,
-        disordered: None,
-        shaken: None,
-        momentum: None,
-    }
+    let stands = stands.iter().map(|s| StandDoc {
+        center: s.center(),
+        facing: s.facing().0,
+        width: s.width().0,
+        depth: s.depth().0,
+    });
+    unit.on_table(stands.collect())
 }
 
 /// A true move as the pipeline reports it.
@@ -458,11 +435,7 @@ fn report_replay(
         if k % 10 == 0
             && let Some(scene) = &state.scene
         {
-            let fresh: std::collections::BTreeMap<String, serde_json::Value> =
-                record::keyed(&rulings(scene))
-                    .into_iter()
-                    .filter_map(|(k, (_, json))| Some((k, serde_json::from_str(&json).ok()?)))
-                    .collect();
+            let fresh = record::rulings_as_read(&rulings(scene));
             equal.1 += 1;
             equal.0 += usize::from(record.rulings_at(at)? == fresh);
         }

@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
 
@@ -41,8 +40,11 @@ pub fn png(report: &Report, turn: &TurnReport) -> Result<Vec<u8>, ReportError> {
         turn: turn.turn.title.clone(),
         why,
     };
-    let tree =
-        usvg::Tree::from_str(&svg(report, turn), &options()).map_err(|e| failed(e.to_string()))?;
+    let tree = usvg::Tree::from_str(
+        &svg(report, turn),
+        &vision::printables::raster::svg_options(),
+    )
+    .map_err(|e| failed(e.to_string()))?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| failed(format!("a {}×{} picture", size.width(), size.height())))?;
@@ -52,20 +54,6 @@ pub fn png(report: &Report, turn: &TurnReport) -> Result<Vec<u8>, ReportError> {
         &mut pixmap.as_mut(),
     );
     pixmap.encode_png().map_err(|e| failed(e.to_string()))
-}
-
-/// The system's fonts, loaded once for every page.
-fn options() -> usvg::Options<'static> {
-    static FONT_DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
-    let fonts = FONT_DB.get_or_init(|| {
-        let mut db = usvg::fontdb::Database::new();
-        db.load_system_fonts();
-        Arc::new(db)
-    });
-    usvg::Options {
-        fontdb: Arc::clone(fonts),
-        ..usvg::Options::default()
-    }
 }
 
 /// Turn `turn`'s page as SVG: title, plan and key on the left, the rulings on the right.

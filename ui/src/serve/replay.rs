@@ -43,9 +43,6 @@ const REREAD_EVERY: Duration = Duration::from_secs(1);
 /// The latest moment a page may ask for, ms: a year (a larger number is a mistake, not a game).
 const LATEST: u64 = 365 * 24 * 3600 * 1000;
 
-/// How finely the moment the table was first seen is found, ms.
-const FIRST_SEEN_WITHIN: u64 = 100;
-
 /// The game's record as the server reads it for pages.
 pub struct Records {
     /// The records open and not in use: one for each reader at most.
@@ -104,7 +101,7 @@ impl Game {
     /// The first moment the record holds the table, found once: the record only grows.
     fn first_seen(&mut self) -> Option<GameTime> {
         if self.seen.is_none() {
-            self.seen = first_seen(&self.record);
+            self.seen = self.record.first_table();
         }
         self.seen
     }
@@ -119,40 +116,6 @@ impl Game {
             None => at,
         }
     }
-}
-
-/// The first moment `record` holds a table: its tables only ever follow one another, so the
-/// moment is found by doubling, then halving, the time looked at (a few tens of readings of the
-/// table, the early ones small).
-fn first_seen(record: &GameRecord) -> Option<GameTime> {
-    let seen = |ms: u64| {
-        record
-            .scene_doc_at(GameTime::from_millis(ms))
-            .ok()
-            .flatten()
-            .is_some()
-    };
-    let until = record.until().millis();
-    if seen(0) {
-        return Some(GameTime::START);
-    }
-    let (mut before, mut after) = (0, FIRST_SEEN_WITHIN);
-    while !seen(after) {
-        if after >= until {
-            return None;
-        }
-        before = after;
-        after = after.saturating_mul(2).min(until);
-    }
-    while after - before > FIRST_SEEN_WITHIN {
-        let middle = before + (after - before) / 2;
-        if seen(middle) {
-            after = middle;
-        } else {
-            before = middle;
-        }
-    }
-    Some(GameTime::from_millis(after))
 }
 
 /// A plain sentence, as every refusal of the server is.
@@ -387,6 +350,19 @@ fn asked_moment(query: &Result<Query<MomentQuery>, QueryRejection>) -> Result<Ga
     moment("t", t)?.ok_or_else(|| "Name the moment: t=milliseconds since the game began.\n".into())
 }
 
+/// The moment a page with a known token asks for, or the answer refusing the request.
+fn admitted(
+    shared: &Shared,
+    token: &str,
+    peer: SocketAddr,
+    query: &Result<Query<MomentQuery>, QueryRejection>,
+) -> Result<GameTime, Box<Response>> {
+    if shared.role(token).is_none() {
+        return Err(Box::new(refuse_token(shared, peer)));
+    }
+    asked_moment(query).map_err(|why| Box::new(sentence(StatusCode::BAD_REQUEST, why)))
+}
+
 /// `GET /t/<token>/record/timeline[?since=MS]`: the game's moves, marks and kept pictures
 /// (only those after `since`, for a page that has the rest).
 pub async fn timeline(
@@ -443,12 +419,9 @@ pub async fn at(
     UrlPath(token): UrlPath<String>,
     query: Result<Query<MomentQuery>, QueryRejection>,
 ) -> Response {
-    if shared.role(&token).is_none() {
-        return refuse_token(&shared, peer);
-    }
-    let asked = match asked_moment(&query) {
+    let asked = match admitted(&shared, &token, peer, &query) {
         Ok(asked) => asked,
-        Err(why) => return sentence(StatusCode::BAD_REQUEST, why),
+        Err(refused) => return *refused,
     };
     let name = shared.feed.name();
     Records::read(&shared, move |game| {
@@ -488,12 +461,9 @@ pub async fn picture(
     UrlPath(token): UrlPath<String>,
     query: Result<Query<MomentQuery>, QueryRejection>,
 ) -> Response {
-    if shared.role(&token).is_none() {
-        return refuse_token(&shared, peer);
-    }
-    let asked = match asked_moment(&query) {
+    let asked = match admitted(&shared, &token, peer, &query) {
         Ok(asked) => asked,
-        Err(why) => return sentence(StatusCode::BAD_REQUEST, why),
+        Err(refused) => return *refused,
     };
     Records::read(&shared, move |game| match game.record.keyframe_at(asked) {
         Ok(Some(kept)) => (

@@ -68,8 +68,8 @@ use calibration::FileError;
 use calibration::files;
 use rules::geometry::xy::Pair;
 use rules::geometry::{TablePoint, TableVector, heading};
-use rules::scene::UnitDoc;
 use rules::scene::{Formation, Side, StatLine, UnitKind, UnitSize};
+use rules::scene::{StandDoc, UnitDoc};
 use rules::units::{Degrees, Inches};
 use rules::{RulesetId, Scene};
 use serde::{Deserialize, Serialize};
@@ -217,6 +217,33 @@ pub struct RosterUnit {
     pub stats: Option<StatLine>,
     /// Its stands, each with its tag.
     pub stands: Vec<RosterStand>,
+}
+
+impl RosterUnit {
+    /// The unit as a scene has it, its stands where they lie (the camera's, or a synthetic
+    /// game's): what the roster says of it, and nothing the table would have to tell.
+    pub fn on_table(&self, stands: Vec<StandDoc>) -> UnitDoc {
+        UnitDoc {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            side: self.side.clone(),
+            kind: self.kind,
+            formation: self.formation,
+            front_center: None,
+            facing: None,
+            width: None,
+            depth: None,
+            weapon: self.weapon.clone(),
+            brigade: self.brigade.clone(),
+            stands: Some(stands),
+            size: self.size,
+            stats: self.stats.clone(),
+            engaged: None,
+            disordered: None,
+            shaken: None,
+            momentum: None,
+        }
+    }
 }
 
 /// Where a tag's centre sits on its stand: from the stand's centre, to its right and to its

@@ -8,8 +8,8 @@ use resvg::{tiny_skia, usvg};
 use super::{Mm, Page, PrintError};
 
 /// Fonts for the labels: the system's, loaded once (without any, labels are left out but
-/// the tags, lines and scale bar are drawn).
-fn options() -> usvg::Options<'static> {
+/// the tags, lines and scale bar are drawn). The battle report's pages use them too.
+pub fn svg_options() -> usvg::Options<'static> {
     static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     let fonts = FONTS.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();
@@ -41,7 +41,7 @@ impl Raster {
 
 /// Draw a page at `dpi` dots per inch.
 pub fn rasterise(page: &Page, dpi: f64) -> Result<Raster, PrintError> {
-    let tree = usvg::Tree::from_str(&page.svg(), &options())
+    let tree = usvg::Tree::from_str(&page.svg(), &svg_options())
         .map_err(|e| PrintError::Raster(e.to_string()))?;
     let pixels = |length: Mm| (length.inches().0 * dpi).round() as u32;
     let (width, height) = (pixels(page.paper.width), pixels(page.paper.height));

@@ -50,6 +50,8 @@ pub fn start(recording: &Recording, source: &str) -> Result<Option<Recorder>, St
 pub struct Keeper {
     /// The newest move handed over, to know which are new.
     last_move: Option<Arc<MoveRecord>>,
+    /// Moves handed over so far.
+    moves_handed: usize,
 }
 
 impl Keeper {
@@ -59,6 +61,11 @@ impl Keeper {
         if let Some(recorder) = &state.recorder {
             self.keep_at(state, ruled, recorder.now());
         }
+    }
+
+    /// How many moves have been handed to the record.
+    pub fn moves_handed(&self) -> usize {
+        self.moves_handed
     }
 
     /// [`Keeper::keep`] at the game's moment `at` (a benchmark's game runs on its own clock).
@@ -71,7 +78,8 @@ impl Keeper {
             .as_ref()
             .and_then(|last| state.moves.iter().position(|m| Arc::ptr_eq(m, last)));
         let new = &state.moves[seen.map_or(0, |i| i + 1)..];
-        let moves = new.iter().map(|m| recorded(m, at)).collect();
+        let moves: Vec<RecordedMove> = new.iter().map(|m| recorded(m, at)).collect();
+        self.moves_handed += moves.len();
         self.last_move = state.moves.last().cloned().or(self.last_move.take());
         let picture = match &state.frame {
             Some(frame) if recorder.wants_picture(at) => Some(picture(frame.clone())),
