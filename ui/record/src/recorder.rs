@@ -244,16 +244,15 @@ impl Writer {
         let mut until = GameTime::START;
         while let Ok(first) = entries.recv() {
             let deadline = Instant::now() + COMMIT_EVERY;
+            // A flush is answered at once: its asker waits for the commit.
+            let mut flush = matches!(first, Entry::Flush(_));
             let mut batch = vec![first];
             let mut closed = false;
-            while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            while !flush && let Some(left) = deadline.checked_duration_since(Instant::now()) {
                 match entries.recv_timeout(left) {
                     Ok(entry) => {
-                        let flush = matches!(entry, Entry::Flush(_));
+                        flush = matches!(entry, Entry::Flush(_));
                         batch.push(entry);
-                        if flush {
-                            break;
-                        }
                     }
                     Err(RecvTimeoutError::Timeout) => break,
                     Err(RecvTimeoutError::Disconnected) => {
