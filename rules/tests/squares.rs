@@ -100,3 +100,30 @@ fn a_line_still_shoots_from_its_leader() {
     assert_eq!(target.face, None);
     assert!((target.range.0 - 10.0).abs() < 1e-6);
 }
+
+#[test]
+fn a_square_with_enemy_cavalry_near_is_offered_no_move_at_all() {
+    // The hussars are 10" from the square: within 12", so the 12" rule applies — but a square
+    // with enemy cavalry that close may neither move nor change formation (§9.1).
+    let report = rule(&scene(vec![square("square"), hussars_facing_east(17.0)]));
+    let text = text_of(&report, "45th");
+    assert!(!text.contains("initiative move"), "{text}");
+    assert!(
+        text.contains("it may make no move and no change of formation, enemy cavalry being near"),
+        "{text}"
+    );
+    let held = of(&report, "45th")
+        .rulings
+        .iter()
+        .find(|r| r.topic == rules::ruling::Topic::Movement)
+        .expect("the square's hold is ruled");
+    assert_eq!(held.decision, rules::ruling::Decision::Cannot);
+    assert_eq!(held.other.as_deref(), Some("hussars"));
+    assert!(
+        held.explanation
+            .contains("may not move or change formation")
+    );
+    // A line in the same place is offered its initiative move.
+    let report = rule(&scene(vec![square("line"), hussars_facing_east(17.0)]));
+    assert!(text_of(&report, "45th").contains("it may make an initiative move"));
+}

@@ -11,5 +11,6 @@ pub use radius::COMMAND_RADIUS;
 pub use cohesion::{CutOff, brigades, cohesion_rulings, cut_off};
 pub use distance::{CommandDistance, command_distance, commander_of};
 pub use proximity::{
-    EnemyWithin, SIGHT_ARC, enemy_within, nearest_close_order, nearest_seen_ahead,
+    EnemyWithin, SIGHT_ARC, SQUARES, enemy_within, held_by_cavalry, nearest_close_order,
+    nearest_seen_ahead,
 };

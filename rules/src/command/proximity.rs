@@ -33,16 +33,61 @@ pub fn nearest_close_order(situation: &Situation, index: usize) -> Option<(usize
     })
 }
 
+/// The rule that holds a square still near enemy cavalry.
+pub const SQUARES: RuleRef = RuleRef::read_as("Battalion Squares (§9.1)", "A38");
+
 /// What the 12" rule lets a unit within it do (§5.4): an engaged unit fights instead of moving,
-/// and a disordered one cannot move on initiative (§6.8).
-fn initiative(engaged: bool, disordered: bool) -> &'static str {
-    match (engaged, disordered) {
-        (true, _) => "it is engaged in hand-to-hand combat, so it makes no initiative move",
-        (false, true) => {
+/// a disordered one cannot move on initiative (§6.8), and a square with enemy cavalry near may
+/// not move at all (§9.1).
+fn initiative(engaged: bool, disordered: bool, held: bool) -> &'static str {
+    match (engaged, disordered, held) {
+        (true, _, _) => "it is engaged in hand-to-hand combat, so it makes no initiative move",
+        (false, _, true) => {
+            "it may make no move and no change of formation, enemy cavalry being near (Battalion Squares, §9.1)"
+        }
+        (false, true, false) => {
             "it must move straight forward or back; disordered, it has no initiative move"
         }
-        (false, false) => "it may make an initiative move, and must move straight forward or back",
+        (false, false, false) => {
+            "it may make an initiative move, and must move straight forward or back"
+        }
     }
+}
+
+/// A formation held still by enemy cavalry within the profile's distance (§9.1: a square may
+/// neither move nor change formation): the ruling saying so, borderline within tolerance.
+pub fn held_by_cavalry(situation: &Situation, index: usize) -> Option<Ruling> {
+    let profile = situation.profile;
+    let unit = &situation.scene.units[index];
+    let reach = profile.halts_near_cavalry(unit.formation)?;
+    let tolerance = profile.tolerance().distance;
+    let (cavalry, gap) =
+        situation.nearest_enemy_where(index, |e| e.unit.kind == UnitKind::Cavalry)?;
+    let cavalry = situation.units[cavalry].unit;
+    if gap > reach + tolerance {
+        return None;
+    }
+    let borderline = (gap - reach).abs() <= tolerance;
+    let mut explanation = format!(
+        "{} may not move or change formation: enemy cavalry, {}, is {} away, within {}.",
+        unit.name,
+        cavalry.name,
+        profile.length(gap.rounded()),
+        profile.length(reach)
+    );
+    if borderline {
+        explanation.push_str(" Within tolerance of the distance: borderline — players decide.");
+    }
+    Some(Ruling {
+        topic: Topic::Movement,
+        unit: unit.id.clone(),
+        other: Some(cavalry.id.clone()),
+        decision: Decision::permit(false, borderline),
+        rule: SQUARES,
+        figures: vec![Figure::inches("cavalry gap", gap)],
+        explanation,
+        shapes: Vec::new(),
+    })
 }
 
 /// The closest enemy of `index` (any type or state; commanders are not units), and the ruling.
@@ -62,6 +107,8 @@ pub fn enemy_within(
     let borderline = (gap - proximity).abs() <= tolerance;
     let words = profile.specials().proximity.as_ref();
     let engaged = situation.units[index].engaged;
+    // Surely held, not borderline: a borderline hold is the hold's own ruling to flag.
+    let held = held_by_cavalry(situation, index).is_some_and(|r| r.decision == Decision::Cannot);
     let explanation = match (words, within) {
         (Some(words), true) => format!(
             "{} is {} from {}, within {}: {}.",
@@ -89,7 +136,7 @@ pub fn enemy_within(
             profile.length(gap.rounded()),
             enemy.unit.name,
             profile.length(proximity),
-            initiative(engaged, unit.state.disordered)
+            initiative(engaged, unit.state.disordered, held)
         ),
         (None, false) => format!(
             "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",

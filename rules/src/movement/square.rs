@@ -4,12 +4,12 @@
 //! `towards-home-only`).
 
 use crate::geometry::TablePoint;
-use crate::ruling::{Decision, Figure, RuleRef, Ruling, Topic};
-use crate::scene::{Scene, TableEdge, Unit, UnitKind};
+use crate::ruling::{Decision, Figure, Ruling, Topic};
+use crate::scene::{Scene, TableEdge, Unit};
 use crate::situation::Situation;
 use crate::units::Inches;
 
-const SQUARES: RuleRef = RuleRef::read_as("Battalion Squares (§9.1)", "A38");
+use crate::command::SQUARES;
 
 /// The rulings on a move of `index` (to `after`) that a formation held to these limits made.
 pub(super) fn square_rulings(situation: &Situation, index: usize, after: &Unit) -> Vec<Ruling> {
@@ -20,44 +20,9 @@ pub(super) fn square_rulings(situation: &Situation, index: usize, after: &Unit) 
         return Vec::new();
     }
     let mut rulings = Vec::new();
-    rulings.extend(cavalry_near(situation, index));
+    rulings.extend(crate::command::held_by_cavalry(situation, index));
     rulings.extend(away_from_home(situation, before, after));
     rulings
-}
-
-/// No move with enemy cavalry within the formation's distance (§9.1).
-fn cavalry_near(situation: &Situation, index: usize) -> Option<Ruling> {
-    let profile = situation.profile;
-    let before = &situation.scene.units[index];
-    let reach = profile.halts_near_cavalry(before.formation)?;
-    let tolerance = profile.tolerance().distance;
-    let (cavalry, gap) =
-        situation.nearest_enemy_where(index, |e| e.unit.kind == UnitKind::Cavalry)?;
-    let cavalry = situation.units[cavalry].unit;
-    if gap > reach + tolerance {
-        return None;
-    }
-    let borderline = (gap - reach).abs() <= tolerance;
-    let mut explanation = format!(
-        "{} may not move: enemy cavalry, {}, is {} away, within {}.",
-        before.name,
-        cavalry.name,
-        profile.length(gap.rounded()),
-        profile.length(reach)
-    );
-    if borderline {
-        explanation.push_str(" Within tolerance of the distance: borderline — players decide.");
-    }
-    Some(Ruling {
-        topic: Topic::Movement,
-        unit: before.id.clone(),
-        other: Some(cavalry.id.clone()),
-        decision: Decision::permit(false, borderline),
-        rule: SQUARES,
-        figures: vec![Figure::inches("cavalry gap", gap)],
-        explanation,
-        shapes: Vec::new(),
-    })
 }
 
 /// A move that takes the leader further from its side's home edge (A38); said, not judged,

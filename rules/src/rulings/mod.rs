@@ -326,6 +326,7 @@ fn unit_rulings(
         rulings.push(ruling);
         status
     });
+    rulings.extend(crate::command::held_by_cavalry(situation, index));
     rulings.extend(
         support_rulings
             .iter()
