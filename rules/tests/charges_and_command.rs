@@ -428,6 +428,30 @@ fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
         "{}",
         cohesion.explanation
     );
+    // The ruling is about the unit cut off, and names the one it is out of touch with.
+    assert_eq!(cohesion.unit, "3rd");
+    assert_eq!(cohesion.other.as_deref(), Some("2nd"));
+}
+
+#[test]
+fn a_brigade_whose_first_unit_is_cut_off_never_names_it_twice() {
+    let mut units = vec![
+        line("1st", "red", [10.0, 10.0], 90.0),
+        line("2nd", "red", [28.0, 10.0], 90.0),
+        line("3rd", "red", [36.0, 10.0], 90.0),
+    ];
+    for u in &mut units {
+        u["brigade"] = json!("guards");
+    }
+    let report = rule(&scene(units));
+    let cohesion = report
+        .general
+        .iter()
+        .find(|r| r.topic == Topic::Command)
+        .expect("cohesion ruling");
+    assert_eq!(cohesion.verdict(), Verdict::No);
+    assert_eq!(cohesion.unit, "1st", "{}", cohesion.explanation);
+    assert_eq!(cohesion.other.as_deref(), Some("2nd"));
 }
 
 #[test]

@@ -127,8 +127,10 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
     };
     Ruling {
         topic: Topic::Command,
-        unit: units[members[0]].id.clone(),
-        other: cut.first().map(|(m, _, _)| units[*m].id.clone()),
+        // Cut off: the first unit cut off, and the unit of the brigade it is furthest from
+        // reaching (never the same unit twice); together: the brigade's first unit.
+        unit: units[cut.first().map_or(members[0], |(m, _, _)| *m)].id.clone(),
+        other: cut.first().map(|(_, g, _)| units[*g].id.clone()),
         decision: Decision::judge(cut.is_empty(), borderline),
         rule: COHESION,
         figures: cut
