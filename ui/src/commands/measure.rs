@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rules::measure::{Measurements, PairMeasurement, UnitSummary, measure_with};
+use rules::units::Inches;
 use rules::{Profile, Scene};
 
 /// Load the scene, measure it, and print the report.
@@ -84,14 +85,15 @@ fn write_unit(unit: &UnitSummary, profile: &Profile, out: &mut dyn Write) -> std
         .unwrap_or_else(|| "no enemy".to_owned());
     writeln!(
         out,
-        "  {} ({}), {}: {} {}, leader ({:.2}, {:.2}) facing {}, {}×{}, move {}, {}{}; {}",
+        "  {} ({}), {}: {} {}, leader ({}, {}) facing {}, {}×{}, move {}, {}{}; {}",
         unit.name,
         unit.id,
         unit.side,
         unit.kind.as_str(),
         unit.formation.as_str(),
-        unit.leader.x,
-        unit.leader.y,
+        // Where it stands, in the ruleset's own unit like every other length here.
+        length(Inches(unit.leader.x)),
+        length(Inches(unit.leader.y)),
         unit.facing,
         length(unit.frontage),
         length(unit.depth),
