@@ -129,7 +129,9 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
         topic: Topic::Command,
         // Cut off: the first unit cut off, and the unit of the brigade it is furthest from
         // reaching (never the same unit twice); together: the brigade's first unit.
-        unit: units[cut.first().map_or(members[0], |(m, _, _)| *m)].id.clone(),
+        unit: units[cut.first().map_or(members[0], |(m, _, _)| *m)]
+            .id
+            .clone(),
         other: cut.first().map(|(_, g, _)| units[*g].id.clone()),
         decision: Decision::judge(cut.is_empty(), borderline),
         rule: COHESION,
