@@ -690,6 +690,86 @@ fn whether_the_twelve_inch_rule_binds_a_charge_is_a_reading() {
 }
 
 #[test]
+fn a_charge_into_the_flank_quarter_within_12_inches_is_not_offered_as_plain() {
+    // The 45th is 10" from the 3e ahead and 5.3" from the flankers (the 12" rule holds it to
+    // its front and rear quarters), and the flankers lie wholly in its right flank quarter: charging them leaves both. Under
+    // the default reading the charge is borderline and says why; bound, it is refused; free,
+    // it is a plain charge. Either way the quarters that decide are drawn.
+    let flankers = unit(
+        json!({ "id": "flankers", "side": "blue", "kind": "infantry", "front_center": [40.0, 10.0],
+        "facing": 180.0, "width": 4.0, "depth": 1.6, "weapon": "smoothbore-musket" }),
+    );
+    let table = scene(vec![
+        line("45th", "red", [30.0, 12.0], 90.0),
+        line("3e", "blue", [30.0, 22.0], 270.0),
+        flankers,
+    ]);
+    let charge_under = |reading: &str| {
+        let text = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
+            "charges-near-enemy = \"borderline\"",
+            &format!("charges-near-enemy = \"{reading}\""),
+        );
+        let profile = rules::Profile::from_toml(&text).expect("profile");
+        let report = rules::rulings::rulings_with(&table, &table.scaled(&profile));
+        of(&report, "45th")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Charge && r.other.as_deref() == Some("flankers"))
+            .cloned()
+            .expect("a charge ruling on the flankers")
+    };
+    let borderline = charge_under("borderline");
+    assert_eq!(
+        borderline.decision,
+        Decision::Borderline,
+        "{}",
+        borderline.explanation
+    );
+    assert!(
+        borderline
+            .explanation
+            .contains("lies wholly in its flank quarter"),
+        "{}",
+        borderline.explanation
+    );
+    let quarters = |r: &rules::ruling::Ruling| {
+        r.shapes
+            .iter()
+            .filter(|s| {
+                matches!(
+                    s,
+                    rules::ruling::Shape::Polygon {
+                        role: rules::ruling::ShapeRole::Quarter,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    assert_eq!(
+        quarters(&borderline),
+        2,
+        "the front and rear quarters are drawn"
+    );
+    let bound = charge_under("bound");
+    assert_eq!(bound.decision, Decision::Cannot, "{}", bound.explanation);
+    assert!(
+        bound
+            .explanation
+            .contains("may move only into its front or rear quarter")
+    );
+    assert_eq!(bound.rule.rule, "Proximity of Enemy (§4.2)");
+    let free = charge_under("free");
+    assert_eq!(free.decision, Decision::May, "{}", free.explanation);
+    // The 3e, in its front quarter, is a plain charge whatever the reading.
+    let report = rule(&table);
+    assert_eq!(
+        common::decision(&report, "45th", Topic::Charge, "3e"),
+        Some(Decision::May)
+    );
+}
+
+#[test]
 fn whether_guns_pass_over_a_not_clear_target_is_a_reading() {
     // §6.12: guns pick "in exactly the same way as for infantry": past the skirmishers 10"
     // off to the line 14" off, both within half range. `guns-pass-not-clear = false` makes the

@@ -11,6 +11,7 @@ use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TablePoint, facing_of};
+use crate::profile::ChargesNearEnemy;
 use crate::quarter::{Quarter, QuarterScheme, classify};
 use crate::retire::{Outcome, Withdrawal, evade, may_evade};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
@@ -24,6 +25,7 @@ const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)
 const FORBIDDEN: RuleRef = RuleRef::book("Troops Forbidden from Charging (§7.1)");
 const TERRAIN: RuleRef = RuleRef::book("Terrain (§4.5)");
 const SECOND_CHARGER: RuleRef = RuleRef::read_as("How many Units can Contact? (§7.4)", "A23");
+const NEAR_ENEMY: RuleRef = RuleRef::read_as("Proximity of Enemy (§4.2)", "A18");
 
 /// A charge from one unit at one enemy (the `charge` object of a pair in `vedette rulings`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -62,6 +64,11 @@ pub struct ChargeAssessment {
     /// Where the target would go if it evades, when it may (§7.6, A28).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evade: Option<Withdrawal>,
+    /// The 12" rule's word on it (§4.2, A18), when the charger is within 12" of an enemy and
+    /// the target lies wholly in its flank quarter: barred, or borderline under the reading
+    /// `charges-near-enemy`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub near_enemy: Option<String>,
 }
 
 /// Why `charger` may not charge `target` at all (digest §7.1), if it may not.
@@ -304,6 +311,18 @@ pub fn assess_charge(
             ));
         }
     }
+    let near_enemy = reason
+        .is_none()
+        .then(|| flank_near_enemy(situation, charger, target))
+        .flatten();
+    let near_borderline = match (&near_enemy, profile.readings().charges_near_enemy) {
+        (Some(why), ChargesNearEnemy::Bound) => {
+            reason = Some((why.clone(), NEAR_ENEMY));
+            false
+        }
+        (Some(_), ChargesNearEnemy::Borderline) => true,
+        _ => false,
+    };
     let placement = placement(unit, &geometric_face, (from, to));
     // The book says it of skirmishers (§7.1); other chargers are not held to it.
     if reason.is_none() && unit.formation == Formation::Skirmish {
@@ -324,13 +343,45 @@ pub fn assess_charge(
         terrain: path.notes.clone(),
         closing_fire: !forms_square && may_give_closing_fire(situation, target, face),
         forms_square,
-        borderline: allowed && (face_borderline || reach_borderline),
+        borderline: allowed && (face_borderline || reach_borderline || near_borderline),
         face_borderline: allowed && face_borderline,
         barred_by: reason.as_ref().map(|(_, rule)| *rule),
         reason: reason.map(|(why, _)| why),
         placement: Some(placement),
         evade,
+        near_enemy,
     }
+}
+
+/// The 12" rule (§4.2, A18): a unit within the proximity distance of an enemy may move only
+/// into its front or rear quarter, so a target lying wholly in its flank quarter is reached only
+/// by leaving both. Why, when it is so. (Rulesets with a proximity rule of their own — a zone,
+/// a reaction test — say their own words and are not held to this.)
+fn flank_near_enemy(situation: &Situation, charger: usize, target: usize) -> Option<String> {
+    let profile = situation.profile;
+    if profile.specials().proximity.is_some() {
+        return None;
+    }
+    // The target's place first: it is cheap, and most targets are not in a flank quarter.
+    let frame = situation.scene.units[charger].footprint.frame();
+    let enemy = &situation.scene.units[target];
+    let corners = enemy.footprint.stands().iter().flat_map(|s| s.corners());
+    let in_flank = corners
+        .map(|c| classify(frame, &c))
+        .all(|r| !r.inside_footprint && matches!(r.face, Quarter::LeftFlank | Quarter::RightFlank));
+    if !in_flank {
+        return None;
+    }
+    let (nearest, gap) = situation.nearest_enemy(charger)?;
+    (gap <= profile.proximity()).then(|| {
+        format!(
+            "within {} of {} ({} away), it may move only into its front or rear quarter, and {} lies wholly in its flank quarter",
+            profile.length(profile.proximity()),
+            situation.scene.units[nearest].name,
+            profile.length(gap.rounded()),
+            enemy.name
+        )
+    })
 }
 
 /// What a charge's cost is made of, when terrain added to it: " (8.00\" to the target; 2.10\"
@@ -434,6 +485,17 @@ pub fn charge_ruling(
             evade_sentence(situation.profile, &enemy.name, evade)
         ));
     }
+    if let Some(why) = charge
+        .near_enemy
+        .as_ref()
+        .filter(|_| charge.reason.is_none())
+    {
+        explanation.push_str(&format!(
+            " But {why}: whether the 12\" rule binds a charge the book does not say — borderline, players decide."
+        ));
+    }
+    let reach_borderline =
+        (charge.cost - charge.allowance).abs() <= situation.profile.tolerance().distance;
     if charge.face_borderline {
         let reading = classify(enemy.footprint.frame(), &leader);
         let other = neighbouring_quarter(enemy.footprint.frame(), &leader, reading.face);
@@ -442,7 +504,7 @@ pub fn charge_ruling(
             charge.face.describe(),
             other.describe()
         ));
-    } else if charge.borderline {
+    } else if charge.borderline && reach_borderline {
         explanation.push_str(&format!(
             " Within tolerance of the {reach}: borderline — players decide."
         ));
@@ -461,6 +523,14 @@ pub fn charge_ruling(
     if let Some(end) = charge.evade.as_ref().and_then(|e| e.end.as_ref()) {
         shapes.push(Shape::polygon(ShapeRole::Placement, &end.corners()));
     }
+    if charge.near_enemy.is_some() {
+        // The quarters the 12" rule keeps the charger to.
+        let frame = unit.footprint.frame();
+        for quarter in [Quarter::Front, Quarter::Rear] {
+            let region = quarter.region(frame).polygon(Inches(24.0));
+            shapes.push(Shape::polygon(ShapeRole::Quarter, &region));
+        }
+    }
     Ruling {
         topic: Topic::Charge,
         unit: unit.id.clone(),
@@ -471,6 +541,9 @@ pub fn charge_ruling(
             rule
         } else if charge.face_borderline {
             WHICH_FACE
+        } else if charge.near_enemy.is_some() && !reach_borderline {
+            // Borderline for the 12" rule alone: that is the rule the players decide on.
+            NEAR_ENEMY
         } else {
             MEASURING
         },
