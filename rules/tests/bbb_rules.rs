@@ -291,6 +291,13 @@ fn woods_and_rough_ground_cap_how_far_anyone_sees() {
         "natal",
         "no one sees further than 50 mm in or into copse",
     );
+    // Ruled out by the ruleset's visibility rule, not by how it picks a target.
+    let hidden = of(&report, "natal")
+        .rulings
+        .iter()
+        .find(|r| r.explanation.contains("no one sees further than 50 mm"))
+        .expect("the wood's ruling");
+    assert_eq!(hidden.rule.rule, "Visibility (L311-313)");
     let rough = json!({ "id": "boulders", "kind": "rough", "polygon": [
         [40.0 - mm(100.0), 10.0 - mm(100.0)], [40.0 + mm(100.0), 10.0 - mm(100.0)],
         [40.0 + mm(100.0), 10.0 + mm(20.0)], [40.0 - mm(100.0), 10.0 + mm(20.0)]] });

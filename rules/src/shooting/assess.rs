@@ -7,6 +7,7 @@ use super::enfilade::in_enfilade;
 use super::overhead::{FiredOver, look_over};
 use crate::geometry::{TablePoint, Tape, clip};
 use crate::quarter::Quarter;
+use crate::ruling::RuleRef;
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
@@ -87,7 +88,15 @@ pub struct Ineligible {
     /// The face of a square or building that looked at it (A3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub face: Option<Quarter>,
+    /// The rule that rules it out, when it is not the target priority rule (a sighting
+    /// distance is a rule of visibility).
+    #[serde(skip)]
+    pub rule: Option<RuleRef>,
 }
+
+/// The rule of how far anyone sees (BBB §1.8: 800 mm in the open, 200 mm inside woods …), as
+/// the engine names it; a ruleset with sighting distances cites its own in its `[rules]`.
+pub const SIGHTING_DISTANCE: RuleRef = RuleRef::book("Sighting distances");
 
 impl Ineligible {
     /// Unit `index` ruled out for `reason`.
@@ -99,6 +108,7 @@ impl Ineligible {
             reason,
             borderline: false,
             face: None,
+            rule: None,
         }
     }
 
@@ -312,11 +322,14 @@ pub fn screen(
         .find(|(limit, _)| in_arc.length > *limit)
     {
         let profile = situation.profile;
-        return Err(out(format!(
-            "beyond sight: {} away, and no one sees further than {} {where_}",
-            profile.length(in_arc.length.rounded()),
-            profile.length(limit)
-        )));
+        return Err(Ineligible {
+            rule: Some(SIGHTING_DISTANCE),
+            ..out(format!(
+                "beyond sight: {} away, and no one sees further than {} {where_}",
+                profile.length(in_arc.length.rounded()),
+                profile.length(limit)
+            ))
+        });
     }
     if in_arc.length > max {
         let what = "closest part in the arc";

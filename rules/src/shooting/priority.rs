@@ -824,7 +824,7 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
         unit: unit.id.clone(),
         other: Some(i.id.clone()),
         decision: Decision::permit(false, i.borderline),
-        rule: pick_rule(unit),
+        rule: i.rule.unwrap_or_else(|| pick_rule(unit)),
         figures: Vec::new(),
         explanation: format!(
             "{} cannot shoot at {}: {}.",
