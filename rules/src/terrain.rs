@@ -226,13 +226,15 @@ impl TerrainMap {
     }
 
     /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
-    /// `wood_edge` is the A9 allowance: a line may run this far through a wood and still see.
+    /// `wood_edge` is the A9 allowance: a line may run this far through a wood and still see;
+    /// `scale` the scene's distance scale, for a wood's own sight distance inside it.
     pub fn blocks_sight(
         &self,
         candidates: &[usize],
         eye: &TablePoint,
         target: &TablePoint,
         wood_edge: Inches,
+        scale: f64,
     ) -> Option<&Piece> {
         if candidates.is_empty() {
             return None;
@@ -250,7 +252,15 @@ impl TerrainMap {
                 let through = passage.inside > Inches(1e-6);
                 match piece.rules.sight {
                     SightRule::Clear => false,
-                    SightRule::Wood => passage.inside > wood_edge,
+                    // Two units inside the same wood of a ruleset that caps sight inside woods
+                    // (BBB §1.8: 200 mm) see each other up to that cap; the wood's edge
+                    // allowance is for looking into it.
+                    SightRule::Wood => match piece.rules.sight_inside {
+                        Some(cap) if piece.contains(eye) && piece.contains(target) => {
+                            passage.inside > cap * scale
+                        }
+                        _ => passage.inside > wood_edge,
+                    },
                     SightRule::Solid => through && !piece.contains(eye) && !piece.contains(target),
                     SightRule::Height => {
                         through && {

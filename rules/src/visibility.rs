@@ -292,9 +292,10 @@ fn first_obstruction(
         return Some(Obstruction::Unit(index));
     }
     let wood_edge = situation.profile.distances().wood_edge;
+    let scale = situation.profile.scaled(Inches(1.0)).0;
     situation
         .terrain
-        .blocks_sight(&corridor.terrain, eye, &end, wood_edge)
+        .blocks_sight(&corridor.terrain, eye, &end, wood_edge, scale)
         .map(|piece| Obstruction::Terrain(piece.id.clone()))
 }
 

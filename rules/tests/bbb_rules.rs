@@ -272,6 +272,38 @@ fn bbbs_own_list_of_who_may_not_charge_whom() {
 }
 
 #[test]
+fn two_units_inside_the_same_wood_see_each_other_up_to_its_sight_distance() {
+    // §1.8: inside open woods one sees 200 mm. The natal stand and the impi 145 mm ahead both
+    // stand inside the copse: the natal sees it and may charge it (and shoot it, nearer than
+    // its musket's range); 250 mm apart, the wood hides it.
+    let wood = json!({ "id": "copse", "kind": "wood", "polygon": [
+        [40.0 - mm(100.0), 10.0 - mm(80.0)], [40.0 + mm(100.0), 10.0 - mm(80.0)],
+        [40.0 + mm(100.0), 10.0 + mm(330.0)], [40.0 - mm(100.0), 10.0 + mm(330.0)]] });
+    let in_the_copse = |gap: f64| {
+        rule(&scene_in(
+            "bbb",
+            vec![stand(), enemy_ahead(gap)],
+            vec![],
+            json!({ "terrain": [wood.clone()] }),
+        ))
+    };
+    let near = in_the_copse(145.0);
+    let text = text_of(&near, "natal");
+    assert!(text.contains("natal can charge impi"), "{text}");
+    assert!(!text.contains("hidden"), "{text}");
+    // Within its 150 mm musket range (from the stand's centre) it shoots it, too.
+    let nearer = in_the_copse(100.0);
+    let text = text_of(&nearer, "natal");
+    assert!(text.contains("natal may shoot at impi"), "{text}");
+    let far = in_the_copse(250.0);
+    assert_says(
+        &far,
+        "natal",
+        "natal cannot charge impi: its leader cannot see the target",
+    );
+}
+
+#[test]
 fn woods_and_rough_ground_cap_how_far_anyone_sees() {
     // §1.8: 50 mm looking into woods from outside, 300 mm in rough ground — however far the
     // weapon reaches.
