@@ -153,6 +153,35 @@ fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
     assert!(!text_of(&screen, "ligne").contains("must pass a reaction test"));
 }
 
+#[test]
+fn a_battery_or_skirmishers_within_50_m_of_formed_enemy_may_not_move_closer() {
+    // §20.2.1: close-order troops test to come closer; a battery or skirmishers may not at all.
+    let mut skirmishers = battalion(1.0);
+    skirmishers["formation"] = json!("skirmish");
+    let near = rule(&scene_in(
+        "erules",
+        vec![skirmishers, enemy_ahead(40.0, 1.0)],
+        vec![],
+        json!({}),
+    ));
+    let ruling = of(&near, "ligne")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Proximity)
+        .expect("a proximity ruling");
+    assert_eq!(ruling.decision, Decision::Cannot, "{}", ruling.explanation);
+    assert!(
+        ruling.explanation.contains("may not move any closer"),
+        "{}",
+        ruling.explanation
+    );
+    assert!(
+        !ruling.explanation.contains("reaction test"),
+        "{}",
+        ruling.explanation
+    );
+}
+
 fn moved(momentum: Option<(f64, f64)>, step: [f64; 2], cinc: bool) -> rules::ruling::Ruling {
     let mut before = battalion(1.0);
     if let Some((heading, distance)) = momentum {

@@ -107,6 +107,11 @@ pub fn enemy_within(
     let borderline = (gap - proximity).abs() <= tolerance;
     let words = profile.specials().proximity.as_ref();
     let engaged = situation.units[index].engaged;
+    // For artillery and skirmishers a ruleset's zone may be a ban, not a test to take.
+    let light = unit.kind == UnitKind::Artillery || unit.formation == Formation::Skirmish;
+    let ban = words
+        .and_then(|w| w.within_light.as_deref())
+        .filter(|_| light && within);
     // Surely held, not borderline: a borderline hold is the hold's own ruling to flag.
     let held = held_by_cavalry(situation, index).is_some_and(|r| r.decision == Decision::Cannot);
     let explanation = match (words, within) {
@@ -116,7 +121,7 @@ pub fn enemy_within(
             profile.length(gap.rounded()),
             enemy.unit.name,
             profile.length(proximity),
-            words.within
+            ban.unwrap_or(&words.within)
         ),
         (Some(words), false) => format!(
             "{} is {} from {}, its nearest {}enemy: {}.",
@@ -151,7 +156,11 @@ pub fn enemy_within(
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
-        decision: Decision::judge(within, borderline),
+        decision: if ban.is_some() {
+            Decision::permit(false, borderline)
+        } else {
+            Decision::judge(within, borderline)
+        },
         rule: profile.proximity_rule().unwrap_or(PROXIMITY),
         figures: vec![
             Figure::inches("gap", gap),

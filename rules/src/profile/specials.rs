@@ -44,6 +44,11 @@ pub struct ProximityWords {
     pub reading: Option<String>,
     /// What it means to be within the distance: "it may not come closer without charging".
     pub within: String,
+    /// What it means for artillery and skirmishers, when for them it is a ban rather than a
+    /// test to take (eRules §20.2.1: a battery or skirmishers may not move closer at all):
+    /// their ruling then decides "cannot".
+    #[serde(default)]
+    pub within_light: Option<String>,
     /// What it means to be beyond it.
     pub beyond: String,
     /// The rule is about close-order enemy only (eRules §20.2.1: formed troops), so
