@@ -40,7 +40,7 @@ pub struct Book {
     ruled: bool,
     /// Units' and commanders' names, for the marks' words.
     names: HashMap<String, String>,
-    calibration: Option<String>,
+    calibration: Option<TableCalibration>,
     in_transaction: bool,
 }
 
@@ -287,15 +287,15 @@ impl Book {
         at: GameTime,
         calibration: &TableCalibration,
     ) -> Result<(), RecordError> {
-        let doc = json(calibration);
-        if self.calibration.as_ref() == Some(&doc) {
+        // Handed over every frame: compared as it is, serialized only when it changed.
+        if self.calibration.as_ref() == Some(calibration) {
             return Ok(());
         }
         self.connection
             .prepare_cached("INSERT INTO calibration (at, doc) VALUES (?1, ?2)")
-            .and_then(|mut s| s.execute(params![at.column(), doc]))
+            .and_then(|mut s| s.execute(params![at.column(), json(calibration)]))
             .map_err(|e| self.failed(e))?;
-        self.calibration = Some(doc);
+        self.calibration = Some(calibration.clone());
         Ok(())
     }
 
