@@ -405,23 +405,28 @@ fn command_distance_penalties_follow_the_books_examples() {
     );
 }
 
-#[test]
-fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
-    // A16: units within 6" of each other form a chain; the third is 8" from the nearest.
-    let mut units = vec![
-        line("1st", "red", [10.0, 10.0], 90.0),
-        line("2nd", "red", [22.0, 10.0], 90.0),
-        line("3rd", "red", [40.0, 10.0], 90.0),
-    ];
+/// The cohesion ruling of a brigade of three lines, 1st, 2nd and 3rd, abreast at these x.
+fn guards_cohesion(x: [f64; 3]) -> rules::ruling::Ruling {
+    let mut units: Vec<_> = ["1st", "2nd", "3rd"]
+        .into_iter()
+        .zip(x)
+        .map(|(id, x)| line(id, "red", [x, 10.0], 90.0))
+        .collect();
     for u in &mut units {
         u["brigade"] = json!("guards");
     }
     let report = rule(&scene(units));
-    let cohesion = report
+    report
         .general
-        .iter()
+        .into_iter()
         .find(|r| r.topic == Topic::Command)
-        .expect("cohesion ruling");
+        .expect("cohesion ruling")
+}
+
+#[test]
+fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
+    // A16: units within 6" of each other form a chain; the third is 8" from the nearest.
+    let cohesion = guards_cohesion([10.0, 22.0, 40.0]);
     assert_eq!(cohesion.verdict(), Verdict::No);
     assert!(
         cohesion.explanation.contains("3rd is 8.60\" from 2nd"),
@@ -435,20 +440,7 @@ fn a_brigade_out_of_touch_names_the_unit_that_breaks_it() {
 
 #[test]
 fn a_brigade_whose_first_unit_is_cut_off_never_names_it_twice() {
-    let mut units = vec![
-        line("1st", "red", [10.0, 10.0], 90.0),
-        line("2nd", "red", [28.0, 10.0], 90.0),
-        line("3rd", "red", [36.0, 10.0], 90.0),
-    ];
-    for u in &mut units {
-        u["brigade"] = json!("guards");
-    }
-    let report = rule(&scene(units));
-    let cohesion = report
-        .general
-        .iter()
-        .find(|r| r.topic == Topic::Command)
-        .expect("cohesion ruling");
+    let cohesion = guards_cohesion([10.0, 28.0, 36.0]);
     assert_eq!(cohesion.verdict(), Verdict::No);
     assert_eq!(cohesion.unit, "1st", "{}", cohesion.explanation);
     assert_eq!(cohesion.other.as_deref(), Some("2nd"));

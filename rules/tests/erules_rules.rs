@@ -100,6 +100,15 @@ fn troops_fire_within_30_degrees_of_straight_ahead() {
     assert!(!in_arc(40.0));
 }
 
+/// `id`'s ruling on the 50 m zone round formed enemy.
+fn proximity_of<'r>(report: &'r rules::rulings::Rulings, id: &str) -> &'r rules::ruling::Ruling {
+    of(report, id)
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Proximity)
+        .expect("a proximity ruling")
+}
+
 #[test]
 fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
     // §1.7, §20.2.1, E-12.
@@ -109,11 +118,7 @@ fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
         vec![],
         json!({}),
     ));
-    let ruling = of(&near, "ligne")
-        .rulings
-        .iter()
-        .find(|r| r.topic == Topic::Proximity)
-        .expect("a proximity ruling");
+    let ruling = proximity_of(&near, "ligne");
     assert_eq!(ruling.verdict(), Verdict::Yes);
     assert!(
         ruling.explanation.contains("reaction test"),
@@ -164,11 +169,7 @@ fn a_battery_or_skirmishers_within_50_m_of_formed_enemy_may_not_move_closer() {
         vec![],
         json!({}),
     ));
-    let ruling = of(&near, "ligne")
-        .rulings
-        .iter()
-        .find(|r| r.topic == Topic::Proximity)
-        .expect("a proximity ruling");
+    let ruling = proximity_of(&near, "ligne");
     assert_eq!(ruling.decision, Decision::Cannot, "{}", ruling.explanation);
     assert!(
         ruling.explanation.contains("may not move any closer"),
