@@ -763,9 +763,10 @@ fn a_charge_into_the_flank_quarter_within_12_inches_is_not_offered_as_plain() {
 
 #[test]
 fn whether_guns_pass_over_a_not_clear_target_is_a_reading() {
-    // §6.12: guns pick "in exactly the same way as for infantry": past the skirmishers 10"
-    // off to the line 14" off, both within half range. `guns-pass-not-clear = false` makes the
-    // gun shoot the skirmishers.
+    // §6.12: guns pick "in exactly the same way as for infantry". Half range is 24": the
+    // skirmish screen is 17" off, the formed line 27.6" off, beyond half range and visible past
+    // the screen. The book passes over the screen to the line; A12's stricter reading only to a
+    // clear target within half range; "never" shoots the screen.
     let gun = unit(
         json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
         "front_center": [30.0, 2.0], "facing": 90.0, "width": 1.6, "depth": 1.5,
@@ -773,27 +774,60 @@ fn whether_guns_pass_over_a_not_clear_target_is_a_reading() {
     );
     let screen = unit(
         json!({ "id": "voltigeurs", "side": "blue", "kind": "infantry", "formation": "skirmish",
-        "front_center": [24.0, 12.0], "facing": 270.0, "width": 4.0, "depth": 1.0 }),
+        "front_center": [30.0, 19.0], "facing": 270.0, "width": 4.0, "depth": 1.0 }),
     );
-    let scene = scene(vec![gun, screen, line("3e", "blue", [36.0, 16.0], 270.0)]);
-    let may_target = |passes: bool| {
+    let scene = scene(vec![gun, screen, line("3e", "blue", [44.0, 28.0], 270.0)]);
+    let rule_with = |reading: &str| {
         let text = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
-            "guns-pass-not-clear = true",
-            &format!("guns-pass-not-clear = {passes}"),
+            "guns-pass-not-clear = \"book\"",
+            &format!("guns-pass-not-clear = {reading}"),
         );
         let profile = rules::Profile::from_toml(&text).expect("profile");
-        let report = rules::rulings::rulings_with(&scene, &profile);
-        let shooting = &of(&report, "gun").shooting;
+        rules::rulings::rulings_with(&scene, &profile)
+    };
+    let targets = |report: &rules::rulings::Rulings| {
+        let shooting = &of(report, "gun").shooting;
         (shooting.must_target.clone(), shooting.may_target.clone())
     };
+    let line_ruling = |report: &rules::rulings::Rulings| {
+        let ruling = of(report, "gun")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("3e"))
+            .expect("a ruling on the line")
+            .clone();
+        (ruling.decision, ruling.explanation)
+    };
+    let screen_only = (vec!["voltigeurs".to_owned()], Vec::<String>::new());
+    let book = rule_with("\"book\"");
     assert_eq!(
-        may_target(true),
+        targets(&book),
         (vec!["voltigeurs".to_owned()], vec!["3e".to_owned()])
     );
-    assert_eq!(
-        may_target(false),
-        (vec!["voltigeurs".to_owned()], Vec::<String>::new())
+    let (decision, words) = line_ruling(&book);
+    assert_eq!(decision, Decision::May, "{words}");
+    assert!(words.contains("guns-pass-not-clear = \"book\""), "{words}");
+    let strict = rule_with("\"within-half-range\"");
+    assert_eq!(targets(&strict), screen_only);
+    let (decision, words) = line_ruling(&strict);
+    assert_eq!(decision, Decision::Cannot, "{words}");
+    // The reason is the reading, not that the skirmishers are closer.
+    assert!(
+        words.contains("is not a clear target")
+            && words.contains("only for a clear one within half its range")
+            && !words.contains("is closer"),
+        "{words}"
     );
+    assert_eq!(targets(&rule_with("\"never\"")), screen_only);
+    // Profiles written when the reading was yes or no still load.
+    assert_eq!(targets(&rule_with("true")), targets(&book));
+    assert_eq!(targets(&rule_with("false")), screen_only);
+    let bad = rules::Profile::builtin_text(rules::RulesetId::BlackPowder).replace(
+        "guns-pass-not-clear = \"book\"",
+        "guns-pass-not-clear = \"sometimes\"",
+    );
+    let error = rules::Profile::from_toml(&bad).expect_err("an unknown reading");
+    assert!(error.to_string().contains("within-half-range"), "{error}");
 }
 
 #[test]

@@ -206,25 +206,81 @@ fn guns_choose_freely_beyond_half_range_and_must_shoot_the_closest_within_it() {
         decision(&one_close, "gun", Topic::Shooting, "close"),
         Some(Decision::Must)
     );
-    // A target 24.3" away is within tolerance of half range: whether the gun must shoot it or
-    // may pick any, and its band, are for the players.
+    // A target 24.3" away is within tolerance of half range: the gun may shoot it whichever
+    // side of half range it is (only its band is for the players), while shooting the farther
+    // one depends on it being beyond.
     let at_half = rule(&scene(vec![
         gun(),
         line("a", "blue", [26.0, 30.0], 270.0),
         line("near-half", "blue", [32.0, 26.3], 270.0),
     ]));
-    for target in ["a", "near-half"] {
-        assert_eq!(
-            decision(&at_half, "gun", Topic::Shooting, target),
-            Some(Decision::Borderline),
-            "{target}: {}",
-            text_of(&at_half, "gun")
-        );
-    }
-    assert_says(
-        &at_half,
-        "gun",
-        "within tolerance of half the gun's range (24.00\")",
+    let shooting = &of(&at_half, "gun").shooting;
+    assert_eq!(
+        (&shooting.may_target, &shooting.borderline_target),
+        (&vec!["near-half".to_owned()], &vec!["a".to_owned()])
+    );
+    assert_eq!(
+        decision(&at_half, "gun", Topic::Shooting, "near-half"),
+        Some(Decision::May)
+    );
+    assert_eq!(
+        decision(&at_half, "gun", Topic::Shooting, "a"),
+        Some(Decision::Borderline)
+    );
+    assert_says(&at_half, "gun", "only if the closest is beyond half range");
+    assert_says(&at_half, "gun", "Its range band is borderline: 24.30\"");
+}
+
+#[test]
+fn passing_over_a_closest_target_just_inside_half_range_is_borderline_for_the_farther_one() {
+    // Half range 24": the closest line is 23.8" off, within tolerance; the farther one, 31" off,
+    // may be shot only if the closest is in fact beyond half range.
+    let report = rule(&scene(vec![
+        unit(
+            json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+            "front_center": [30.0, 2.0], "facing": 90.0, "width": 1.6, "depth": 1.5,
+            "weapon": "smoothbore-artillery" }),
+        ),
+        line("near", "blue", [30.0, 25.8], 270.0),
+        line("far", "blue", [46.0, 31.0], 270.0),
+    ]));
+    assert_eq!(
+        decision(&report, "gun", Topic::Shooting, "far"),
+        Some(Decision::Borderline),
+        "{}",
+        text_of(&report, "gun")
+    );
+    // The closest may be shot either way: its ruling says its band is uncertain, not its choice.
+    assert_eq!(
+        decision(&report, "gun", Topic::Shooting, "near"),
+        Some(Decision::May)
+    );
+    let near = of(&report, "gun")
+        .rulings
+        .iter()
+        .find(|r| r.other.as_deref() == Some("near"))
+        .expect("a ruling on the closest line");
+    assert!(
+        near.explanation
+            .contains("either way it may shoot this one")
+            && near.explanation.contains("Its range band is borderline"),
+        "{}",
+        near.explanation
+    );
+    // Well inside half range (20"), the choice is made: the farther line is a plain cannot.
+    let decided = rule(&scene(vec![
+        unit(
+            json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+            "front_center": [30.0, 2.0], "facing": 90.0, "width": 1.6, "depth": 1.5,
+            "weapon": "smoothbore-artillery" }),
+        ),
+        line("near", "blue", [30.0, 22.0], 270.0),
+        line("far", "blue", [46.0, 31.0], 270.0),
+    ]));
+    assert_eq!(must_shoot(&decided, "gun"), vec!["near"]);
+    assert_eq!(
+        decision(&decided, "gun", Topic::Shooting, "far"),
+        Some(Decision::Cannot)
     );
 }
 

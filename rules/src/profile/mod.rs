@@ -36,7 +36,7 @@ pub use distances::{Distances, Tolerance};
 pub use formations::ArcShape;
 use formations::{Arcs, FormationRules, KindRules};
 pub use reading::ProfileError;
-pub use readings::{ChargesNearEnemy, Readings, SupportZone, TraversingReading};
+pub use readings::{ChargesNearEnemy, GunsPassNotClear, Readings, SupportZone, TraversingReading};
 pub use scale::{FigureScaleError, GroundScale};
 pub use specials::{
     ChargeLimits, CommandModel, FrontRankFigures, ProximityWords, RangeFrom, Specials,

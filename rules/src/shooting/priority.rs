@@ -10,6 +10,7 @@ use super::{
     Assessment, Candidate, FiringFace, Ineligible, NotClear, RangeBand, assess, firing_faces,
     ranks, reach_outline, screen,
 };
+use crate::profile::GunsPassNotClear;
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
 use crate::situation::Situation;
@@ -32,6 +33,10 @@ pub struct ShootingReport {
     /// Targets it may pick instead (a clear target past a not-clear closest one, or any target
     /// for guns with nothing within half range).
     pub may_target: Vec<String>,
+    /// Targets it may shoot only under one side of a borderline measurement (a gun whose
+    /// closest target is within tolerance of half its range): players decide.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub borderline_target: Vec<String>,
     /// Enemies within weapon range that cannot be shot, with the reason.
     pub ineligible: Vec<Ineligible>,
     /// Every eligible target, closest first.
@@ -94,34 +99,84 @@ fn max_range(situation: &Situation, unit: usize) -> Inches {
 }
 
 /// The range beyond which no further target can change the choice, once `targets` (sorted)
-/// decide it: past the closest (and its ties) if it is clear or the unit may not pass it over
-/// (`passes`), else past the closest clear one. Guns with nothing within half range choose
-/// freely, so for them every target counts.
+/// decide it: past the closest (and its ties) if it is clear or the unit may not pass it over,
+/// else past the closest clear one it may pass over to. A gun whose closest target is beyond
+/// half its range, or within tolerance of it, may (or may perhaps) choose freely, so for it
+/// every target counts.
 fn decided_beyond(
     targets: &[Assessment],
     artillery: bool,
-    passes: bool,
+    pass: PassOver,
     max: Inches,
     tie: Inches,
 ) -> Option<Inches> {
+    let half = max / 2.0;
+    let first = targets.first()?;
+    if artillery && (first.range > half || near(first.range, half, tie)) {
+        return None;
+    }
     let pool: Vec<&Assessment> = targets
         .iter()
-        .filter(|t| !artillery || t.range <= max / 2.0)
+        .filter(|t| !artillery || t.range <= half)
         .collect();
-    let first = pool.first()?;
     let closest = closest_with_ties(&pool, tie);
-    if !passes || closest.iter().any(|t| t.is_clear()) {
+    if pass == PassOver::Never || closest.iter().any(|t| t.is_clear()) {
         return Some(first.range + tie);
     }
-    pool.iter()
-        .find(|t| t.is_clear())
-        .map(|clear| clear.range + tie)
+    let clear = match pass {
+        PassOver::WithinHalfRange => pool.into_iter().find(|t| t.is_clear()),
+        _ => targets.iter().find(|t| t.is_clear()),
+    };
+    clear.map(|clear| clear.range + tie)
 }
 
-/// Whether the unit may pass over a not-clear nearest target for a clear one: infantry always,
-/// guns as the profile reads §6.12 (`guns-pass-not-clear`).
-fn may_pass_not_clear(situation: &Situation, unit: &Unit) -> bool {
-    unit.kind != UnitKind::Artillery || situation.profile.readings().guns_pass_not_clear
+/// Whether `range` is within tolerance of `limit`.
+fn near(range: Inches, limit: Inches, tolerance: Inches) -> bool {
+    (range - limit).abs() <= tolerance
+}
+
+/// Where a unit may look for a clear target past a not-clear nearest one (§6.4): infantry
+/// anywhere in range; guns as the profile reads §6.12 (`guns-pass-not-clear`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PassOver {
+    /// To the closest clear target in range.
+    Anywhere,
+    /// To the closest clear target within half the gun's range (A12).
+    WithinHalfRange,
+    /// Not at all: the closest is the target.
+    Never,
+}
+
+fn pass_over(situation: &Situation, unit: &Unit) -> PassOver {
+    if unit.kind != UnitKind::Artillery {
+        return PassOver::Anywhere;
+    }
+    match situation.profile.readings().guns_pass_not_clear {
+        GunsPassNotClear::Book => PassOver::Anywhere,
+        GunsPassNotClear::WithinHalfRange => PassOver::WithinHalfRange,
+        GunsPassNotClear::Never => PassOver::Never,
+    }
+}
+
+/// The words that say which reading of §6.12 decided a gun's ruling, for rulings it decided.
+fn gun_reading_note(situation: &Situation, unit: &Unit) -> String {
+    if unit.kind != UnitKind::Artillery {
+        return String::new();
+    }
+    let reading = situation.profile.readings().guns_pass_not_clear;
+    let meaning = match reading {
+        GunsPassNotClear::Book => {
+            "a gun picks its target as infantry does, and the book sets no half-range limit on passing over"
+        }
+        GunsPassNotClear::WithinHalfRange => {
+            "a gun passes over a not-clear target only for a clear one within half its range"
+        }
+        GunsPassNotClear::Never => "a gun never passes over the closest target",
+    };
+    format!(
+        " Reading guns-pass-not-clear = \"{}\": {meaning}.",
+        reading.as_str()
+    )
 }
 
 /// The closest of `targets` (sorted by range) and every target tied with it (A6).
@@ -283,10 +338,10 @@ fn from_face(
     // With a free choice every candidate is a target of its own: none is ruled out by a
     // nearer one.
     let free = profile.specials().free_target_choice;
-    let passes = may_pass_not_clear(situation, unit);
+    let pass = pass_over(situation, unit);
     for candidate in candidates {
         if !free
-            && let Some(limit) = decided_beyond(&targets, artillery, passes, max, tie)
+            && let Some(limit) = decided_beyond(&targets, artillery, pass, max, tie)
             && candidate.bound() > limit
         {
             let first = targets
@@ -329,31 +384,182 @@ fn choose(
     let tie = situation.profile.tolerance().distance;
     let who = face.who(unit);
     let all: Vec<&Assessment> = targets.iter().collect();
-    let mut report = ShootingReport::default();
     if situation.profile.specials().free_target_choice {
         return free_choice(situation, unit, &who, &all);
     }
     if unit.kind == UnitKind::Artillery {
-        let within_half: Vec<&Assessment> = all
-            .iter()
-            .copied()
-            .filter(|t| t.range <= max / 2.0)
-            .collect();
-        if within_half.is_empty() {
-            report.may_target = all.iter().map(|t| t.id.clone()).collect();
-            report.rulings = all
-                .iter()
-                .map(|t| target_ruling(situation, unit, t, Decision::May, ARTILLERY, format!(
-                    "{} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
-                    who, name_of(situation, t), situation.profile.length(t.range.rounded()), situation.profile.length(max / 2.0))))
-                .collect();
-        } else {
-            report = priority_among(situation, unit, &who, &within_half, &all, tie);
-        }
-        flag_half_range(situation, max, &all, &mut report);
-        return report;
+        return gun_choice(situation, unit, &who, max, &all);
     }
-    priority_among(situation, unit, &who, &all, &all, tie)
+    priority_among(situation, unit, &who, &all, &all, &all, tie)
+}
+
+/// A gun's choice (§6.4 rule 5, A12): with a target within half its range, the closest, picked
+/// as infantry pick; with none, any target. A closest target within tolerance of half range
+/// leaves the choice to the players, and any target within tolerance of it has a borderline
+/// range band.
+fn gun_choice(
+    situation: &Situation,
+    unit: &Unit,
+    who: &str,
+    max: Inches,
+    all: &[&Assessment],
+) -> ShootingReport {
+    let tie = situation.profile.tolerance().distance;
+    let half = max / 2.0;
+    let Some(first) = all.first() else {
+        return ShootingReport::default();
+    };
+    let mut report = if near(first.range, half, tie) {
+        open_choice(situation, unit, who, half, all)
+    } else if first.range <= half {
+        let within: Vec<&Assessment> = all.iter().copied().filter(|t| t.range <= half).collect();
+        let pass_pool = gun_pass_pool(situation, unit, &within, all);
+        priority_among(situation, unit, who, &within, &pass_pool, all, tie)
+    } else {
+        free_gun_choice(situation, unit, who, half, all)
+    };
+    band_notes(situation, half, all, &mut report);
+    report
+}
+
+/// The targets a gun may pass a not-clear closest one over for, as the profile reads §6.12.
+fn gun_pass_pool<'a>(
+    situation: &Situation,
+    unit: &Unit,
+    within: &[&'a Assessment],
+    all: &[&'a Assessment],
+) -> Vec<&'a Assessment> {
+    match pass_over(situation, unit) {
+        PassOver::Anywhere => all.to_vec(),
+        PassOver::WithinHalfRange => within.to_vec(),
+        PassOver::Never => Vec::new(),
+    }
+}
+
+/// Nothing within half its range: the gun picks any visible target.
+fn free_gun_choice(
+    situation: &Situation,
+    unit: &Unit,
+    who: &str,
+    half: Inches,
+    all: &[&Assessment],
+) -> ShootingReport {
+    let length = |range: Inches| situation.profile.length(range);
+    let rulings = all
+        .iter()
+        .map(|t| {
+            let explanation = format!(
+                "{who} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
+                name_of(situation, t),
+                length(t.range.rounded()),
+                length(half)
+            );
+            target_ruling(situation, unit, t, Decision::May, ARTILLERY, explanation)
+        })
+        .collect();
+    ShootingReport {
+        may_target: all.iter().map(|t| t.id.clone()).collect(),
+        rulings,
+        ..ShootingReport::default()
+    }
+}
+
+/// The closest target is within tolerance of half the gun's range: within it, the gun picks as
+/// infantry pick; beyond it, any target. A target legal either way may be shot; one legal only
+/// if the closest is beyond half range is borderline (the choice depends on the reading).
+fn open_choice(
+    situation: &Situation,
+    unit: &Unit,
+    who: &str,
+    half: Inches,
+    all: &[&Assessment],
+) -> ShootingReport {
+    let tie = situation.profile.tolerance().distance;
+    let length = |range: Inches| situation.profile.length(range);
+    let first = all[0];
+    let within: Vec<&Assessment> = all
+        .iter()
+        .copied()
+        .filter(|t| t.range <= half + tie)
+        .collect();
+    let pass_pool = gun_pass_pool(situation, unit, &within, all);
+    let strict = priority_among(situation, unit, who, &within, &pass_pool, all, tie);
+    let closest = format!(
+        "{} ({}) is within tolerance of half the gun's range ({})",
+        name_of(situation, first),
+        length(first.range.rounded()),
+        length(half)
+    );
+    let mut report = ShootingReport::default();
+    for mut ruling in strict.rulings {
+        let Some(id) = ruling.other.clone() else {
+            report.rulings.push(ruling);
+            continue;
+        };
+        let legal = strict.must_target.contains(&id) || strict.may_target.contains(&id);
+        if legal {
+            if ruling.decision == Decision::Must {
+                // The closest is no longer a must: it is one the gun may shoot either way.
+                ruling.decision = Decision::May;
+                ruling.explanation =
+                    ruling
+                        .explanation
+                        .replacen(" must shoot at ", " may shoot at ", 1);
+            }
+            ruling.explanation.push_str(&format!(
+                " {closest}: the gun must shoot the closest if it is within, and may pick any target if it is beyond — either way it may shoot this one."
+            ));
+            report.may_target.push(id);
+            report.rulings.push(ruling);
+            continue;
+        }
+        let Some(t) = all.iter().find(|t| t.id == id) else {
+            continue;
+        };
+        let explanation = format!(
+            "{who} may shoot at {} — {} — only if the closest is beyond half range: {closest}, so whether the gun must shoot the closest or may pick any target is borderline — players decide.",
+            name_of(situation, t),
+            length(t.range.rounded()),
+        );
+        report.rulings.push(target_ruling(
+            situation,
+            unit,
+            t,
+            Decision::Borderline,
+            ARTILLERY,
+            explanation,
+        ));
+        report.borderline_target.push(id);
+    }
+    report
+}
+
+/// A gun's half range also divides its medium from its long range: a target it may shoot
+/// within tolerance of it has a borderline band, whatever its choice.
+fn band_notes(
+    situation: &Situation,
+    half: Inches,
+    all: &[&Assessment],
+    report: &mut ShootingReport,
+) {
+    let profile = situation.profile;
+    let tolerance = profile.tolerance().distance;
+    for ruling in &mut report.rulings {
+        let Some(t) = all.iter().find(|t| Some(&t.id) == ruling.other.as_ref()) else {
+            continue;
+        };
+        if ruling.decision == Decision::Cannot || !near(t.range, half, tolerance) {
+            continue;
+        }
+        let words = profile.band_words();
+        ruling.explanation.push_str(&format!(
+            " Its range band is borderline: {} is within tolerance of half the gun's range ({}), which divides {} from {} — players decide.",
+            profile.length(t.range.rounded()),
+            profile.length(half),
+            RangeBand::Medium.describe(words),
+            RangeBand::ArtilleryLong.describe(words),
+        ));
+    }
 }
 
 /// Every eligible target a unit may shoot at, in a ruleset without nearest-target priority.
@@ -511,13 +717,15 @@ fn reasons(situation: &Situation, target: &Assessment) -> String {
         .join(", ")
 }
 
-/// Steps 2–4 of A12 over `pool` (sorted); `all` are every eligible target, for the rulings on
+/// Steps 2–4 of A12 over `pool` (sorted): the closest, or past a not-clear closest one the
+/// closest clear target of `pass_pool`; `all` are every eligible target, for the rulings on
 /// those passed over.
 fn priority_among(
     situation: &Situation,
     unit: &Unit,
     who: &str,
     pool: &[&Assessment],
+    pass_pool: &[&Assessment],
     all: &[&Assessment],
     tie: Inches,
 ) -> ShootingReport {
@@ -551,15 +759,21 @@ fn priority_among(
         ));
     }
     let closest_is_clear = closest.iter().any(|t| t.is_clear());
-    let alternatives: Vec<&Assessment> = if closest_is_clear || !may_pass_not_clear(situation, unit)
-    {
+    let alternatives: Vec<&Assessment> = if closest_is_clear {
         Vec::new()
     } else {
-        let clear: Vec<&Assessment> = pool.iter().copied().filter(|t| t.is_clear()).collect();
+        let clear: Vec<&Assessment> = pass_pool.iter().copied().filter(|t| t.is_clear()).collect();
         closest_with_ties(&clear, tie)
     };
+    let reading = gun_reading_note(situation, unit);
     for t in &alternatives {
         report.may_target.push(t.id.clone());
+        // Past half range (outside `pool`), a gun may shoot it only by the book's reading.
+        let reading = if pool.iter().any(|p| p.index == t.index) {
+            ""
+        } else {
+            reading.as_str()
+        };
         report.rulings.push(target_ruling(
             situation,
             unit,
@@ -567,7 +781,7 @@ fn priority_among(
             Decision::May,
             NOT_CLEAR,
             format!(
-                "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).",
+                "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).{reading}",
                 who,
                 name_of(situation, t),
                 situation.profile.length(t.range.rounded()),
@@ -580,17 +794,31 @@ fn priority_among(
         if report.must_target.contains(&t.id) || report.may_target.contains(&t.id) {
             continue;
         }
-        let why = if t.is_clear() || closest_is_clear {
-            format!(
-                "{} is closer ({})",
-                name_of(situation, first),
-                situation.profile.length(first.range.rounded())
-            )
-        } else {
-            format!(
+        let length = |t: &Assessment| situation.profile.length(t.range.rounded());
+        let why = match alternatives.first() {
+            _ if closest_is_clear => {
+                format!(
+                    "{} is closer ({})",
+                    name_of(situation, first),
+                    length(first)
+                )
+            }
+            _ if !t.is_clear() => format!(
                 "a not-clear target ({}) may only be passed over for a clear one",
                 reasons(situation, t)
-            )
+            ),
+            Some(clear) => format!(
+                "{} is the closest clear target ({})",
+                name_of(situation, clear),
+                length(clear)
+            ),
+            None => format!(
+                "the closest, {} ({}), is not a clear target ({}), and may not be passed over for this one.{}",
+                name_of(situation, first),
+                length(first),
+                reasons(situation, first),
+                reading.trim_end_matches('.')
+            ),
         };
         report.rulings.push(target_ruling(
             situation,
@@ -607,33 +835,6 @@ fn priority_among(
         ));
     }
     report
-}
-
-/// A gun's half range decides both whether it must shoot the closest target or may pick any,
-/// and a target's band (medium or long): a target within tolerance of it makes every target
-/// ruling of the gun borderline, saying which target and why.
-fn flag_half_range(
-    situation: &Situation,
-    max: Inches,
-    targets: &[&Assessment],
-    report: &mut ShootingReport,
-) {
-    let half = max / 2.0;
-    let tolerance = situation.profile.tolerance().distance;
-    let Some(near) = targets.iter().find(|t| (t.range - half).abs() <= tolerance) else {
-        return;
-    };
-    let note = format!(
-        " {} is {}, within tolerance of half the gun's range ({}), which decides whether the gun must shoot the closest target or may pick any, and whether {} is at medium or long range: borderline — players decide.",
-        name_of(situation, near),
-        situation.profile.length(near.range.rounded()),
-        situation.profile.length(half),
-        name_of(situation, near),
-    );
-    for ruling in report.rulings.iter_mut().filter(|r| r.other.is_some()) {
-        ruling.decision = Decision::Borderline;
-        ruling.explanation.push_str(&note);
-    }
 }
 
 fn target_ruling(
