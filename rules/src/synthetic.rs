@@ -126,6 +126,7 @@ fn unit(rng: &mut Lcg, index: usize, side: &str, front: TablePoint, facing: f64)
         stats: None,
         state: UnitState::default(),
         momentum: None,
+        figures: None,
     }
 }
 

@@ -593,3 +593,130 @@ fn a_command_groups_stands_are_one_target_and_a_deep_stand_is_easier_to_hit() {
     let may = &of(&report, "natal").shooting.may_target;
     assert!(may.contains(&"left".to_owned()) && may.contains(&"lone".to_owned()));
 }
+
+/// The shooting ruling of `shooter` at `target`.
+fn shot<'r>(
+    report: &'r rules::rulings::Rulings,
+    shooter: &str,
+    target: &str,
+) -> &'r rules::ruling::Ruling {
+    of(report, shooter)
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some(target))
+        .unwrap_or_else(|| panic!("no shooting ruling {shooter} → {target}"))
+}
+
+/// A ruling's figure by name, if it gives one.
+fn figure(ruling: &rules::ruling::Ruling, name: &str) -> Option<f64> {
+    ruling
+        .figures
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.value)
+}
+
+#[test]
+fn a_stand_that_has_lost_figures_needs_more_to_hit() {
+    // L351: all the figures of a front-rank stand fire; §2.9.2 (L359-383): +1 to the score
+    // needed for each 2 figures lost from the stand, so 4 of 6 left is +1 and 2 left is +2;
+    // one figure lost adds nothing. A stand without `figures` is full and says nothing.
+    for (left, added, says) in [
+        (
+            4,
+            1.0,
+            "natal has 4 of its 6 figures left: +1 to the score needed (+1 for each 2 figures lost, L359-383).",
+        ),
+        (
+            2,
+            2.0,
+            "natal has 2 of its 6 figures left: +2 to the score needed",
+        ),
+        (
+            5,
+            0.0,
+            "natal has 5 of its 6 figures left: nothing added to the score needed",
+        ),
+    ] {
+        let mut firer = stand();
+        firer["figures"] = json!(left);
+        let report = bbb(vec![firer, enemy_ahead(60.0)], vec![]);
+        let ruling = shot(&report, "natal", "impi");
+        assert_eq!(figure(ruling, "figures left"), Some(f64::from(left)));
+        assert_eq!(figure(ruling, "added to the score needed"), Some(added));
+        assert!(ruling.explanation.contains(says), "{}", ruling.explanation);
+    }
+    let full = bbb(vec![stand(), enemy_ahead(60.0)], vec![]);
+    let ruling = shot(&full, "natal", "impi");
+    assert_eq!(figure(ruling, "figures left"), None);
+    assert!(
+        !ruling.explanation.contains("figures left"),
+        "{}",
+        ruling.explanation
+    );
+}
+
+#[test]
+fn a_gun_or_machine_gun_needs_one_more_for_each_crew_figure_lost() {
+    // §2.9.2 (L359-383, L423): a gun's crew is 4, a machine gun's 3; each crew figure lost is
+    // +1 to the score needed.
+    let piece = |weapon: &str, crew: u32| {
+        let mut gun = block("gun", "red", [40.0, 10.0], 90.0, [mm(40.0), mm(60.0)]);
+        gun["kind"] = json!("artillery");
+        gun["formation"] = json!("deployed");
+        gun["weapon"] = json!(weapon);
+        gun["figures"] = json!(crew);
+        gun
+    };
+    for (weapon, crew, says) in [
+        (
+            "light-gun",
+            2,
+            "gun has 2 of its 4 crew left: +2 to the score needed (+1 for each crew figure lost, L359-383).",
+        ),
+        (
+            "gatling",
+            2,
+            "gun has 2 of its 3 crew left: +1 to the score needed",
+        ),
+    ] {
+        let report = bbb(vec![piece(weapon, crew), enemy_ahead(150.0)], vec![]);
+        assert_says(&report, "gun", says);
+    }
+}
+
+#[test]
+fn a_stand_with_more_figures_than_a_full_one_or_none_is_refused_by_name() {
+    let refusal = |unit: Value| {
+        let doc = json!({ "ruleset": "bbb", "table": { "width": 72, "depth": 48 },
+                          "units": [unit] });
+        rules::Scene::parse(&doc.to_string(), rules::scene::Format::Json, "zulu.json")
+            .expect_err("refused")
+            .to_string()
+    };
+    let mut seven = stand();
+    seven["figures"] = json!(7);
+    let message = refusal(seven);
+    assert!(
+        message.contains(
+            "unit 'natal' (units[0]), `figures`: 7 is more than a full stand: an infantry stand has 6 figures in Bugles, Bullets and Blades"
+        ),
+        "{message}"
+    );
+    let mut maxim = block("maxim", "red", [40.0, 10.0], 90.0, [mm(40.0), mm(60.0)]);
+    maxim["kind"] = json!("artillery");
+    maxim["formation"] = json!("deployed");
+    maxim["weapon"] = json!("maxim");
+    maxim["figures"] = json!(4);
+    let message = refusal(maxim);
+    assert!(
+        message.contains("`figures`: 4 is more than a full crew: this gun has 3"),
+        "{message}"
+    );
+    let mut gone = stand();
+    gone["figures"] = json!(0);
+    assert!(
+        refusal(gone).contains("`figures`: must be at least 1"),
+        "a stand with no figures has gone"
+    );
+}

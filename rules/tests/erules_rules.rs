@@ -667,3 +667,124 @@ fn guns_count_ten_figures_each_for_canister_and_none_for_round_shot() {
         assert_eq!(counted, expected, "{gap} m: {}", ruling.explanation);
     }
 }
+
+/// A line 120 m wide (24 figures of 5 m at 6 mm) at (30, 10) facing north, with `figures` left.
+fn line_of_24(figures: Option<u32>) -> Value {
+    let mut line = block(
+        "ligne",
+        "blue",
+        [30.0, 10.0],
+        90.0,
+        [metres(120.0, 1.0), metres(15.0, 1.0)],
+    );
+    if let Some(figures) = figures {
+        line["figures"] = json!(figures);
+    }
+    line
+}
+
+#[test]
+fn a_line_that_has_lost_figures_fires_only_those_it_has_left() {
+    // §31b.1, §38, E-24: a 120 m front holds 24 figures, all in their cones of a wide enemy 50 m
+    // ahead. One rank of 24 that has lost 6 has 18 left: 18 fire. Two ranks of 24 that have lost
+    // 6 have 42 left: the rear rank closes up, and the front still fires 24.
+    let mut wide = enemy_ahead(50.0, 1.0);
+    wide["width"] = json!(metres(160.0, 1.0));
+    for (left, fire, says) in [
+        (
+            None,
+            24.0,
+            "as many figures as its frontage holds (E-24, §38; fewer if it has lost figures)",
+        ),
+        (
+            Some(18),
+            18.0,
+            "its front rank fires the 18 figures it has left, fewer than the 24 its frontage holds, spread along its front (E-24, §38)",
+        ),
+        (
+            Some(42),
+            24.0,
+            "as many figures as its frontage holds (E-24, §38): it has 42 figures left, enough to fill it",
+        ),
+    ] {
+        let scene = scene_in(
+            "erules",
+            vec![line_of_24(left), wide.clone()],
+            vec![],
+            json!({}),
+        );
+        let report = rule(&scene);
+        let ruling = shot(&report, "ligne", "foot");
+        assert_eq!(
+            firing(ruling),
+            (fire, 0.0),
+            "{left:?}: {}",
+            ruling.explanation
+        );
+        assert!(ruling.explanation.contains(says), "{}", ruling.explanation);
+    }
+}
+
+#[test]
+fn the_figures_left_stand_spread_along_the_front_or_closed_on_its_centre() {
+    // The digest does not say which front-rank figures a unit loses. A line of 24 with 12 left
+    // fires at a narrow enemy 60 m ahead, 15 m beyond its right end: spread along the front (the
+    // profile's reading, as a less densely based unit's figures), figures stand near that end
+    // and reach it; closed on the centre (`figures-left = "centre"`), fewer do.
+    let mut narrow = enemy_ahead(60.0, 1.0);
+    narrow["front_center"] = json!([30.0 + metres(75.0, 1.0), 10.0 + metres(60.0, 1.0)]);
+    narrow["width"] = json!(metres(10.0, 1.0));
+    let scene = scene_in(
+        "erules",
+        vec![line_of_24(Some(12)), narrow],
+        vec![],
+        json!({}),
+    );
+    let count = |report: &rules::rulings::Rulings| {
+        let (close, long) = firing(shot(report, "ligne", "foot"));
+        close + long
+    };
+    let spread = rule(&scene);
+    let closed_text = Profile::builtin_text(RulesetId::Erules)
+        .replace("figures-left = \"spread\"", "figures-left = \"centre\"");
+    let closed_profile = Profile::from_toml(&closed_text).expect("a valid profile");
+    let closed = rules::rulings::rulings_with(&scene, &scene.scaled(&closed_profile));
+    let ruling = shot(&closed, "ligne", "foot");
+    assert!(
+        count(&closed) > 0.0 && count(&closed) < count(&spread),
+        "spread {}; closed {}",
+        shot(&spread, "ligne", "foot").explanation,
+        ruling.explanation
+    );
+    assert!(
+        ruling
+            .explanation
+            .contains("closed on the centre of its front"),
+        "{}",
+        ruling.explanation
+    );
+}
+
+#[test]
+fn a_batterys_crew_losses_leave_its_canister_figures_as_they_were() {
+    // §31b.2: a gun model counts 10 figures for canister; its crew's losses (the battery's
+    // `figures`) do not change that.
+    let mut guns = battery();
+    guns["figures"] = json!(5);
+    let scene = scene_in(
+        "erules",
+        vec![guns, foe("first", "red", 200.0, 0.0)],
+        vec![],
+        json!({}),
+    );
+    let report = rule(&scene);
+    let ruling = shot(&report, "guns", "first");
+    assert_eq!(firing(ruling), (30.0, 0.0), "{}", ruling.explanation);
+    assert!(
+        ruling
+            .explanation
+            .contains("its crew's losses do not change that"),
+        "{}",
+        ruling.explanation
+    );
+}

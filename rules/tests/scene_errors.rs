@@ -256,3 +256,29 @@ fn a_point_of_three_numbers_names_the_unit_the_field_and_the_count() {
     );
     assert!(!message.contains("trailing characters"), "{message}");
 }
+
+#[test]
+fn figures_left_are_refused_where_the_ruleset_does_not_count_them_and_kept_where_it_does() {
+    let mut doc = valid();
+    doc["units"][0]["figures"] = json!(18);
+    let message = message_of(&doc);
+    assert!(
+        message.contains(
+            "unit '45th-foot' (units[0]), `figures`: Black Powder does not count a unit's figures: leave `figures` out"
+        ),
+        "{message}"
+    );
+    // eRules keeps a unit's tally (§38), and a scene written back keeps it too.
+    doc["ruleset"] = json!("erules");
+    doc["units"][0]["width"] = json!(4.7);
+    let scene = Scene::parse(&doc.to_string(), Format::Json, "a").expect("valid");
+    assert_eq!(scene.units[0].figures, Some(18));
+    assert_eq!(scene.units[1].figures, None);
+    let again = Scene::parse(&scene.to_json(), Format::Json, "b").expect("round trip");
+    assert_eq!(scene, again);
+    assert!(
+        scene.to_json().contains("\"figures\": 18"),
+        "{}",
+        scene.to_json()
+    );
+}

@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use super::Profile;
 use crate::units::{Degrees, Inches};
+use crate::vocabulary::UnitKind;
 
 /// How a ruleset judges command distance.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -129,6 +130,11 @@ pub struct Specials {
     /// E-24; `shooting::firing_figures`): the standard frontage of a figure of each kind.
     #[serde(default)]
     pub front_rank_figures: Option<FrontRankFigures>,
+    /// Stands lose figures one at a time and fire worse for it: a full stand's figures of each
+    /// kind, and how many lost add one to the score needed (Bugles, Bullets and Blades §2.9.2,
+    /// L359-383; `shooting::stand_figures`). A scene's `figures` says how many a stand has left.
+    #[serde(default)]
+    pub stand_figures: Option<StandFigures>,
     /// What a unit charged to its front may do with its muskets, in the ruleset's words
     /// (Black Powder's "may answer with closing fire"); empty where the ruleset has no such
     /// step (eRules: the reaction tests decide).
@@ -182,6 +188,7 @@ impl Default for Specials {
             free_target_choice: false,
             command_group_targets: false,
             front_rank_figures: None,
+            stand_figures: None,
             answer_fire: closing_fire_words(),
             beaten_zone: false,
             sight_ahead_only: false,
@@ -216,6 +223,67 @@ pub struct FrontRankFigures {
     pub gun: Inches,
     /// The figures a gun model counts for when it fires canister.
     pub figures_per_gun: u32,
+    /// Where the figures left of a unit that has lost some (a scene's `figures`) stand along
+    /// its front.
+    #[serde(default)]
+    pub figures_left: FiguresLeft,
+}
+
+/// Where the front-rank figures left of a unit that has fewer figures than its frontage holds
+/// stand, each firing from its own place (eRules §38 keeps a unit's figures as a tally; the
+/// digest does not say which of the front rank's figures are the ones gone).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FiguresLeft {
+    /// Spread evenly along the whole frontage, as a less densely based unit's own figures are
+    /// (§38: such a unit counts its figures, not its frontage).
+    #[default]
+    Spread,
+    /// Closed on the centre a standard frontage apart: the gaps are at the ends of the line.
+    Centre,
+}
+
+/// The figures of a full stand of each kind, where stands lose figures one at a time and fire
+/// worse for each they lose (Bugles, Bullets and Blades: 6 foot, 3 mounted, a gun's crew of 4,
+/// L88-95, L423; §2.9.2: +1 to the score needed for each 2 figures lost, each crew figure).
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StandFigures {
+    /// A foot stand.
+    pub infantry: u32,
+    /// A mounted stand.
+    pub cavalry: u32,
+    /// A gun's crew; a weapon with a `crew` of its own (a machine gun's 3) has that instead.
+    pub artillery: u32,
+    /// Figures a foot or mounted stand loses for each +1 to the score needed.
+    pub figures_per_point: u32,
+    /// Crew figures a gun loses for each +1 to the score needed.
+    pub crew_per_point: u32,
+}
+
+impl StandFigures {
+    /// The figures of a full stand of this kind; `crew` is its weapon's own crew, if any.
+    pub fn full(&self, kind: UnitKind, crew: Option<u32>) -> u32 {
+        match kind {
+            UnitKind::Infantry => self.infantry,
+            UnitKind::Cavalry => self.cavalry,
+            UnitKind::Artillery => crew.unwrap_or(self.artillery),
+        }
+    }
+
+    /// Figures a stand of this kind loses for each +1 to the score needed (0: none).
+    pub fn per_point(&self, kind: UnitKind) -> u32 {
+        match kind {
+            UnitKind::Artillery => self.crew_per_point,
+            _ => self.figures_per_point,
+        }
+    }
+
+    /// What `lost` figures add to the score needed to hit; nothing where the profile sets no
+    /// figures per point.
+    pub fn score_penalty(&self, kind: UnitKind, lost: u32) -> u32 {
+        lost.checked_div(self.per_point(kind)).unwrap_or(0)
+    }
 }
 
 impl FrontRankFigures {
@@ -248,6 +316,18 @@ impl Profile {
         self.extras
             .front_rank_figures
             .map(|f| f.scaled(self.distance_scale))
+    }
+
+    /// A full stand's figures and what their loss costs, where stands lose figures one at a
+    /// time and fire worse for it.
+    pub fn stand_figures(&self) -> Option<&StandFigures> {
+        self.extras.stand_figures.as_ref()
+    }
+
+    /// Whether the ruleset counts a unit's figures, so that a scene may say how many it has
+    /// left.
+    pub fn counts_figures(&self) -> bool {
+        self.extras.front_rank_figures.is_some() || self.extras.stand_figures.is_some()
     }
 
     /// The longest sight line in the open, scaled, if the ruleset caps it.

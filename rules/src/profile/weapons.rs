@@ -45,6 +45,10 @@ pub struct Weapon {
     /// Beyond `canister`, long canister at a lower rate up to this range (eRules E-07).
     #[serde(default)]
     pub(super) canister_long: Option<Inches>,
+    /// The crew of a full gun of this weapon, where it is not the ruleset's usual gun crew
+    /// (Bugles, Bullets and Blades: a machine gun's 3 to a gun's 4, L423).
+    #[serde(default)]
+    pub(super) crew: Option<u32>,
     /// Other names players write for it.
     #[serde(default)]
     pub(super) aliases: Vec<String>,
@@ -134,6 +138,11 @@ impl<'p> WeaponRef<'p> {
     /// How far long canister reaches, beyond [`WeaponRef::canister`], if the ruleset has it.
     pub fn canister_long(&self) -> Option<Inches> {
         self.weapon.canister_long.map(|r| r * self.scale)
+    }
+
+    /// Its own full crew, where it is not the ruleset's usual gun crew.
+    pub fn crew(&self) -> Option<u32> {
+        self.weapon.crew
     }
 
     pub(super) fn limbered_move(&self) -> Option<Inches> {

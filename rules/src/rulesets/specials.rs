@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 19] = [
+pub const SPECIALS: [Special; 20] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -108,8 +108,13 @@ pub const SPECIALS: [Special; 19] = [
     ),
     special(
         "front-rank-figures",
-        "fire is counted in front-rank figures, each into its own cone",
-        &["shooting/firing_figures.rs"],
+        "fire is counted in front-rank figures, each into its own cone, no more than a unit has left",
+        &["shooting/firing_figures.rs", "scene/validate.rs"],
+    ),
+    special(
+        "stand-figures",
+        "a full stand's figures; each 2 a firing stand has lost (each crew figure) add 1 to the score it needs",
+        &["shooting/stand_figures.rs", "scene/validate.rs"],
     ),
     special(
         "answer-fire",

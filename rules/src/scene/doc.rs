@@ -166,6 +166,10 @@ pub struct UnitDoc {
     /// How it moved in its last bound (eRules momentum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub momentum: Option<super::Momentum>,
+    /// The figures it has left, for rulesets that count them (eRules, Bugles, Bullets and
+    /// Blades); absent: at full strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<u32>,
 }
 
 /// One stand: an oriented rectangle given by its centre.
@@ -206,6 +210,7 @@ impl From<&Unit> for UnitDoc {
             disordered: unit.state.disordered.then_some(true),
             shaken: unit.state.shaken.then_some(true),
             momentum: unit.momentum,
+            figures: unit.figures,
         };
         if footprint.is_from_stands() {
             let stands = footprint.stands().iter().map(|s| StandDoc {

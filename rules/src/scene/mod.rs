@@ -251,6 +251,9 @@ pub struct Unit {
     pub state: UnitState,
     /// Its last bound's movement, when the scene records it.
     pub momentum: Option<Momentum>,
+    /// The figures it has left, for rulesets that count them (eRules' tally of a unit, §38;
+    /// a Bugles, Bullets and Blades stand's figures or a gun's crew); `None`: at full strength.
+    pub figures: Option<u32>,
 }
 
 /// Where a unit stands: its bases, and the rectangle its quarters are drawn from.

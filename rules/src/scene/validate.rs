@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::doc::{CommanderDoc, SceneDoc, StandDoc, TerrainDoc, UnitDoc};
 use super::{
     Commander, Footprint, Problem, Scene, StatLine, Subject, Table, Terrain, TerrainShape, Unit,
-    UnitState,
+    UnitKind, UnitState,
 };
 use crate::geometry::{OrientedRect, TablePoint};
 use crate::profile::Profile;
@@ -471,6 +471,7 @@ fn check_unit(
         (None, None) => None,
     };
     let footprint = check_footprint(&mut check, doc, index);
+    let figures = check_figures(&mut check, doc, weapon.as_deref(), profile);
     Some(Unit {
         id: doc.id.clone(),
         name: doc.name.clone().unwrap_or_else(|| doc.id.clone()),
@@ -488,7 +489,65 @@ fn check_unit(
             shaken: doc.shaken.unwrap_or(false),
         },
         momentum: check_momentum(&mut check, doc.momentum),
+        figures,
     })
+}
+
+/// A unit's figures left: only where the ruleset counts figures, at least one (a unit with
+/// none has gone), and no more than a full stand where the ruleset knows one.
+fn check_figures(
+    check: &mut Checker,
+    doc: &UnitDoc,
+    weapon: Option<&str>,
+    profile: &Profile,
+) -> Option<u32> {
+    let left = doc.figures?;
+    if !profile.counts_figures() {
+        check.report(
+            "figures",
+            format!(
+                "{} does not count a unit's figures: leave `figures` out",
+                profile.name()
+            ),
+        );
+        return None;
+    }
+    if left == 0 {
+        check.report(
+            "figures",
+            "must be at least 1: a unit with no figures left has gone from the table",
+        );
+        return None;
+    }
+    let Some(standard) = profile.stand_figures() else {
+        return Some(left);
+    };
+    let crew = weapon
+        .and_then(|w| profile.weapon(w))
+        .and_then(|w| w.crew());
+    let full = standard.full(doc.kind, crew);
+    if left <= full {
+        return Some(left);
+    }
+    let message = if doc.kind == UnitKind::Artillery {
+        format!(
+            "{left} is more than a full crew: this gun has {full} in {} (for extra gunners, raise `artillery` under `[specials.stand-figures]` in a profile file)",
+            profile.name()
+        )
+    } else {
+        format!(
+            "{left} is more than a full stand: {} {} stand has {full} figures in {}",
+            if doc.kind == UnitKind::Infantry {
+                "an"
+            } else {
+                "a"
+            },
+            doc.kind.as_str(),
+            profile.name()
+        )
+    };
+    check.report("figures", message);
+    None
 }
 
 /// A momentum must be finite, its distance not negative.

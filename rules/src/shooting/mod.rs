@@ -16,6 +16,7 @@
 //! - [`penetration_line`] is a gun's shot bouncing on through its target (BBB).
 //! - [`ranks`] holds fire in rear ranks and makes a command group one target (BBB).
 //! - `firing_figures` counts the front-rank figures firing at a target, by band (eRules).
+//! - `stand_figures` adds a firing stand's lost figures to the score it needs (BBB).
 
 mod assess;
 mod beaten_zone;
@@ -25,6 +26,7 @@ mod overhead;
 mod penetration;
 mod priority;
 pub mod ranks;
+mod stand_figures;
 mod traversing;
 
 /// The range rule of a ruleset measuring "the shortest distance between the firing unit and

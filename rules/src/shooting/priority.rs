@@ -5,7 +5,8 @@
 use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
-use super::firing_figures::{FiringFigures, firing_figures};
+use super::firing_figures::{FiringFigures, firing_figures, what_fires};
+use super::stand_figures::stand_losses;
 use super::{
     Assessment, Candidate, FiringFace, Ineligible, NotClear, RangeBand, assess, firing_faces,
     ranks, reach_outline, screen,
@@ -876,7 +877,7 @@ fn target_ruling(
     figures.push(Figure::inches("maximum range", max));
     let fires = matches!(decision, Decision::Must | Decision::May);
     if let Some(firing) = fires.then(|| firing_figures(situation, unit, t)).flatten() {
-        explanation.push_str(&figures_note(unit, &firing));
+        explanation.push_str(&figures_note(situation, unit, &firing));
         figures.push(Figure::count(
             "figures at close range",
             i64::from(firing.close * firing.each),
@@ -885,6 +886,10 @@ fn target_ruling(
             "figures at long range",
             i64::from(firing.long * firing.each),
         ));
+    }
+    if let Some(losses) = fires.then(|| stand_losses(situation, unit)).flatten() {
+        explanation.push_str(&losses.note(unit));
+        figures.extend(losses.figures());
     }
     Ruling {
         topic: Topic::Shooting,
@@ -908,7 +913,7 @@ fn target_ruling(
 }
 
 /// How many front-rank figures fire, by band (eRules §31b, E-24).
-fn figures_note(unit: &Unit, firing: &FiringFigures) -> String {
+fn figures_note(situation: &Situation, unit: &Unit, firing: &FiringFigures) -> String {
     let artillery = unit.kind == UnitKind::Artillery;
     let (close, long) = if artillery {
         ("at close range (canister)", "at long canister")
@@ -922,17 +927,10 @@ fn figures_note(unit: &Unit, firing: &FiringFigures) -> String {
     if firing.long > 0 {
         bands.push(format!("{} {long}", firing.long * firing.each));
     }
-    let what = if artillery {
-        format!(
-            "its guns count {} figures each for canister (§31b.2)",
-            firing.each
-        )
-    } else {
-        "its front rank fires, as many figures as its frontage holds (E-24, §38; fewer if it has lost figures)".to_owned()
-    };
     let mut note = format!(
-        " Figures firing: {}, one roll per band — {what}",
-        bands.join(", ")
+        " Figures firing: {}, one roll per band — {}",
+        bands.join(", "),
+        what_fires(situation, unit, firing)
     );
     if firing.idle > 0 {
         note.push_str(&format!(

@@ -242,6 +242,7 @@ impl RosterUnit {
             disordered: None,
             shaken: None,
             momentum: None,
+            figures: None,
         }
     }
 }

@@ -939,6 +939,7 @@ fn roster_of(settings: &EveningSettings, pieces: &[Piece]) -> Roster {
             disordered: None,
             shaken: None,
             momentum: None,
+            figures: None,
         })
         .collect();
     let table = TableDoc {
