@@ -102,8 +102,10 @@ fn the_sample_scenes_of_each_ruleset_load_and_rule_in_its_unit() {
     for (file, unit) in [
         ("scenes/bpt-commander-cone.json", " cm"),
         ("scenes/bbb-zone-of-control.json", " mm"),
+        ("scenes/bbb-figures.json", " mm"),
         ("scenes/erules-musketry.json", " m"),
         ("scenes/erules-round-shot.json", " m"),
+        ("scenes/erules-figures-lost.json", " m"),
         ("moves/erules-momentum-before.json", " m"),
         ("moves/erules-momentum-after.json", " m"),
     ] {

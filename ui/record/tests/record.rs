@@ -303,3 +303,28 @@ fn a_truncated_or_overwritten_record_is_read_as_far_as_it_is_sound_never_a_crash
     assert!(refused > 0, "some damage is refused outright");
     eprintln!("{refused} refused, {partial} read in part");
 }
+
+#[test]
+fn the_figures_a_unit_has_left_are_kept() {
+    // eRules' tallies and BBB's stands (a scene's `figures`) are part of the table.
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/scenes");
+    for file in ["erules-figures-lost.json", "bbb-figures.json"] {
+        let scene = Scene::load(&samples.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(scene.units.iter().any(|u| u.figures.is_some()), "{file}");
+        let path = scratch(&format!("{file}.sqlite"));
+        let recorder = Recorder::create(&path, &info()).expect("a new record");
+        let at = GameTime::from_millis(0);
+        recorder.observe(Moment {
+            at,
+            rulings: Some(Arc::new(rulings(&scene))),
+            scene: Some(Arc::new(scene.clone())),
+            calibration: None,
+            moves: Vec::new(),
+            picture: None,
+        });
+        recorder.flush();
+        let record = GameRecord::open(&path).expect("the record opens");
+        let kept = record.scene_at(at).expect("readable").expect("a table");
+        assert_eq!(kept, scene, "{file}");
+    }
+}
