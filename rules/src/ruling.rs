@@ -8,33 +8,32 @@ use crate::geometry::TablePoint;
 use crate::units::{LengthScale, LengthUnit};
 pub use crate::vocabulary::RuleRef;
 
-/// The answer to the question a ruling asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The answer to the question a ruling asks, as a mark and a colour show it.
+///
+/// A penalty and a test are neither yes nor no: the unit still acts — under command at a cost
+/// to its order, or if it passes a roll — so they have verdicts of their own, and the views
+/// that read no as a refusal (a target ruled out, a charge not drawn) never count them as one.
+/// The order runs from the best news to the worst, so the worst of several is their maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Yes: in range, may charge, supports …
     Yes,
-    /// No.
-    No,
+    /// Yes, at a cost: a command distance penalty (−1, −2 …) to the order.
+    Penalty,
+    /// Only if a test is passed: eRules' reaction test to come within 50 m of formed troops.
+    Test,
     /// Too close to call: players decide.
     Borderline,
-}
-
-impl Verdict {
-    /// The verdict on a yes-or-no question: borderline whenever the numbers are within
-    /// tolerance of the threshold, whatever side they fall.
-    pub fn judge(yes: bool, borderline: bool) -> Verdict {
-        match (borderline, yes) {
-            (true, _) => Verdict::Borderline,
-            (false, true) => Verdict::Yes,
-            (false, false) => Verdict::No,
-        }
-    }
+    /// No.
+    No,
 }
 
 /// What a ruling decides, typed, so that the app and the tests never read it from the English:
 /// a permission or an obligation for rulings about what a unit does (shoot, charge, move), a
-/// plain yes or no for rulings about how things stand (in range, in contact, supported).
+/// plain yes or no for rulings about how things stand (in range, in contact, supported), and
+/// a penalty or a test where the unit acts at a cost or on a roll. README's "What a decision
+/// means" says what each means for each topic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
@@ -50,33 +49,44 @@ pub enum Decision {
     No,
     /// Too close to call: players decide.
     Borderline,
+    /// The unit is under command, with a penalty to its order (the "penalty" figure: −1 per
+    /// full 12" beyond 12" in Black Powder). Not a refusal: it may still be ordered.
+    Penalty,
+    /// The unit must take a test to do it (eRules §20.2.1: a reaction test to come within
+    /// 50 m of close-order formed troops). Not a ban: passed, it goes on.
+    Test,
 }
 
 impl Decision {
     /// The outcome of a question of fact, borderline within tolerance of its threshold.
     pub fn judge(yes: bool, borderline: bool) -> Decision {
-        match Verdict::judge(yes, borderline) {
-            Verdict::Yes => Decision::Yes,
-            Verdict::No => Decision::No,
-            Verdict::Borderline => Decision::Borderline,
-        }
+        Decision::either(yes, borderline, Decision::Yes, Decision::No)
     }
 
     /// The outcome of a permission: may or cannot, borderline within tolerance.
     pub fn permit(allowed: bool, borderline: bool) -> Decision {
-        match Verdict::judge(allowed, borderline) {
-            Verdict::Yes => Decision::May,
-            Verdict::No => Decision::Cannot,
-            Verdict::Borderline => Decision::Borderline,
+        Decision::either(allowed, borderline, Decision::May, Decision::Cannot)
+    }
+
+    /// `yes` when `so`, else `no`; borderline whenever the numbers are within tolerance of the
+    /// threshold, whatever side they fall.
+    fn either(so: bool, borderline: bool, yes: Decision, no: Decision) -> Decision {
+        match (borderline, so) {
+            (true, _) => Decision::Borderline,
+            (false, true) => yes,
+            (false, false) => no,
         }
     }
 
-    /// The answer in three: yes (must, may, yes), no (cannot, no) or borderline.
+    /// The answer as marked: yes (must, may, yes), no (cannot, no), borderline, and a
+    /// penalty and a test each their own.
     pub fn verdict(self) -> Verdict {
         match self {
             Decision::Must | Decision::May | Decision::Yes => Verdict::Yes,
             Decision::Cannot | Decision::No => Verdict::No,
             Decision::Borderline => Verdict::Borderline,
+            Decision::Penalty => Verdict::Penalty,
+            Decision::Test => Verdict::Test,
         }
     }
 }
@@ -276,7 +286,7 @@ pub enum Topic {
 }
 
 impl Ruling {
-    /// The answer in three, for colours and marks.
+    /// The answer as marked, for colours and marks.
     pub fn verdict(&self) -> Verdict {
         self.decision.verdict()
     }

@@ -9,6 +9,9 @@
 //! - A trigger with a longer reach for some enemies of the kind (irregular cavalry charges
 //!   further) is borderline between the two distances: the camera cannot tell regular from
 //!   irregular.
+//! - A trigger set off decides yes, not test: whether a test follows hangs on what the camera
+//!   cannot tell (the cavalry advancing, supports within evade distance, E-09), so the sentence
+//!   says what follows and players apply it.
 
 use crate::profile::Trigger;
 use crate::ruling::{Decision, Figure, Ruling, Shape, ShapeRole, Topic};

@@ -405,6 +405,51 @@ fn command_distance_penalties_follow_the_books_examples() {
     );
 }
 
+/// The 45th's command ruling under Craufurd, who stands `behind` inches behind its rear edge.
+fn command_ruling(behind: f64) -> rules::ruling::Ruling {
+    let commander = json!({ "id": "craufurd", "side": "red", "brigade": "light",
+                            "position": [30.0, 12.0 - 1.6 - behind] });
+    let mut light = line("45th", "red", [30.0, 12.0], 90.0);
+    light["brigade"] = json!("light");
+    let report = rule(&scene_with(
+        vec![light, line("3e", "blue", [30.0, 40.0], 270.0)],
+        vec![],
+        vec![commander],
+    ));
+    of(&report, "45th")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Command && r.other.as_deref() == Some("craufurd"))
+        .cloned()
+        .expect("a command ruling")
+}
+
+#[test]
+fn a_unit_beyond_its_command_distance_is_under_command_at_a_penalty() {
+    // A15: 19" from its commander costs −1 to the order; the unit may still be ordered, so the
+    // ruling is a penalty, not a refusal.
+    let far = command_ruling(19.0);
+    assert_eq!(far.decision, Decision::Penalty, "{}", far.explanation);
+    assert_eq!(far.verdict(), Verdict::Penalty);
+    let penalty = far.figures.iter().find(|f| f.name == "penalty");
+    assert_eq!(penalty.map(|f| f.value), Some(-1.0), "{:?}", far.figures);
+    assert!(
+        far.explanation.contains("-1 to its order"),
+        "{}",
+        far.explanation
+    );
+    // Within 12" there is no penalty: yes.
+    let near = command_ruling(6.0);
+    assert_eq!(near.decision, Decision::Yes, "{}", near.explanation);
+    assert!(
+        near.explanation.contains("no distance penalty"),
+        "{}",
+        near.explanation
+    );
+    // At a step's edge it is borderline — players decide — whichever side it falls.
+    assert_eq!(command_ruling(24.05).decision, Decision::Borderline);
+}
+
 /// The cohesion ruling of a brigade of three lines, 1st, 2nd and 3rd, abreast at these x.
 fn guards_cohesion(x: [f64; 3]) -> rules::ruling::Ruling {
     let mut units: Vec<_> = ["1st", "2nd", "3rd"]

@@ -119,7 +119,9 @@ fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
         json!({}),
     ));
     let ruling = proximity_of(&near, "ligne");
-    assert_eq!(ruling.verdict(), Verdict::Yes);
+    // A test to take, not a ban and not a plain "yes": passed, the line comes on.
+    assert_eq!(ruling.decision, Decision::Test, "{}", ruling.explanation);
+    assert_eq!(ruling.verdict(), Verdict::Test);
     assert!(
         ruling.explanation.contains("reaction test"),
         "{}",
@@ -151,7 +153,7 @@ fn moving_within_50_m_of_formed_enemy_needs_a_reaction_test() {
         of(&screen, "ligne")
             .rulings
             .iter()
-            .all(|r| r.topic != Topic::Proximity || r.decision != Decision::Yes),
+            .all(|r| r.topic != Topic::Proximity || r.decision == Decision::No),
         "{}",
         text_of(&screen, "ligne")
     );

@@ -43,6 +43,16 @@ fn penalty(distance: Inches, step: Inches) -> i64 {
     }
 }
 
+/// What the distance decides: yes without a penalty, a penalty beyond one step — the unit is
+/// still under command, its order only harder — and borderline at a step, either way.
+fn decide(penalty: i64, borderline: bool) -> Decision {
+    match (borderline, penalty) {
+        (true, _) => Decision::Borderline,
+        (false, 0) => Decision::Yes,
+        (false, _) => Decision::Penalty,
+    }
+}
+
 /// The command distance of `index` and its ruling, when the scene has a commander for it.
 pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandDistance, Ruling)> {
     let unit = &situation.scene.units[index];
@@ -101,7 +111,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         topic: Topic::Command,
         unit: unit.id.clone(),
         other: Some(commander.id.clone()),
-        decision: Decision::judge(penalty == 0, borderline),
+        decision: decide(penalty, borderline),
         rule: situation.profile.command_rule().unwrap_or(COMMAND_DISTANCE),
         figures: vec![
             Figure::inches("distance", distance),

@@ -156,10 +156,11 @@ pub fn enemy_within(
         topic: Topic::Proximity,
         unit: unit.id.clone(),
         other: Some(enemy.unit.id.clone()),
-        decision: if ban.is_some() {
-            Decision::permit(false, borderline)
-        } else {
-            Decision::judge(within, borderline)
+        decision: match (ban, Decision::judge(within, borderline)) {
+            (Some(_), _) => Decision::permit(false, borderline),
+            // Within, the unit tests to come any closer: the zone is neither a ban nor a fact.
+            (None, Decision::Yes) if words.is_some_and(|w| w.within_is_test) => Decision::Test,
+            (None, decision) => decision,
         },
         rule: profile.proximity_rule().unwrap_or(PROXIMITY),
         figures: vec![

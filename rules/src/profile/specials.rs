@@ -50,6 +50,10 @@ pub struct ProximityWords {
     /// their ruling then decides "cannot".
     #[serde(default)]
     pub within_light: Option<String>,
+    /// Being within is a test to take, not a fact or a ban (eRules §20.2.1: close-order troops
+    /// take a reaction test to come any closer): the ruling then decides "test".
+    #[serde(default)]
+    pub within_is_test: bool,
     /// What it means to be beyond it.
     pub beyond: String,
     /// The rule is about close-order enemy only (eRules §20.2.1: formed troops), so

@@ -142,21 +142,27 @@ pub fn side_colour(scene: &Scene, side: &str) -> Color32 {
     SIDE_COLOURS[index % SIDE_COLOURS.len()]
 }
 
-/// Colour for a verdict: ✔ green, ✘ red, ? amber.
+/// Colour for a verdict: ✔ green, ✖ red, ? amber, and a penalty (violet) and a test (blue)
+/// far from all three, so that neither reads as a refusal nor as "players decide".
 pub fn verdict_colour(verdict: Verdict) -> Color32 {
     match verdict {
         Verdict::Yes => Color32::from_rgb(90, 220, 110),
-        Verdict::No => Color32::from_rgb(240, 90, 80),
+        Verdict::Penalty => Color32::from_rgb(190, 140, 255),
+        Verdict::Test => Color32::from_rgb(90, 170, 255),
         Verdict::Borderline => Color32::from_rgb(255, 190, 40),
+        Verdict::No => Color32::from_rgb(240, 90, 80),
     }
 }
 
-/// The mark for a verdict, as the command line prints it.
+/// The mark for a verdict: a penalty is a minus (under command, at a cost to the order), a
+/// test a die (a roll to pass). Every mark is in egui's bundled fonts.
 pub fn verdict_mark(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Yes => "✔",
-        Verdict::No => "✖",
+        Verdict::Penalty => "➖",
+        Verdict::Test => "🎲",
         Verdict::Borderline => "?",
+        Verdict::No => "✖",
     }
 }
 
@@ -680,6 +686,39 @@ pub fn unit_at<'s>(scene: &'s Scene, point: &TablePoint, tolerance: Inches) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_penalty_and_a_test_are_marked_apart_from_a_refusal_and_drawn_from_the_fonts() {
+        let all = [
+            Verdict::Yes,
+            Verdict::Penalty,
+            Verdict::Test,
+            Verdict::Borderline,
+            Verdict::No,
+        ];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(verdict_mark(*a), verdict_mark(*b), "{a:?} and {b:?}");
+                assert_ne!(verdict_colour(*a), verdict_colour(*b), "{a:?} and {b:?}");
+            }
+        }
+        assert_ne!(verdict_mark(Verdict::Penalty), "✖");
+        assert_ne!(verdict_mark(Verdict::Test), "✖");
+        // Each mark is in egui's bundled fonts, so none is drawn as a missing-glyph box.
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_pass(Default::default(), |_| {});
+        output.textures_delta.clear();
+        for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+            let font = FontId::new(14.0, family);
+            for verdict in all {
+                let mark = verdict_mark(verdict);
+                assert!(
+                    ctx.fonts_mut(|f| f.has_glyphs(&font, mark)),
+                    "{mark} ({verdict:?}) in {font:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_label_at_the_edge_slides_into_the_view() {

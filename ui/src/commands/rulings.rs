@@ -48,12 +48,11 @@ pub fn run(
     Ok(())
 }
 
-/// A mark a player reads at a glance.
+/// A mark a player reads at a glance: the app's, but for no the terminal's ballot ✘.
 pub fn mark(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::Yes => "✔",
         Verdict::No => "✘",
-        Verdict::Borderline => "?",
+        other => crate::app::overlay::verdict_mark(other),
     }
 }
 
@@ -149,7 +148,10 @@ pub fn write_report(scene: &Scene, report: &Rulings, out: &mut dyn Write) -> std
         writeln!(out, "\nThe table")?;
         write_rulings(&report.general, &profile, "  ", out)?;
     }
-    writeln!(out, "\n✔ yes   ✘ no   ? borderline — players decide")?;
+    writeln!(
+        out,
+        "\n✔ yes   ➖ penalty   🎲 test   ✘ no   ? borderline — players decide"
+    )?;
     Ok(())
 }
 

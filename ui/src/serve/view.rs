@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use rules::geometry::TablePoint;
-use rules::ruling::{Decision, Ruling, Shape, Topic, to_thousandth};
+use rules::ruling::{Decision, Ruling, Shape, Topic, Verdict, to_thousandth};
 use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::LengthUnit;
 use serde::Serialize;
@@ -147,9 +147,10 @@ pub struct UnitView {
 pub struct RulingView {
     /// Shooting, charge, command …
     pub topic: Topic,
-    /// Must, may, cannot, yes, no, borderline.
+    /// Must, may, cannot, yes, no, borderline, penalty, test (README: "What a decision means").
     pub decision: Decision,
-    /// The verdict's mark (`✔`, `✖`, `?`) and colour class (`yes`, `no`, `borderline`).
+    /// The verdict's colour class and mark: `yes` ✔, `penalty` ➖, `test` 🎲, `no` ✖,
+    /// `borderline` ?.
     pub verdict: &'static str,
     /// The other unit, if the ruling is about two.
     pub other: Option<String>,
@@ -455,11 +456,13 @@ fn move_view(record: &crate::app::pipeline::MoveRecord) -> MoveView {
 }
 
 /// A verdict as the page's styles name it.
-fn verdict_word(verdict: rules::ruling::Verdict) -> &'static str {
+fn verdict_word(verdict: Verdict) -> &'static str {
     match verdict {
-        rules::ruling::Verdict::Yes => "yes",
-        rules::ruling::Verdict::No => "no",
-        rules::ruling::Verdict::Borderline => "borderline",
+        Verdict::Yes => "yes",
+        Verdict::Penalty => "penalty",
+        Verdict::Test => "test",
+        Verdict::Borderline => "borderline",
+        Verdict::No => "no",
     }
 }
 
@@ -495,11 +498,15 @@ mod tests {
     }
 
     fn sample() -> Scene {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../samples/scenes/two-lines.json"
-        );
-        Scene::load(std::path::Path::new(path)).expect("the sample loads")
+        sample_at("scenes/two-lines.json")
+    }
+
+    /// A sample scene or scenario, by its path under `samples/`.
+    fn sample_at(path: &str) -> Scene {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../samples")
+            .join(path);
+        Scene::load(&path).expect("the sample loads")
     }
 
     #[test]
@@ -552,5 +559,39 @@ mod tests {
         assert!(!ruling.rule.is_empty());
         assert_eq!(view.table.unit, "\"");
         assert_eq!(view.table.ruleset, "black-powder");
+    }
+
+    #[test]
+    fn a_command_penalty_is_sent_as_a_penalty_not_a_refusal() {
+        // Crimea River: the Guards' second battery stands 20.2" from Bentinck, −1 to its order.
+        let view =
+            TableView::of(&state(sample_at("scenarios/crimea-river.json")), "t").expect("a view");
+        let battery = view
+            .rulings
+            .get("guards-battery-2")
+            .and_then(|r| r.iter().find(|r| r.topic == Topic::Command))
+            .expect("the battery's command ruling");
+        assert_eq!(
+            battery.decision,
+            Decision::Penalty,
+            "{}",
+            battery.explanation
+        );
+        assert_eq!(battery.verdict, "penalty");
+        let json = serde_json::to_value(battery).expect("it serializes");
+        assert_eq!(json["decision"], "penalty");
+        assert_eq!(json["verdict"], "penalty");
+        // A test is its own word too, and no word stands for two verdicts.
+        assert_eq!(verdict_word(Verdict::Test), "test");
+        let words = [
+            Verdict::Yes,
+            Verdict::Penalty,
+            Verdict::Test,
+            Verdict::Borderline,
+            Verdict::No,
+        ]
+        .map(verdict_word);
+        let distinct: std::collections::BTreeSet<_> = words.iter().collect();
+        assert_eq!(distinct.len(), words.len(), "{words:?}");
     }
 }

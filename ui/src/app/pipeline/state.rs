@@ -167,21 +167,15 @@ impl MoveRecord {
         }
     }
 
-    /// Its check's worst verdict; a move with no check is taken as made.
+    /// Its check's worst verdict (verdicts are ordered from the best news to the worst); a
+    /// move with no check is taken as made.
     pub fn verdict(&self) -> Verdict {
-        let verdicts: Vec<Verdict> = self
-            .check
+        self.check
             .iter()
             .flat_map(|c| &c.rulings)
             .map(|r| r.verdict())
-            .collect();
-        if verdicts.contains(&Verdict::No) {
-            Verdict::No
-        } else if verdicts.contains(&Verdict::Borderline) {
-            Verdict::Borderline
-        } else {
-            Verdict::Yes
-        }
+            .max()
+            .unwrap_or(Verdict::Yes)
     }
 }
 

@@ -3,7 +3,8 @@
 // Plain JS and SVG, served from the binary; nothing to build.
 "use strict";
 
-const MARK = { yes: "✔", no: "✖", borderline: "?" };
+// As the app marks them: a penalty still acts under command, a test is a roll to pass.
+const MARK = { yes: "✔", penalty: "➖", test: "🎲", no: "✖", borderline: "?" };
 
 const token = location.pathname.split("/")[2] || "";
 // `view` is what is drawn: the live table (`live`), or a moment of the past while looking back.
