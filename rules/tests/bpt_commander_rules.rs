@@ -617,3 +617,84 @@ fn a_column_fires_only_its_front_stands() {
         }
     }
 }
+
+/// The shooting ruling of `shooter` on `target`, if any.
+fn shot_at<'r>(
+    report: &'r rules::rulings::Rulings,
+    shooter: &str,
+    target: &str,
+) -> Option<&'r rules::ruling::Ruling> {
+    of(report, shooter)
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some(target))
+}
+
+#[test]
+fn a_target_18_cm_from_the_front_edge_is_in_range_however_far_from_the_front_centre() {
+    // §1.4: in_range(S, T, r) = min_distance(firing stands of S, footprint(T) ∩ cone(S)) <= r.
+    // Each unit's nearest point of the target in its cone is 18 cm from its front edge, and
+    // more than its range plus the tolerance from the middle of that edge: by the book, in
+    // range. A 30 cm line of foot and one of horse, both with 20 cm rifles, see a target 18 cm
+    // straight ahead of their right end (23.4 cm from the middle); a 16 cm battery of 40 cm
+    // field guns sees one 38 cm out, 60° right of ahead of its right end (over 41 cm from the
+    // middle).
+    let right_end = |width: f64| [40.0 + cm(width / 2.0), 10.0];
+    let cases = [
+        ("infantry", "line", "rifled-musket", 30.0, 0.0, 18.0),
+        ("cavalry", "line", "rifled-musket", 30.0, 0.0, 18.0),
+        (
+            "artillery",
+            "deployed",
+            "smoothbore-artillery",
+            16.0,
+            60.0,
+            38.0,
+        ),
+    ];
+    for (kind, formation, weapon, width, off, distance) in cases {
+        let mut unit = block("union", "blue", [40.0, 10.0], 90.0, [cm(width), cm(3.0)]);
+        unit["kind"] = json!(kind);
+        unit["formation"] = json!(formation);
+        unit["weapon"] = json!(weapon);
+        // The target's nearest corner at `distance` from the right end, `off` degrees right.
+        let corner = towards(right_end(width), 90.0 - off, cm(distance));
+        let target = block(
+            "reb",
+            "grey",
+            [corner[0] + cm(1.0), corner[1]],
+            270.0,
+            [cm(2.0), cm(1.5)],
+        );
+        let scene = scene_in("bpt-commander", vec![unit, target], vec![], json!({}));
+        let from_centre = nalgebra::distance(
+            &scene.units[0].footprint.leader(),
+            &scene.units[1]
+                .footprint
+                .closest_point(&scene.units[0].footprint.leader())
+                .0,
+        );
+        let limit = scene
+            .profile()
+            .unit_weapon(&scene.units[0])
+            .and_then(|w| w.range());
+        assert!(
+            from_centre > limit.expect("a range").0 + cm(1.0),
+            "{kind}: {from_centre} from the centre"
+        );
+        let report = rule(&scene);
+        let shot = shot_at(&report, "union", "reb").unwrap_or_else(|| {
+            panic!(
+                "{kind}: a ruling on the target: {}",
+                text_of(&report, "union")
+            )
+        });
+        assert_eq!(shot.verdict(), Verdict::Yes, "{kind}: {shot:#?}");
+        let range = shot
+            .figures
+            .iter()
+            .find(|f| f.name == "range")
+            .expect("range");
+        assert!((range.value - distance).abs() < 0.05, "{kind}: {range:?}");
+    }
+}

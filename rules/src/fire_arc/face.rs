@@ -4,6 +4,7 @@
 //! the shortest distance between the units (BPT Commander §1.9) takes ranges from the whole
 //! front edge (or face) instead; sight lines still leave the leader.
 
+use parry2d_f64::bounding_volume::Aabb;
 use smallvec::SmallVec;
 
 use super::fire_arc;
@@ -41,6 +42,15 @@ impl FiringFace {
                 .closest_to(&self.eye)
                 .map(|(to, _)| Tape::between(self.eye, to)),
         }
+    }
+
+    /// The box round every point ranges are measured from: the eye, and the range edge where
+    /// there is one. No part of a target is nearer than its box's gap to this box, so it bounds
+    /// who can be in range (a wide line measured from its front edge reaches further to the
+    /// sides than from its middle).
+    pub fn range_origins(&self) -> Aabb {
+        let edge = self.range_edge.iter().flat_map(|edge| [edge.a, edge.b]);
+        Aabb::from_points(std::iter::once(self.eye).chain(edge))
     }
 
     /// "45th Foot", or "45th Foot's left face".

@@ -319,12 +319,12 @@ fn from_face(
     let tie = profile.tolerance().distance;
     let mut candidates = Vec::new();
     let mut ineligible = Vec::new();
-    let eye = parry2d_f64::bounding_volume::Aabb::from_points([face.eye]);
+    let origins = face.range_origins();
     let side = situation.units[shooter].side;
-    let reach = eye.loosened((max + tie).0);
+    let reach = origins.loosened((max + tie).0);
     for enemy in situation.units_in(reach).filter(|v| v.side != side) {
         // The gap between boxes never exceeds the true distance: a cheap first cut.
-        if crate::situation::aabb_gap(&eye, &enemy.aabb) > max + tie {
+        if crate::situation::aabb_gap(&origins, &enemy.aabb) > max + tie {
             continue;
         }
         match screen(situation, face, enemy.index, max) {
