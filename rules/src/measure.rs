@@ -97,8 +97,9 @@ pub struct PairMeasurement {
     /// From `from`'s leader point to the closest point of `to` (from its front edge where the
     /// ruleset measures between the units: then the edge distance).
     pub range: Inches,
-    /// From `from`'s leader point to the closest point of `to` inside `from`'s fire arc
-    /// (digest A5); absent when no part of `to` is in the arc.
+    /// From where `from`'s ranges are measured (its leader, or its front edge) to the closest
+    /// point of `to` inside `from`'s fire arc (digest A5); absent when no part of `to` is in
+    /// the arc.
     pub range_in_arc: Option<Inches>,
     /// The quarter of `to` in which `from`'s leader stands, as the rules see it (skirmishers
     /// have only a front, squares four fronts).
@@ -218,7 +219,7 @@ fn round(value: f64) -> f64 {
 pub(crate) struct InArc {
     /// Fraction of the base area in the arc.
     pub fraction: f64,
-    /// Range from the leader to the nearest part in the arc.
+    /// Range to the nearest part in the arc, from where the unit's ranges are measured.
     pub range: Option<Inches>,
 }
 
@@ -351,10 +352,11 @@ fn range_borderline(
             kind: BorderlineKind::Range,
             margin: (range - limit).abs().rounded(),
             explanation: format!(
-                "{} is {} from {} leader, within {} of its {which} range of {}: borderline — players decide",
+                "{} is {} from {} {}, within {} of its {which} range of {}: borderline — players decide",
                 to.name,
                 profile.length(range.rounded()),
                 possessive(&from.name),
+                profile.range_origin_words(from),
                 profile.length(tolerance.distance),
                 profile.length(limit)
             ),

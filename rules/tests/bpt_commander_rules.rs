@@ -698,3 +698,78 @@ fn a_target_18_cm_from_the_front_edge_is_in_range_however_far_from_the_front_cen
         assert!((range.value - distance).abs() < 0.05, "{kind}: {range:?}");
     }
 }
+
+#[test]
+fn a_charge_is_measured_from_the_front_edge_as_the_initiative_is() {
+    // §1.9, §1.11: BPT measures the shortest distance between the units. A 30 cm line and a
+    // target 18 cm straight ahead of its right end (23.4 cm from the middle of its front): the
+    // initiative says 18 cm, and so does the charge, well within the 20 cm charge distance.
+    let mut line = block("union", "blue", [40.0, 10.0], 90.0, [cm(30.0), cm(3.0)]);
+    line["weapon"] = json!("rifled-musket");
+    let right_end = 40.0 + cm(15.0);
+    let target = block(
+        "reb",
+        "grey",
+        [right_end + cm(1.0), 10.0 + cm(18.0)],
+        270.0,
+        [cm(2.0), cm(1.5)],
+    );
+    let units = vec![line, target];
+    let report = rule(&scene_in("bpt-commander", units.clone(), vec![], json!({})));
+    assert_says(
+        &report,
+        "union",
+        "union is 18.0 cm from reb, within 20.0 cm",
+    );
+    let charge = of(&report, "union")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Charge && r.other.as_deref() == Some("reb"))
+        .expect("a charge ruling");
+    assert_eq!(charge.verdict(), Verdict::Yes, "{charge:#?}");
+    assert!(
+        charge
+            .explanation
+            .contains("the charge costs 18.0 cm of its 20.0 cm charge distance"),
+        "{}",
+        charge.explanation
+    );
+    // The tape starts on the front edge, at its right end.
+    let rules::ruling::Shape::Segment { from, .. } = &charge.shapes[0] else {
+        panic!("a measured line: {charge:#?}");
+    };
+    assert!(
+        (from[1] - 10.0).abs() < 1e-3 && (from[0] - right_end).abs() < 1e-3,
+        "{from:?}"
+    );
+    // Black Powder measures its charges from the leader.
+    let bp = rule(&scene_in("black-powder", units, vec![], json!({})));
+    let cost = common::charge(&bp, "union", "reb").expect("a charge").cost;
+    assert!((cost.0 - cm(23.43)).abs() < 0.01, "{cost:?}");
+}
+
+#[test]
+fn measure_says_a_borderline_range_is_from_the_front_edge() {
+    // `vedette measure` names the point BPT measures from: the front edge, not the leader.
+    let target = block(
+        "reb",
+        "grey",
+        [40.0, 10.0 + cm(20.5)],
+        270.0,
+        [cm(10.0), cm(1.5)],
+    );
+    let scene = scene_in("bpt-commander", vec![shooter(), target], vec![], json!({}));
+    let pair = measure_pair(&scene.units[0], &scene.units[1], &scene.profile());
+    let range = pair
+        .borderline
+        .iter()
+        .find(|b| b.explanation.contains("maximum range"))
+        .expect("a borderline range");
+    assert!(
+        range
+            .explanation
+            .starts_with("reb is 20.5 cm from union's front edge"),
+        "{}",
+        range.explanation
+    );
+}

@@ -10,7 +10,7 @@ pub use contact::contact_rulings;
 use parry2d_f64::bounding_volume::BoundingVolume;
 use serde::Serialize;
 
-use crate::geometry::{OrientedRect, TablePoint, facing_of};
+use crate::geometry::{OrientedRect, TablePoint, Tape, facing_of};
 use crate::profile::ChargesNearEnemy;
 use crate::quarter::{Quarter, QuarterScheme, classify};
 use crate::retire::{Outcome, Withdrawal, evade, may_evade};
@@ -34,12 +34,16 @@ pub struct ChargeAssessment {
     pub reachable: bool,
     /// The face it would hit (A21).
     pub face: Quarter,
-    /// The move it costs: leader to the closest point, with terrain (A20).
+    /// The move it costs: leader to the closest point (front edge to the closest point where
+    /// the ruleset measures between the units), with terrain (A20).
     pub cost: Inches,
     /// The charger's move.
     pub allowance: Inches,
     /// The straight distance the charge covers, before terrain.
     pub length: Inches,
+    /// Where that distance is measured from and to.
+    #[serde(skip)]
+    pub tape: Tape,
     /// What the terrain added to it ("2.10" in wood-1 at ×2").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<String>,
@@ -281,10 +285,10 @@ pub fn assess_charge(
             || reading.margin.distance <= tolerance.distance
             || reading.margin.angle <= tolerance.angle);
     let allowance = situation.units[charger].charge_allowance;
-    let (closest, _) = enemy.footprint.closest_point(&leader);
+    let tape = profile.charge_tape(unit, enemy);
     let path = situation
         .terrain
-        .move_cost(unit, &leader, &closest, profile);
+        .move_cost(unit, &tape.from, &tape.to, profile);
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face).map(|why| (why, FORBIDDEN));
@@ -340,6 +344,7 @@ pub fn assess_charge(
         cost: path.cost,
         allowance,
         length: path.length,
+        tape,
         terrain: path.notes.clone(),
         closing_fire: !forms_square && may_give_closing_fire(situation, target, face),
         forms_square,
@@ -425,7 +430,6 @@ pub fn charge_ruling(
     let unit = &situation.scene.units[charger];
     let enemy = &situation.scene.units[target];
     let leader = unit.footprint.leader();
-    let (closest, _) = enemy.footprint.closest_point(&leader);
     let face_name = charge.face.describe();
     // A ruleset whose charges reach further than a move names the charge distance.
     let reach = if charge.allowance == situation.units[charger].move_allowance {
@@ -511,8 +515,8 @@ pub fn charge_ruling(
     }
     let mut shapes = vec![Shape::segment(
         ShapeRole::Measure,
-        &leader,
-        &closest,
+        &charge.tape.from,
+        &charge.tape.to,
         situation.profile.length(charge.cost.rounded()).to_string(),
     )];
     if charge.reachable

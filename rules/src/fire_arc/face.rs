@@ -109,7 +109,5 @@ pub fn one_front(unit: &Unit, profile: &Profile, arc: ConvexRegion) -> FiringFac
 
 /// The edge ranges are measured from, if the ruleset measures between the units.
 fn range_edge(profile: &Profile, face: Face) -> Option<Segment> {
-    profile
-        .ranges_from_front_edge()
-        .then(|| Segment::new(face.start, face.end))
+    profile.ranges_from_front_edge().then(|| face.segment())
 }

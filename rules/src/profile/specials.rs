@@ -30,7 +30,8 @@ pub enum RangeFrom {
     /// The centre of the firing stand (Bugles, Bullets and Blades; a gun's muzzle is its front).
     Centre,
     /// Anywhere along the front edge: the shortest distance between the firing unit and the
-    /// enemy (BPT Commander §1.9). Sight lines still leave the leader.
+    /// enemy (BPT Commander §1.9); charges are measured from the front edge too. Sight lines
+    /// still leave the leader.
     FrontEdge,
 }
 

@@ -1,6 +1,6 @@
 //! Faces of a unit: the edge segment a quarter is drawn from, and how much of it others cover.
 
-use crate::geometry::{OrientedRect, TablePoint, TableVector};
+use crate::geometry::{OrientedRect, Segment, TablePoint, TableVector};
 use crate::quarter::Quarter;
 use crate::units::Inches;
 
@@ -35,6 +35,11 @@ impl Face {
     /// Its length.
     pub fn length(&self) -> Inches {
         Inches(nalgebra::distance(&self.start, &self.end))
+    }
+
+    /// The face as a segment, to measure from.
+    pub fn segment(&self) -> Segment {
+        Segment::new(self.start, self.end)
     }
 
     /// The unit vector along the face, from `start` to `end`.

@@ -223,8 +223,9 @@ pub fn tape(
             )];
             for (m, x, y) in [(&ab, a, b), (&ba, b, a)] {
                 lines.push(format!(
-                    "from {}'s leader: {} to {}{}",
+                    "from {}'s {}: {} to {}{}",
                     x.name,
+                    profile.range_origin_words(x),
                     f(m.range),
                     y.name,
                     m.range_in_arc.map_or_else(

@@ -49,9 +49,13 @@ pub fn umpire_panel(ui: &mut egui::Ui, state: &mut AppState) {
                         .size(17.0),
                 );
                 let units = state.settings.units.for_scene(scene);
+                let profile = scene.profile();
                 for m in &case.measurements {
+                    let origin = scene
+                        .unit(&m.from)
+                        .map_or("leader", |u| profile.range_origin_words(u));
                     ui.label(format!(
-                        "{} to {}: edge {}, range from leader {}{}, leader in the {} quarter, {:.0}% in arc",
+                        "{} to {}: edge {}, range from {origin} {}{}, leader in the {} quarter, {:.0}% in arc",
                         name(&m.from),
                         name(&m.to),
                         units.format(m.edge_distance),
