@@ -13,6 +13,7 @@ use crate::quarter::{Quarter, classify};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
+use crate::text::and_list;
 use crate::units::Inches;
 
 const SUPPORTS: RuleRef = RuleRef::read_as("Supports (§7.8)", "A27");
@@ -178,6 +179,8 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
         let mut seen = vec![false; slots.len()];
         assign(supporter, &edges, &mut slot_of, &mut seen);
     }
+    // Each support given: the engaged unit, the zone, the supporter and its gap.
+    let mut given: Vec<Support> = Vec::new();
     for (slot, assigned) in slot_of.iter().enumerate() {
         let Some(supporter) = assigned else { continue };
         let (engaged, zone) = slots[slot];
@@ -194,8 +197,104 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
         rulings.push(support_ruling(
             situation, s, engaged, zone, distance, reach, tolerance,
         ));
+        given.push(Support {
+            engaged,
+            zone,
+            supporter: s,
+            distance,
+        });
+    }
+    for (engaged, status) in &statuses {
+        if status.can_be_supported {
+            let received: Vec<&Support> = given.iter().filter(|g| g.engaged == *engaged).collect();
+            rulings.push(bonus_ruling(
+                situation, *engaged, &received, reach, tolerance,
+            ));
+        }
     }
     (statuses, rulings)
+}
+
+/// One support given: by `supporter`, in `engaged`'s `zone`, `distance` away.
+struct Support {
+    engaged: usize,
+    zone: Quarter,
+    supporter: usize,
+    distance: Inches,
+}
+
+/// What an engaged unit gets from its supports, in a ruling of its own: the supporters' rulings
+/// are theirs, and the unit fighting should read its bonus without looking for them.
+fn bonus_ruling(
+    situation: &Situation,
+    engaged: usize,
+    received: &[&Support],
+    reach: Inches,
+    tolerance: Inches,
+) -> Ruling {
+    let unit = &situation.scene.units[engaged];
+    let reach_words = situation.profile.length(reach);
+    // Supporters a little beyond the reach count only if the players agree, as their own
+    // rulings say.
+    let (sure, doubtful): (Vec<&Support>, Vec<&Support>) =
+        received.iter().partition(|s| s.distance <= reach);
+    let listed = |of: &[&Support]| {
+        let parts: Vec<String> = of
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} in its {}",
+                    situation.scene.units[s.supporter].name,
+                    s.zone.describe()
+                )
+            })
+            .collect();
+        and_list(&parts)
+    };
+    let (bonus, more) = (sure.len(), sure.len() + doubtful.len());
+    let name = &unit.name;
+    let mut explanation = match (sure.is_empty(), doubtful.is_empty()) {
+        (true, true) => format!(
+            "{name} has no supports: no unengaged friend within {reach_words} in its flanks or rear. +0."
+        ),
+        (false, true) => format!("{name} is supported by {}: +{bonus}.", listed(&sure)),
+        (true, false) => format!(
+            "{name} is supported by {} only if the players agree (just beyond {reach_words}): +{more} if they do, +0 if not. Borderline — players decide.",
+            listed(&doubtful)
+        ),
+        (false, false) => format!(
+            "{name} is supported by {}, and by {} if the players agree (just beyond {reach_words}): +{bonus}, or +{more} if they do. Borderline — players decide.",
+            listed(&sure),
+            listed(&doubtful)
+        ),
+    };
+    // A supporter just within the reach is borderline too (its own ruling says so).
+    let near: Vec<&Support> = sure
+        .iter()
+        .copied()
+        .filter(|s| reach - s.distance <= tolerance)
+        .collect();
+    if !near.is_empty() {
+        let names: Vec<String> = near
+            .iter()
+            .map(|s| situation.scene.units[s.supporter].name.clone())
+            .collect();
+        explanation.push_str(&format!(
+            " {} {} within tolerance of {reach_words}: borderline — players decide.",
+            and_list(&names),
+            if near.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    Ruling {
+        topic: Topic::Support,
+        unit: unit.id.clone(),
+        other: None,
+        decision: Decision::judge(!sure.is_empty(), !doubtful.is_empty() || !near.is_empty()),
+        rule: SUPPORTS,
+        figures: vec![Figure::count("support bonus", bonus as i64)],
+        explanation,
+        shapes: Vec::new(),
+    }
 }
 
 fn plain(situation: &Situation, index: usize, decision: Decision, explanation: String) -> Ruling {

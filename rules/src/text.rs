@@ -23,6 +23,15 @@ pub fn possessive(name: &str) -> String {
     }
 }
 
+/// "A", "A and B", "A, B and C".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,5 +44,17 @@ mod tests {
             format!("{a} cannot shoot at {b}: too far.")
         );
         assert_eq!(concat(&[]), "");
+    }
+
+    #[test]
+    fn and_list_reads_as_english() {
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(and_list(&names(&[])), "");
+        assert_eq!(and_list(&names(&["52nd"])), "52nd");
+        assert_eq!(and_list(&names(&["52nd", "95th"])), "52nd and 95th");
+        assert_eq!(
+            and_list(&names(&["52nd", "95th", "43rd"])),
+            "52nd, 95th and 43rd"
+        );
     }
 }

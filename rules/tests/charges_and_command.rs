@@ -364,6 +364,62 @@ fn supports_in_flank_and_rear_and_the_borderline_one() {
     );
 }
 
+/// The 45th's own ruling on its supports.
+fn own_support_ruling(report: &rules::rulings::Rulings) -> &rules::ruling::Ruling {
+    of(report, "45th")
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Support && r.other.is_none())
+        .unwrap_or_else(|| panic!("its own support ruling: {}", text_of(report, "45th")))
+}
+
+#[test]
+fn an_engaged_unit_is_told_its_own_support_bonus() {
+    // A27: the 45th fights the 3e to its front. Its own rulings say what its supports give it,
+    // not only the supporters' rulings: none; the 52nd behind it (+1); and the 95th 6.5" off
+    // its left flank, just beyond 6" (+2 only if the players agree).
+    let fight = || {
+        vec![
+            line("45th", "red", [30.0, 12.0], 90.0),
+            line("3e", "blue", [30.0, 12.0], 270.0),
+        ]
+    };
+    let alone = rule(&scene(fight()));
+    let ruling = own_support_ruling(&alone);
+    assert_eq!(ruling.decision, Decision::No);
+    assert!(
+        ruling.explanation.starts_with("45th has no supports")
+            && ruling.explanation.ends_with("+0."),
+        "{}",
+        ruling.explanation
+    );
+    let mut backed = fight();
+    backed.push(line("52nd", "red", [30.0, 8.4], 90.0));
+    let report = rule(&scene(backed.clone()));
+    let ruling = own_support_ruling(&report);
+    assert_eq!(ruling.decision, Decision::Yes);
+    assert_eq!(
+        ruling.explanation,
+        "45th is supported by 52nd in its rear: +1."
+    );
+    backed.push(unit(
+        json!({ "id": "95th", "side": "red", "kind": "infantry", "front_center": [18.8, 11.2],
+                "facing": 0.0, "width": 4.7, "depth": 1.6 }),
+    ));
+    let report = rule(&scene(backed));
+    let ruling = own_support_ruling(&report);
+    assert_eq!(ruling.verdict(), Verdict::Borderline);
+    assert!(
+        ruling.explanation.starts_with(
+            "45th is supported by 52nd in its rear, and by 95th in its left flank if the players agree (just beyond 6.00\"): +1, or +2 if they do."
+        ),
+        "{}",
+        ruling.explanation
+    );
+    let bonus = ruling.figures.iter().find(|f| f.name == "support bonus");
+    assert_eq!(bonus.map(|f| f.value), Some(1.0));
+}
+
 #[test]
 fn a_unit_engaged_to_its_flank_cannot_be_supported() {
     let report = rule(&scene(vec![
