@@ -773,3 +773,195 @@ fn measure_says_a_borderline_range_is_from_the_front_edge() {
         range.explanation
     );
 }
+
+/// A stand `width` × `depth` cm centred at (`x`, `y`) cm, facing `facing`.
+fn stand_cm(x: f64, y: f64, facing: f64, width: f64, depth: f64) -> Value {
+    json!({ "center": [cm(x), cm(y)], "facing": facing, "width": cm(width), "depth": cm(depth) })
+}
+
+/// The 28th in square around (90, 50) cm: four 4 × 2 cm stands facing out, their outline 8 cm
+/// square from (86, 46) to (94, 54), and a command stand in the middle facing north.
+fn square_of_stands() -> Value {
+    json!({ "id": "28th", "side": "british", "kind": "infantry", "formation": "square",
+            "facing": 90.0, "weapon": "smoothbore-musket", "stands": [
+                stand_cm(90.0, 53.0, 90.0, 4.0, 2.0), stand_cm(87.0, 50.0, 180.0, 4.0, 2.0),
+                stand_cm(93.0, 50.0, 0.0, 4.0, 2.0), stand_cm(90.0, 47.0, 270.0, 4.0, 2.0),
+                stand_cm(90.0, 50.0, 90.0, 2.0, 2.0)] })
+}
+
+/// A 2 cm block of French foot centred on (`x`, `y`) cm.
+fn french_at(x: f64, y: f64) -> Value {
+    block(
+        "french",
+        "grey",
+        [cm(x), cm(y - 1.0)],
+        270.0,
+        [cm(2.0), cm(2.0)],
+    )
+}
+
+/// The arc rulings of `id`: one per part of it that fires on its own.
+fn arcs<'r>(report: &'r rules::rulings::Rulings, id: &str) -> Vec<&'r rules::ruling::Ruling> {
+    of(report, id)
+        .rulings
+        .iter()
+        .filter(|r| r.topic == Topic::Shooting && r.other.is_none())
+        .collect()
+}
+
+#[test]
+fn each_stand_of_a_square_fires_the_way_it_faces_into_its_own_cone() {
+    // §1.3: "each stand fires only in the direction it faces"; §1.4: square → each stand
+    // separately, each with its own 150° cone from its own front edge (ambiguity 13). The
+    // French at (83, 58) cm are 3 cm beyond the left stand's front edge line, inside its cone
+    // (27° off its right ray), but north of the 45° ray from the square's front-left corner:
+    // Black Powder's left face would not see them. The stand in the middle does not fire.
+    let units = vec![square_of_stands(), french_at(83.0, 59.0)];
+    let report = rule(&scene_in("bpt-commander", units.clone(), vec![], json!({})));
+    let arcs_said = arcs(&report, "28th");
+    assert_eq!(
+        arcs_said.len(),
+        4,
+        "one arc per stand facing out: {arcs_said:#?}"
+    );
+    for arc in &arcs_said {
+        assert!(
+            arc.explanation
+                .contains("In square each stand fires only the way it faces: 4 stands fire"),
+            "{}",
+            arc.explanation
+        );
+        let firing = arc.figures.iter().find(|f| f.name == "stands firing");
+        assert_eq!(firing.map(|f| f.value), Some(4.0));
+    }
+    assert_says(&report, "28th", "28th's left face may shoot at french");
+    assert_says(&report, "28th", "28th's front face may shoot at french");
+    // The left stand's shot is measured from its own front edge (x = 86 cm, y 48 to 52 cm).
+    let left = of(&report, "28th")
+        .rulings
+        .iter()
+        .find(|r| {
+            r.explanation
+                .starts_with("28th's left face may shoot at french")
+        })
+        .expect("the left stand's shot");
+    let rules::ruling::Shape::Segment { from, .. } = &left.shapes[0] else {
+        panic!("a measured line: {left:#?}");
+    };
+    assert!(
+        (from[0] - cm(86.0)).abs() < 1e-3 && (from[1] - cm(52.0)).abs() < 1e-3,
+        "{from:?}"
+    );
+    // Read as Black Powder's faces (`fires-by = "face"`), the left face's quarter misses them.
+    let text = Profile::builtin_text(RulesetId::BptCommander)
+        .replace("fires-by = \"stand\"", "fires-by = \"face\"");
+    let by_face = Profile::from_toml(&text).expect("profile");
+    let scene = scene_in("bpt-commander", units, vec![], json!({}));
+    let faces = rules::rulings::rulings_with(&scene, &by_face);
+    assert!(
+        !text_of(&faces, "28th").contains("28th's left face may shoot at french"),
+        "{}",
+        text_of(&faces, "28th")
+    );
+}
+
+#[test]
+fn a_square_given_as_one_rectangle_fires_from_each_face_into_its_own_cone() {
+    // Without its stands, each of the four faces of the square's outline stands for the stand
+    // facing that way: the French at 60° off the front face's axis, beyond Black Powder's 45°
+    // front quarter, are in the front face's 150° cone.
+    let mut square = block(
+        "28th",
+        "british",
+        [cm(90.0), cm(54.0)],
+        90.0,
+        [cm(8.0), cm(8.0)],
+    );
+    square["formation"] = json!("square");
+    let corner = [cm(94.0), cm(54.0)];
+    let at = towards(corner, 30.0, cm(6.0));
+    let report = rule(&scene_in(
+        "bpt-commander",
+        vec![
+            square,
+            french_at(at[0] / cm(1.0) + 1.0, at[1] / cm(1.0) + 1.0),
+        ],
+        vec![],
+        json!({}),
+    ));
+    assert_eq!(arcs(&report, "28th").len(), 4);
+    assert_says(&report, "28th", "28th's front face may shoot at french");
+}
+
+#[test]
+fn the_arc_ruling_says_how_many_stands_fire_and_what_extended_line_costs() {
+    // §1.3, §1.9: all the stands of a line fire; an attack column's front two; a unit in
+    // extended line fires with all its stands but loses one attack die, and (§1.11) may not
+    // charge.
+    let row = |formation: &str, gap: f64| {
+        let stands: Vec<Value> = (0..4)
+            .map(|i| stand_cm(40.0 + f64::from(i) * (4.0 + gap), 20.0, 90.0, 4.0, 2.0))
+            .collect();
+        json!({ "id": "union", "side": "blue", "kind": "infantry", "formation": formation,
+                "facing": 90.0, "weapon": "rifled-musket", "stands": stands })
+    };
+    let column = json!({ "id": "union", "side": "blue", "kind": "infantry",
+        "formation": "attack-column", "facing": 90.0, "weapon": "rifled-musket", "stands": [
+            stand_cm(40.0, 20.0, 90.0, 4.0, 2.0), stand_cm(44.0, 20.0, 90.0, 4.0, 2.0),
+            stand_cm(40.0, 18.0, 90.0, 4.0, 2.0), stand_cm(44.0, 18.0, 90.0, 4.0, 2.0)] });
+    let enemy = block(
+        "reb",
+        "grey",
+        [cm(46.0), cm(35.0)],
+        270.0,
+        [cm(8.0), cm(2.0)],
+    );
+    for (unit, said, firing, lost) in [
+        (
+            row("line", 0.0),
+            "In line all its 4 stands fire.",
+            4.0,
+            None,
+        ),
+        (
+            row("extended-line", 1.0),
+            "In extended line all its 4 stands fire. It loses one attack die for firing in extended line.",
+            4.0,
+            Some(1.0),
+        ),
+        (
+            column,
+            "In attack column only its front 2 stands fire.",
+            2.0,
+            None,
+        ),
+    ] {
+        let formation = unit["formation"].clone();
+        let report = rule(&scene_in(
+            "bpt-commander",
+            vec![unit, enemy.clone()],
+            vec![],
+            json!({}),
+        ));
+        let arc = arcs(&report, "union")[0];
+        assert!(
+            arc.explanation.contains(said),
+            "{formation}: {}",
+            arc.explanation
+        );
+        let figure = |name: &str| arc.figures.iter().find(|f| f.name == name).map(|f| f.value);
+        assert_eq!(figure("stands firing"), Some(firing), "{formation}");
+        assert_eq!(figure("attack dice lost"), lost, "{formation}");
+        let charge = of(&report, "union")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Charge)
+            .expect("a charge ruling");
+        assert_eq!(
+            charge.verdict() == Verdict::No,
+            formation == "extended-line",
+            "{formation}: {}",
+            charge.explanation
+        );
+    }
+}

@@ -101,6 +101,7 @@ fn the_sample_scenes_of_each_ruleset_load_and_rule_in_its_unit() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
     for (file, unit) in [
         ("scenes/bpt-commander-cone.json", " cm"),
+        ("scenes/bpt-commander-square.json", " cm"),
         ("scenes/bbb-zone-of-control.json", " mm"),
         ("scenes/bbb-figures.json", " mm"),
         ("scenes/erules-musketry.json", " m"),

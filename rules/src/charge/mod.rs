@@ -98,11 +98,16 @@ fn forbidden(
         _ if unit.formation == Formation::MarchColumn => Some("march columns cannot charge".into()),
         _ if unit.kind == UnitKind::Artillery => Some("artillery cannot charge".into()),
         _ if unit.formation == Formation::Square => Some("squares cannot charge".into()),
+        _ if !situation.profile.formation_charges(unit.formation) => Some(format!(
+            "units in {} cannot charge",
+            unit.formation.as_str().replace('-', " ")
+        )),
         _ if skirmishing && limits.skirmishers_never => Some("skirmishers cannot charge".into()),
         _ if skirmishing
             && matches!(
                 enemy.formation,
                 Formation::Line
+                    | Formation::ExtendedLine
                     | Formation::AttackColumn
                     | Formation::Warband
                     | Formation::Mixed

@@ -6,6 +6,7 @@ use crate::profile::{ArcShape, Profile};
 use crate::quarter::Quarter;
 use crate::scene::Unit;
 use crate::units::{Degrees, Inches};
+use crate::vocabulary::Face;
 
 /// Where a unit may shoot (digest §6.3, A13): its front quarter, a cone from the barrel, or
 /// all round.
@@ -29,16 +30,17 @@ pub fn fire_arc(unit: &Unit, profile: &Profile) -> ConvexRegion {
 /// from straight ahead: 45° is Black Powder's front quarter, 75° BPT Commander's 150° firing
 /// cone (digest §1.4), 30° eRules' ±30° fire (digest §1.9).
 pub fn front_edge_arc(frame: &OrientedRect, splay: Degrees) -> Wedge {
-    let [front_right, front_left, _, _] = frame.corners();
+    face_arc(&Face::of(frame, Quarter::Front), splay)
+}
+
+/// The ground ahead of one face of a unit, between rays leaving its two ends, each splayed
+/// `splay` from straight out: a square's face or stand firing into its own cone.
+pub fn face_arc(face: &Face, splay: Degrees) -> Wedge {
     let (sin, cos) = splay.to_radians().sin_cos();
-    let forward = frame.forward() * cos;
-    let outward = frame.right() * sin;
-    Wedge::new(
-        front_left,
-        forward - outward,
-        front_right,
-        forward + outward,
-    )
+    let out = face.outward() * cos;
+    // A stand facing out through the face has its own right at the face's start.
+    let sideways = -face.along() * sin;
+    Wedge::new(face.end, out - sideways, face.start, out + sideways)
 }
 
 /// Where the ray `apex + t·direction` (t ≥ 0, unit direction) meets the circle of `radius`

@@ -7,13 +7,15 @@
 use parry2d_f64::bounding_volume::Aabb;
 use smallvec::SmallVec;
 
-use super::fire_arc;
-use crate::geometry::{Clipped, ConvexRegion, Segment, TablePoint, Tape};
-use crate::profile::Profile;
+use super::{face_arc, fire_arc};
+use crate::geometry::{
+    Along, Clipped, ConvexRegion, OrientedRect, Segment, TablePoint, TableVector, Tape,
+};
+use crate::profile::{FiresBy, Profile};
 use crate::quarter::{Quarter, QuarterScheme};
 use crate::scene::Unit;
 use crate::text::possessive;
-use crate::units::Inches;
+use crate::units::{Degrees, Inches};
 use crate::vocabulary::Face;
 
 /// One part of a unit that shoots on its own.
@@ -72,27 +74,95 @@ pub fn side_word(face: Quarter) -> &'static str {
     }
 }
 
-/// The parts of `unit` that shoot: its one front, or the four faces of a square or building.
+/// The parts of `unit` that shoot: its one front, or the four faces of a square or building
+/// (or, where the formation fires by stand, each stand facing out).
 pub fn firing_faces(unit: &Unit, profile: &Profile) -> SmallVec<[FiringFace; 4]> {
-    let frame = unit.footprint.frame();
-    if profile.quarter_scheme(unit.formation) == QuarterScheme::FourFronts {
-        return Quarter::ALL
-            .iter()
-            .map(|&quarter| {
-                let face = Face::of(frame, quarter);
-                FiringFace {
-                    face: Some(quarter),
-                    eye: face.point_at(face.length() / 2.0),
-                    range_edge: range_edge(profile, face),
-                    arc: ConvexRegion::Wedge(quarter.region(frame)),
-                    frontage: face.length(),
-                }
-            })
-            .collect();
+    if profile.quarter_scheme(unit.formation) != QuarterScheme::FourFronts {
+        let mut one = SmallVec::new();
+        one.push(one_front(unit, profile, fire_arc(unit, profile)));
+        return one;
     }
-    let mut one = SmallVec::new();
-    one.push(one_front(unit, profile, fire_arc(unit, profile)));
-    one
+    let frame = unit.footprint.frame();
+    let fires_by = profile.formation_fires_by(unit.formation);
+    if fires_by == FiresBy::Stand {
+        let stands = stands_facing_out(unit, profile);
+        if !stands.is_empty() {
+            return stands;
+        }
+    }
+    Quarter::ALL
+        .iter()
+        .map(|&quarter| {
+            let face = Face::of(frame, quarter);
+            let arc = match fires_by {
+                FiresBy::Face => quarter.region(frame),
+                FiresBy::Stand => face_arc(&face, stand_splay(profile)),
+            };
+            FiringFace {
+                face: Some(quarter),
+                eye: face.point_at(face.length() / 2.0),
+                range_edge: range_edge(profile, face),
+                arc: ConvexRegion::Wedge(arc),
+                frontage: face.length(),
+            }
+        })
+        .collect()
+}
+
+/// How far a stand's own arc splays from straight ahead: the ruleset's front arc (BPT
+/// Commander's 150° cone), or the front quarter's 45°.
+fn stand_splay(profile: &Profile) -> Degrees {
+    profile.specials().front_arc_splay.unwrap_or(Degrees(45.0))
+}
+
+/// Each stand of a unit given as stands that faces out of it (away from its middle by more
+/// than half its depth: not a stand in the middle) with no stand of its own in front of it
+/// (not a second rank), firing from its own front edge into its own arc, named by the side of
+/// the unit it faces (BPT Commander §1.3, digest ambiguity 13).
+fn stands_facing_out(unit: &Unit, profile: &Profile) -> SmallVec<[FiringFace; 4]> {
+    let footprint = &unit.footprint;
+    if !footprint.is_from_stands() {
+        return SmallVec::new();
+    }
+    let frame = footprint.frame();
+    let middle = frame.center();
+    let slack = profile.distances().contact + profile.tolerance().distance;
+    let stands = footprint.stands();
+    let faces_out = |stand: &OrientedRect| {
+        (stand.center() - middle).dot(&stand.forward()) > stand.depth().0 / 2.0
+            && !stands
+                .iter()
+                .any(|other| other != stand && stand.touches_directly(other, Along::Ahead, slack))
+    };
+    stands
+        .iter()
+        .filter(|stand| faces_out(stand))
+        .map(|stand| {
+            let front = Face::of(stand, Quarter::Front);
+            FiringFace {
+                face: Some(side_faced(frame, stand.forward())),
+                eye: stand.front_center(),
+                range_edge: range_edge(profile, front),
+                arc: ConvexRegion::Wedge(face_arc(&front, stand_splay(profile))),
+                frontage: stand.width(),
+            }
+        })
+        .collect()
+}
+
+/// The side of `frame` a direction points out of: front, rear, left or right, whichever it is
+/// nearest.
+fn side_faced(frame: &OrientedRect, direction: TableVector) -> Quarter {
+    let (ahead, right) = (
+        direction.dot(&frame.forward()),
+        direction.dot(&frame.right()),
+    );
+    match (ahead.abs() >= right.abs(), ahead >= 0.0, right >= 0.0) {
+        (true, true, _) => Quarter::Front,
+        (true, false, _) => Quarter::Rear,
+        (false, _, true) => Quarter::RightFlank,
+        (false, _, false) => Quarter::LeftFlank,
+    }
 }
 
 /// `unit` shooting as one front into `arc`.

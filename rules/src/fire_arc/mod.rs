@@ -5,5 +5,5 @@
 mod arc;
 mod face;
 
-pub use arc::{arc_outline, arc_outline_from, fire_arc, reach_outline};
+pub use arc::{arc_outline, arc_outline_from, face_arc, fire_arc, reach_outline};
 pub use face::{FiringFace, firing_faces, one_front, side_word};

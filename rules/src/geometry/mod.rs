@@ -11,7 +11,7 @@ pub mod xy;
 
 pub use clip::{Clipped, ConvexRegion, clip, closest_part_inside, fraction_inside};
 pub use parry2d_f64::shape::Segment;
-pub use rect::{LocalPoint, OrientedRect, gap_between};
+pub use rect::{Along, LocalPoint, OrientedRect, gap_between};
 pub use wedge::Wedge;
 
 use nalgebra::{Point2, Vector2};

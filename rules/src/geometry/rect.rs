@@ -32,6 +32,15 @@ pub struct LocalPoint {
     pub ahead: Inches,
 }
 
+/// Which way from a rectangle another one is looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Along {
+    /// Beyond its front edge.
+    Ahead,
+    /// Beyond its rear edge.
+    Behind,
+}
+
 impl OrientedRect {
     /// A rectangle from its front-edge midpoint, facing, width (frontage) and depth.
     pub fn new(front_center: TablePoint, facing: Degrees, width: Inches, depth: Inches) -> Self {
@@ -161,6 +170,28 @@ impl OrientedRect {
     /// two corners (measured: 22.76" for a true 18.72"), so it is not used here.
     pub fn gap_to(&self, other: &OrientedRect) -> Inches {
         gap_between(&self.to_parry(), &other.to_parry())
+    }
+
+    /// Whether `other` touches this rectangle directly ahead of or behind it, covering at least
+    /// half its frontage, within `slack` (a stand in front of another puts it in a rear rank).
+    pub fn touches_directly(&self, other: &OrientedRect, along: Along, slack: Inches) -> bool {
+        if self.gap_to(other) > slack {
+            return false;
+        }
+        let local = other.corners().map(|c| self.to_local(&c));
+        let beyond = match along {
+            Along::Ahead => local.iter().all(|p| p.ahead >= -slack),
+            Along::Behind => local.iter().all(|p| p.ahead <= -self.depth + slack),
+        };
+        if !beyond {
+            return false;
+        }
+        let half = self.width.0 / 2.0;
+        let (left, right) = local.iter().fold((f64::MAX, f64::MIN), |(l, r), p| {
+            (l.min(p.across.0), r.max(p.across.0))
+        });
+        let covered = right.min(half) - left.max(-half);
+        covered >= self.width.0 / 2.0
     }
 
     /// The closest point of the (solid) rectangle to `point`, and its distance (0 inside).

@@ -8,6 +8,19 @@ use crate::quarter::QuarterScheme;
 use crate::units::{Degrees, Inches};
 use crate::vocabulary::{Formation, UnitKind};
 
+/// What of a square or building fires on its own (digest A3; BPT Commander §1.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FiresBy {
+    /// Each face of the unit's outline, from its midpoint into the quarter before it (A3).
+    #[default]
+    Face,
+    /// Each stand facing out, from its own front edge into its own front arc: the ruleset's
+    /// cone (BPT Commander: "each stand fires only in the direction it faces"). A unit given as
+    /// one rectangle fires so from each of its four faces.
+    Stand,
+}
+
 /// Where a formation may shoot (digest §6.3, A13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -58,6 +71,12 @@ pub(super) struct FormationRules {
     blocks_sight: Option<bool>,
     #[serde(default)]
     firing_stands: Option<u32>,
+    #[serde(default)]
+    dice_lost: Option<u32>,
+    #[serde(default)]
+    fires_by: Option<FiresBy>,
+    #[serde(default)]
+    charges: Option<bool>,
     #[serde(default)]
     moves_per_turn: Option<u32>,
     #[serde(default)]
@@ -177,6 +196,23 @@ impl Profile {
     /// §1.3: one from a march column, the two front stands of an attack column).
     pub fn formation_firing_stands(&self, formation: Formation) -> Option<u32> {
         self.formation_rules(formation).firing_stands
+    }
+
+    /// Attack dice a unit in the formation loses when it fires (BPT Commander §1.9: a firer in
+    /// extended line −1 die); 0 when the formation costs nothing.
+    pub fn formation_dice_lost(&self, formation: Formation) -> u32 {
+        self.formation_rules(formation).dice_lost.unwrap_or(0)
+    }
+
+    /// What of a unit in the formation fires on its own, when it has four fronts.
+    pub fn formation_fires_by(&self, formation: Formation) -> FiresBy {
+        self.formation_rules(formation).fires_by.unwrap_or_default()
+    }
+
+    /// Whether a unit in the formation may charge at all (BPT Commander §1.11: only from line
+    /// or attack column, so not from extended line).
+    pub fn formation_charges(&self, formation: Formation) -> bool {
+        self.formation_rules(formation).charges.unwrap_or(true)
     }
 
     /// Whether units in the formation block sight lines (BPT Commander §1.5: skirmishers and

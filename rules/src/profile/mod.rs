@@ -33,7 +33,7 @@ mod weapons;
 pub use citations::{BandWords, Trigger};
 use citations::{CitedRule, RuleNames};
 pub use distances::{Distances, Tolerance};
-pub use formations::ArcShape;
+pub use formations::{ArcShape, FiresBy};
 use formations::{Arcs, FormationRules, KindRules};
 pub use reading::ProfileError;
 pub use readings::{ChargesNearEnemy, GunsPassNotClear, Readings, SupportZone, TraversingReading};

@@ -140,6 +140,11 @@ pub struct Specials {
     /// L359-383; `shooting::stand_figures`). A scene's `figures` says how many a stand has left.
     #[serde(default)]
     pub stand_figures: Option<StandFigures>,
+    /// A unit rolls its attacks per stand times the stands that fire, as its formation allows
+    /// (BPT Commander §1.3, §1.9): its arc ruling says how many stands fire and what its
+    /// formation adds or takes away.
+    #[serde(default)]
+    pub attacks_per_stand: bool,
     /// What a unit charged to its front may do with its muskets, in the ruleset's words
     /// (Black Powder's "may answer with closing fire"); empty where the ruleset has no such
     /// step (eRules: the reaction tests decide).
@@ -194,6 +199,7 @@ impl Default for Specials {
             command_group_targets: false,
             front_rank_figures: None,
             stand_figures: None,
+            attacks_per_stand: false,
             answer_fire: closing_fire_words(),
             beaten_zone: false,
             sight_ahead_only: false,

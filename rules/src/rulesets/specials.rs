@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 20] = [
+pub const SPECIALS: [Special; 21] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -33,8 +33,12 @@ pub const SPECIALS: [Special; 20] = [
     ),
     special(
         "range-from",
-        "where ranges are measured from: the leader, the stand's centre or the front edge",
-        &["scene/profile_of.rs", "shooting/priority.rs"],
+        "where ranges are measured from: the leader, the stand's centre or the front edge (charges too)",
+        &[
+            "scene/profile_of.rs",
+            "shooting/priority.rs",
+            "charge/mod.rs",
+        ],
     ),
     special(
         "proximity",
@@ -115,6 +119,11 @@ pub const SPECIALS: [Special; 20] = [
         "stand-figures",
         "a full stand's figures; each 2 a firing stand has lost (each crew figure) add 1 to the score it needs",
         &["shooting/stand_figures.rs", "scene/validate.rs"],
+    ),
+    special(
+        "attacks-per-stand",
+        "attacks are rolled per stand: the arc ruling says how many stands fire",
+        &["shooting/priority.rs"],
     ),
     special(
         "answer-fire",

@@ -120,7 +120,7 @@ pub struct UnitDoc {
     pub side: String,
     /// infantry, cavalry or artillery.
     pub kind: UnitKind,
-    /// line, attack-column, march-column, skirmish, mixed, warband, square, building, deployed, limbered.
+    /// line, extended-line, attack-column, march-column, skirmish, mixed, warband, square, building, deployed, limbered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formation: Option<Formation>,
     /// Midpoint of the front edge.

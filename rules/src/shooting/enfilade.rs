@@ -6,7 +6,7 @@ use crate::units::Inches;
 
 /// Whether `eye` lies in `target`'s enfilade corridor, with the margin to the corridor's edge.
 ///
-/// Lines, attack columns and warbands (and mixed formations, by their main body) are enfiladed
+/// Lines (extended too), attack columns and warbands (and mixed formations, by their main body) are enfiladed
 /// from the band between their front- and rear-edge lines extended, beyond a side edge; a march
 /// column from the band between its side edges extended, beyond its front or rear. Never
 /// skirmishers, squares, artillery or units in buildings.
@@ -16,7 +16,11 @@ pub fn in_enfilade(target: &Unit, eye: &TablePoint) -> Option<Inches> {
     let (x, y) = (local.across.0, local.ahead.0);
     let (half, depth) = (frame.width().0 / 2.0, frame.depth().0);
     let margin = match target.formation {
-        Formation::Line | Formation::AttackColumn | Formation::Warband | Formation::Mixed => {
+        Formation::Line
+        | Formation::ExtendedLine
+        | Formation::AttackColumn
+        | Formation::Warband
+        | Formation::Mixed => {
             let beyond_side = x.abs() - half;
             (beyond_side > 0.0 && y < 0.0 && y > -depth).then(|| (-y).min(y + depth))
         }

@@ -11,6 +11,7 @@ use super::{
     Assessment, Candidate, FiringFace, Ineligible, NotClear, RangeBand, assess, firing_faces,
     ranks, reach_outline, screen,
 };
+use crate::profile::FiresBy;
 use crate::profile::GunsPassNotClear;
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Unit, UnitKind};
@@ -233,7 +234,7 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
         );
         report
             .rulings
-            .insert(0, arc_ruling(situation, unit, face, max));
+            .insert(0, arc_ruling(situation, unit, face, max, 1));
         report.ineligible = ineligible;
         return report;
     }
@@ -245,7 +246,9 @@ pub fn target_priority(situation: &Situation, shooter: usize) -> ShootingReport 
     let mut ineligible: Vec<Ineligible> = Vec::new();
     for face in &faces {
         let (part, out) = from_face(situation, shooter, face, max);
-        report.rulings.push(arc_ruling(situation, unit, face, max));
+        report
+            .rulings
+            .push(arc_ruling(situation, unit, face, max, faces.len()));
         report.rulings.extend(part.rulings);
         for id in part.must_target {
             if !report.must_target.contains(&id) {
@@ -1042,11 +1045,20 @@ fn ineligible_ruling(situation: &Situation, unit: &Unit, i: &Ineligible) -> Ruli
     }
 }
 
-fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches) -> Ruling {
-    let centre = situation.profile.specials().range_from == crate::profile::RangeFrom::Centre
+fn arc_ruling(
+    situation: &Situation,
+    unit: &Unit,
+    face: &FiringFace,
+    max: Inches,
+    faces: usize,
+) -> Ruling {
+    let profile = situation.profile;
+    let centre = profile.specials().range_from == crate::profile::RangeFrom::Centre
         && unit.kind != UnitKind::Artillery;
+    let by_stand = profile.formation_fires_by(unit.formation) == FiresBy::Stand;
+    let between = face.range_edge.is_some();
     let (from, rule) = match face.face {
-        None if face.range_edge.is_some() => (
+        None if between => (
             "measured from anywhere along its front edge (the shortest distance between the units), into its arc",
             super::RANGE_BETWEEN_UNITS,
         ),
@@ -1059,7 +1071,20 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
             RuleRef::read_as("Arc of fire and range (§6.3)", "A13"),
         ),
         Some(_) => (
-            "measured from the face's midpoint, into the quarter in front of it",
+            match (by_stand, between) {
+                (true, true) => {
+                    "measured from anywhere along the front edge of the stand facing that way (the shortest distance between the units), into that stand's own arc"
+                }
+                (true, false) => {
+                    "measured from the middle of the front edge of the stand facing that way, into that stand's own arc"
+                }
+                (false, true) => {
+                    "measured from anywhere along the face (the shortest distance between the units), into the quarter in front of it"
+                }
+                (false, false) => {
+                    "measured from the face's midpoint, into the quarter in front of it"
+                }
+            },
             RuleRef::read_as("Squares and buildings: each face shoots (§6.3, §9.1)", "A3"),
         ),
     };
@@ -1067,21 +1092,11 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
     let mut explanation = format!(
         "{} shoots up to {}, {from}.",
         face.who(unit),
-        situation.profile.length(max)
+        profile.length(max)
     );
-    if let Some(firing) = situation.profile.formation_firing_stands(unit.formation)
-        && face.face.is_none()
-    {
-        let which = match firing {
-            1 => "stand fires".to_owned(),
-            n => format!("{n} stands fire"),
-        };
-        explanation.push_str(&format!(
-            " In {} only its front {which}.",
-            unit.formation.as_str().replace('-', " ")
-        ));
-        figures.push(Figure::count("stands firing", i64::from(firing)));
-    }
+    let (note, stands) = firing_stands(situation, unit, faces);
+    explanation.push_str(&note);
+    figures.extend(stands);
     Ruling {
         topic: Topic::Shooting,
         unit: unit.id.clone(),
@@ -1092,4 +1107,53 @@ fn arc_ruling(situation: &Situation, unit: &Unit, face: &FiringFace, max: Inches
         explanation,
         shapes: vec![Shape::polygon(ShapeRole::Arc, &reach_outline(face, max))],
     }
+}
+
+/// Which of a unit's stands fire, in words and figures, where the ruleset says (BPT Commander
+/// §1.3, §1.9: a column's front stands only, a square's stands each its own way, all of a line;
+/// a firer in extended line one attack die less). `faces`: how many parts of it fire on their
+/// own.
+fn firing_stands(situation: &Situation, unit: &Unit, faces: usize) -> (String, Vec<Figure>) {
+    let profile = situation.profile;
+    let formation = unit.formation;
+    let words = formation.as_str().replace('-', " ");
+    let per_stand = profile.specials().attacks_per_stand && unit.kind != UnitKind::Artillery;
+    let footprint = &unit.footprint;
+    let stands = footprint
+        .is_from_stands()
+        .then(|| footprint.stands().len() as i64);
+    let mut figures = Vec::new();
+    let mut note = match profile.formation_firing_stands(formation) {
+        _ if faces > 1 && per_stand => {
+            figures.push(Figure::count("stands firing", faces as i64));
+            format!(
+                " In {words} each stand fires only the way it faces: {faces} stands fire, each into its own arc."
+            )
+        }
+        Some(firing) if faces == 1 => {
+            figures.push(Figure::count("stands firing", i64::from(firing)));
+            match firing {
+                1 => format!(" In {words} only its front stand fires."),
+                n => format!(" In {words} only its front {n} stands fire."),
+            }
+        }
+        None if per_stand => match stands {
+            Some(all) => {
+                figures.push(Figure::count("stands firing", all));
+                format!(" In {words} all its {all} stands fire.")
+            }
+            None => format!(" In {words} all its stands fire."),
+        },
+        _ => String::new(),
+    };
+    let lost = profile.formation_dice_lost(formation);
+    if lost > 0 {
+        figures.push(Figure::count("attack dice lost", i64::from(lost)));
+        let what = match lost {
+            1 => "one attack die".to_owned(),
+            n => format!("{n} attack dice"),
+        };
+        note.push_str(&format!(" It loses {what} for firing in {words}."));
+    }
+    (note, figures)
 }

@@ -14,44 +14,13 @@
 //!   directly in front or behind, by the target's own facing, covering half its frontage
 //!   (L379, B-28): −2 to the score needed.
 
-use crate::geometry::OrientedRect;
+use crate::geometry::Along;
 use crate::ruling::RuleRef;
 use crate::situation::Situation;
 use crate::units::Inches;
 
 /// Only front-rank stands fire.
 pub const FRONT_RANK: RuleRef = RuleRef::read_as("Figures eligible to fire (L351)", "B-25");
-
-/// Which way from a stand another one is looked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Along {
-    /// Beyond its front edge.
-    Ahead,
-    /// Beyond its rear edge.
-    Behind,
-}
-
-/// Whether `other` touches `stand` directly ahead of or behind it, covering at least half its
-/// frontage, within `slack` (the contact distance and the tolerance).
-fn directly(stand: &OrientedRect, other: &OrientedRect, along: Along, slack: Inches) -> bool {
-    if stand.gap_to(other) > slack {
-        return false;
-    }
-    let local = other.corners().map(|c| stand.to_local(&c));
-    let beyond = match along {
-        Along::Ahead => local.iter().all(|p| p.ahead >= -slack),
-        Along::Behind => local.iter().all(|p| p.ahead <= -stand.depth() + slack),
-    };
-    if !beyond {
-        return false;
-    }
-    let half = stand.width().0 / 2.0;
-    let (left, right) = local.iter().fold((f64::MAX, f64::MIN), |(l, r), p| {
-        (l.min(p.across.0), r.max(p.across.0))
-    });
-    let covered = right.min(half) - left.max(-half);
-    covered >= stand.width().0 / 2.0
-}
 
 /// How close two stands must be to touch.
 fn slack(situation: &Situation) -> Inches {
@@ -64,7 +33,7 @@ pub fn stand_in_front(situation: &Situation, stand: usize) -> Option<usize> {
     let slack = slack(situation);
     situation
         .friends_of(stand)
-        .find(|f| directly(frame, f.unit.footprint.frame(), Along::Ahead, slack))
+        .find(|f| frame.touches_directly(f.unit.footprint.frame(), Along::Ahead, slack))
         .map(|f| f.index)
 }
 
@@ -102,8 +71,8 @@ pub fn stand_in_depth(situation: &Situation, stand: usize) -> Option<usize> {
         .filter(|f| same_group(situation, stand, f.index))
         .find(|f| {
             let other = f.unit.footprint.frame();
-            directly(frame, other, Along::Ahead, slack)
-                || directly(frame, other, Along::Behind, slack)
+            frame.touches_directly(other, Along::Ahead, slack)
+                || frame.touches_directly(other, Along::Behind, slack)
         })
         .map(|f| f.index)
 }

@@ -76,6 +76,8 @@ pub enum UnitKind {
 pub enum Formation {
     /// Two ranks (cavalry one or two).
     Line,
+    /// One rank of stands with a gap between each (BPT Commander §1.3).
+    ExtendedLine,
     /// Three to six ranks, at least as wide as deep.
     AttackColumn,
     /// Deeper than wide; its front is the narrow end.
@@ -101,6 +103,7 @@ impl Formation {
     pub fn as_str(self) -> &'static str {
         match self {
             Formation::Line => "line",
+            Formation::ExtendedLine => "extended-line",
             Formation::AttackColumn => "attack-column",
             Formation::MarchColumn => "march-column",
             Formation::Skirmish => "skirmish",
