@@ -38,6 +38,7 @@ pub mod terrain;
 pub(crate) mod text;
 pub mod toml_numbers;
 pub mod triggers;
+pub mod uncertainty;
 pub mod units;
 pub mod visibility;
 pub mod vocabulary;

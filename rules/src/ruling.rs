@@ -120,15 +120,26 @@ pub struct Figure {
     pub value: f64,
     /// Its unit.
     pub unit: FigureUnit,
+    /// How far it may be off, 95 % either way, in its unit: for a length the camera measured
+    /// (see [`crate::uncertainty`]); absent for a scene no camera measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plus_minus: Option<f64>,
 }
 
 impl Figure {
+    /// The same length, with how far the camera may have it off (95 %), if it measured it.
+    pub fn within(mut self, plus_minus: Option<crate::units::Inches>) -> Figure {
+        self.plus_minus = plus_minus.map(|pm| round(pm.0, 1000.0));
+        self
+    }
+
     /// A length.
     pub fn inches(name: &'static str, value: crate::units::Inches) -> Figure {
         Figure {
             name,
             value: round(value.0, 100.0),
             unit: FigureUnit::Inches,
+            plus_minus: None,
         }
     }
 
@@ -138,6 +149,7 @@ impl Figure {
             name,
             value: round(value, 1000.0),
             unit: FigureUnit::Fraction,
+            plus_minus: None,
         }
     }
 
@@ -147,6 +159,7 @@ impl Figure {
             name,
             value: value as f64,
             unit: FigureUnit::Count,
+            plus_minus: None,
         }
     }
 }
@@ -177,6 +190,9 @@ pub fn figures_in(rulings: &mut [Ruling], scale: LengthScale) {
     for figure in rulings.iter_mut().flat_map(|r| r.figures.iter_mut()) {
         if figure.unit == FigureUnit::Inches {
             figure.value = round(figure.value * scale.per_inch, per);
+            figure.plus_minus = figure
+                .plus_minus
+                .map(|pm| round(pm * scale.per_inch, per * 10.0));
             figure.unit = FigureUnit::of(scale.unit);
         }
     }

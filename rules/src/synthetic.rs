@@ -65,6 +65,7 @@ pub fn battle(units: usize, terrain: usize, seed: u64) -> Scene {
         scenario: None,
         distance_scale: 1.0,
         figure_scale: None,
+        length_sd: None,
     }
 }
 

@@ -282,3 +282,50 @@ fn figures_left_are_refused_where_the_ruleset_does_not_count_them_and_kept_where
         scene.to_json()
     );
 }
+
+/// A unit of two stands as a camera places them, each with how far it may be off.
+fn measured(first_sd: Value) -> Value {
+    let mut doc = valid();
+    doc["length_sd"] = json!(0.0008);
+    doc["units"][0] = json!({ "id": "45th-foot", "side": "red", "kind": "infantry",
+        "formation": "line", "weapon": "smoothbore-musket", "stands": [
+            { "center": [28.0, 11.2], "facing": 90.0, "width": 4.0, "depth": 1.6, "sd": first_sd },
+            { "center": [32.0, 11.2], "facing": 90.0, "width": 4.0, "depth": 1.6,
+              "sd": { "x": 0.01, "y": 0.02, "facing": 0.2 } } ] });
+    doc
+}
+
+#[test]
+fn a_camera_placed_scene_keeps_each_stands_error_bar_through_a_round_trip() {
+    let doc = measured(json!({ "x": 0.015, "y": 0.01, "r": 0.3, "facing": 0.4 }));
+    let scene = Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("valid");
+    let sd = scene.units[0].footprint.sd().expect("measured stands");
+    assert!((sd[0].facing().0 - 0.4).abs() < 1e-12);
+    assert_eq!(scene.length_sd, Some(0.0008));
+    // A hand-made unit beside it carries none.
+    assert!(scene.units[1].footprint.sd().is_none());
+    let again = rules::scene::SceneDoc::from(&scene);
+    let text = serde_json::to_string(&again).expect("json");
+    let back = Scene::parse(&text, Format::Json, "again.json").expect("reads back");
+    assert_eq!(back, scene);
+}
+
+#[test]
+fn a_bad_error_bar_is_named_by_stand_and_field() {
+    let negative = message_of(&measured(json!({ "x": -0.01, "y": 0.01, "facing": 0.2 })));
+    assert!(
+        negative.contains("stand 0 of unit '45th-foot'") && negative.contains("`sd.x`"),
+        "{negative}"
+    );
+    let correlation = message_of(&measured(
+        json!({ "x": 0.01, "y": 0.01, "r": 2.0, "facing": 0.2 }),
+    ));
+    assert!(correlation.contains("sd.r"), "{correlation}");
+    let mut doc = valid();
+    doc["length_sd"] = json!(-1.0);
+    assert!(
+        message_of(&doc).contains("length_sd"),
+        "{}",
+        message_of(&doc)
+    );
+}

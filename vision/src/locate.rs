@@ -306,6 +306,7 @@ pub fn build_scene(
                         facing: facing.0,
                         width: stand.width,
                         depth: stand.depth,
+                        sd: None,
                     },
                 ))
             })

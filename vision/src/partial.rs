@@ -113,6 +113,7 @@ pub fn fill_in(
                     facing: facing.0,
                     width: unit.stands[i].width,
                     depth: unit.stands[i].depth,
+                    sd: None,
                 }
             }
         })
@@ -159,6 +160,7 @@ mod tests {
             facing: 90.0,
             width: 2.0,
             depth: 1.0,
+            sd: None,
         }
     }
 
@@ -187,6 +189,7 @@ mod tests {
             facing: 0.0,
             width: 2.0,
             depth: 1.0,
+            sd: None,
         };
         let (stands, _) =
             fill_in(&unit(Some(Formation::MarchColumn)), &[(0, head)]).expect("filled");

@@ -2,6 +2,7 @@
 //! validation before it becomes a [`Scene`](super::Scene). Points are [`TablePoint`]s, written
 //! `[x, y]` in table inches.
 
+use crate::uncertainty::PlaceSdDoc;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -28,6 +29,10 @@ pub struct SceneDoc {
     /// ruleset's default (6 mm for eRules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figure_scale: Option<u32>,
+    /// How far every length the camera measured may be off, relative (one standard deviation:
+    /// the calibration's own error, common to every stand). Absent: not measured by a camera.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_sd: Option<f64>,
     /// What game this is, if it comes from a scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<ScenarioInfo>,
@@ -185,6 +190,10 @@ pub struct StandDoc {
     pub width: f64,
     /// Depth.
     pub depth: f64,
+    /// How far the camera may be off in placing it (one standard deviation); absent in a scene
+    /// not seen by a camera.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sd: Option<PlaceSdDoc>,
 }
 
 impl From<&Unit> for UnitDoc {
@@ -213,12 +222,17 @@ impl From<&Unit> for UnitDoc {
             figures: unit.figures,
         };
         if footprint.is_from_stands() {
-            let stands = footprint.stands().iter().map(|s| StandDoc {
-                center: s.center(),
-                facing: s.facing().0,
-                width: s.width().0,
-                depth: s.depth().0,
-            });
+            let stands = footprint
+                .stands()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| StandDoc {
+                    center: s.center(),
+                    facing: s.facing().0,
+                    width: s.width().0,
+                    depth: s.depth().0,
+                    sd: footprint.sd().map(|sd| sd[i].to_doc()),
+                });
             doc.stands = Some(stands.collect());
         } else {
             doc.front_center = Some(frame.front_center());
@@ -238,6 +252,7 @@ impl SceneDoc {
             table,
             distance_scale: None,
             figure_scale: None,
+            length_sd: None,
             scenario: None,
             sides: Vec::new(),
             terrain: Vec::new(),
@@ -270,6 +285,7 @@ impl From<&Scene> for SceneDoc {
             },
             distance_scale: (scene.distance_scale != 1.0).then_some(scene.distance_scale),
             figure_scale: scene.figure_scale,
+            length_sd: scene.length_sd,
             scenario: scene.scenario.clone(),
             sides: scene.sides.clone(),
             terrain: terrain.collect(),

@@ -23,6 +23,7 @@ pub use doc::{CommanderDoc, SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
 pub use error::{Problem, SceneError, Subject};
 pub use load::Format;
 
+use crate::uncertainty::PlaceSd;
 use serde::{Deserialize, Serialize};
 
 use crate::geometry::{OrientedRect, TablePoint, TableVector, facing_of, heading};
@@ -51,6 +52,9 @@ pub struct Scene {
     pub distance_scale: f64,
     /// The figure scale in millimetres, for rulesets in scale metres (eRules).
     pub figure_scale: Option<u32>,
+    /// How far every length the camera measured may be off, relative (one standard deviation);
+    /// `None` for a scene no camera measured.
+    pub length_sd: Option<f64>,
 }
 
 /// Where a scene comes from: a scenario's name, its source and notes for the players.
@@ -262,6 +266,8 @@ pub struct Footprint {
     frame: OrientedRect,
     stands: Vec<OrientedRect>,
     from_stands: bool,
+    /// How far the camera may be off in placing each stand, when a camera placed them.
+    sd: Option<Vec<PlaceSd>>,
 }
 
 impl Footprint {
@@ -271,6 +277,7 @@ impl Footprint {
             frame,
             stands: vec![frame],
             from_stands: false,
+            sd: None,
         }
     }
 
@@ -297,7 +304,31 @@ impl Footprint {
             frame,
             stands,
             from_stands: true,
+            sd: None,
         }
+    }
+
+    /// The same stands, with how far the camera may be off in placing each (one per stand, in
+    /// order; any other count leaves the footprint unmeasured).
+    pub fn with_sd(mut self, sd: Vec<PlaceSd>) -> Footprint {
+        self.sd = (sd.len() == self.stands.len()).then_some(sd);
+        self
+    }
+
+    /// How far the camera may be off in placing each stand, if a camera placed them.
+    pub fn sd(&self) -> Option<&[PlaceSd]> {
+        self.sd.as_deref()
+    }
+
+    /// The covariance (square inches) of the point `at` of this unit, if a camera placed it:
+    /// that of the stand nearest to it, the stand's facing swinging it about the stand's centre.
+    pub fn covariance_at(&self, at: TablePoint) -> Option<nalgebra::Matrix2<f64>> {
+        let sd = self.sd.as_ref()?;
+        let nearest = self.stands.iter().zip(sd).min_by(|a, b| {
+            let gap = |rect: &OrientedRect| rect.closest_point(&at).1.0;
+            gap(a.0).total_cmp(&gap(b.0))
+        })?;
+        Some(nearest.1.covariance_at(at - nearest.0.center()))
     }
 
     /// The rectangle the quarters are drawn from; its front-edge midpoint is the leader.

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::geometry::{OrientedRect, TablePoint};
 use crate::profile::Profile;
+use crate::uncertainty::{PlaceSd, PlaceSdDoc};
 use crate::units::{Degrees, Inches};
 
 /// No table is larger than this (about 250 m); bigger numbers are typos, and would overflow
@@ -41,6 +42,29 @@ impl Checker<'_> {
         } else {
             Some(value)
         }
+    }
+
+    /// A stand's `sd`: deviations finite and not negative, the correlation within ±1.
+    fn place_sd(&mut self, sd: &PlaceSdDoc) -> Option<PlaceSd> {
+        let spreads = [("sd.x", sd.x), ("sd.y", sd.y), ("sd.facing", sd.facing)];
+        let mut fine = true;
+        for (field, value) in spreads {
+            if !(value.is_finite() && (0.0..=LARGEST).contains(&value)) {
+                self.report(
+                    field,
+                    format!("must be a finite number, 0 or more, got {value}"),
+                );
+                fine = false;
+            }
+        }
+        if !(sd.r.is_finite() && sd.r.abs() <= 1.0) {
+            self.report(
+                "sd.r",
+                format!("must be a correlation from -1 to 1, got {}", sd.r),
+            );
+            fine = false;
+        }
+        fine.then(|| PlaceSd::from_doc(sd))
     }
 
     fn positive(&mut self, field: &str, value: f64) -> Option<Inches> {
@@ -115,6 +139,7 @@ pub fn validate(doc: SceneDoc, profile: &Profile) -> Result<Scene, Vec<Problem>>
     check_unique_ids(&doc, &mut problems);
     check_sides(&doc, &mut problems);
     check_figure_scale(&doc, profile, &mut problems);
+    check_length_sd(&doc, &mut problems);
 
     if !problems.is_empty() {
         return Err(problems);
@@ -129,7 +154,22 @@ pub fn validate(doc: SceneDoc, profile: &Profile) -> Result<Scene, Vec<Problem>>
         scenario: doc.scenario,
         distance_scale: doc.distance_scale.unwrap_or(1.0),
         figure_scale: doc.figure_scale,
+        length_sd: doc.length_sd,
     })
+}
+
+/// The relative error of lengths is a small non-negative fraction.
+fn check_length_sd(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+    let Some(sd) = doc.length_sd else {
+        return;
+    };
+    if !(sd.is_finite() && (0.0..0.5).contains(&sd)) {
+        problems.push(Problem::new(
+            Subject::Document,
+            Some("length_sd"),
+            format!("must be a fraction from 0 to 0.5 (0.001 is 0.1 %), got {sd}"),
+        ));
+    }
 }
 
 /// A figure scale must be one the ruleset has a ground scale for.
@@ -641,7 +681,7 @@ fn check_stands(
         check.report("stands", "must list at least one stand");
         return None;
     }
-    let rects: Vec<Option<OrientedRect>> = stands
+    let rects: Vec<Option<(OrientedRect, Option<PlaceSd>)>> = stands
         .iter()
         .enumerate()
         .map(|(index, stand)| {
@@ -657,14 +697,18 @@ fn check_stands(
             let facing = stand_check.finite("facing", stand.facing);
             let width = stand_check.positive("width", stand.width);
             let depth = stand_check.positive("depth", stand.depth);
-            Some(OrientedRect::from_center(
-                center?,
-                Degrees(facing?),
-                width?,
-                depth?,
-            ))
+            // A bad `sd` is reported, and the scene refused with it.
+            let sd = stand.sd.and_then(|sd| stand_check.place_sd(&sd));
+            let rect = OrientedRect::from_center(center?, Degrees(facing?), width?, depth?);
+            Some((rect, sd))
         })
         .collect();
-    let rects: Option<Vec<OrientedRect>> = rects.into_iter().collect();
-    Some(Footprint::from_stands(rects?, facing))
+    let stands: Option<Vec<(OrientedRect, Option<PlaceSd>)>> = rects.into_iter().collect();
+    let (rects, sd): (Vec<OrientedRect>, Vec<Option<PlaceSd>>) = stands?.into_iter().unzip();
+    let footprint = Footprint::from_stands(rects, facing);
+    // Every stand measured, or none: a unit measured in part reads as not measured.
+    Some(match sd.into_iter().collect::<Option<Vec<PlaceSd>>>() {
+        Some(sd) => footprint.with_sd(sd),
+        None => footprint,
+    })
 }

@@ -340,6 +340,7 @@ fn unit_doc(unit: &roster::RosterUnit, stands: &[OrientedRect]) -> UnitDoc {
         facing: s.facing().0,
         width: s.width().0,
         depth: s.depth().0,
+        sd: None,
     });
     unit.on_table(stands.collect())
 }

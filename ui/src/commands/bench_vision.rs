@@ -51,6 +51,7 @@ pub(super) fn stage(
                 facing: next() * 360.0,
                 width: 2.0,
                 depth: 1.5,
+                sd: None,
             };
             let mut unit: rules::scene::UnitDoc = serde_json::from_value(serde_json::json!({
                 "id": format!("stand-{row}-{col}"), "side": if col % 2 == 0 { "red" } else { "blue" }, "kind": "infantry"

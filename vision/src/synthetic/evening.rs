@@ -930,6 +930,7 @@ fn roster_of(settings: &EveningSettings, pieces: &[Piece]) -> Roster {
                         facing: s.facing().0,
                         width: s.width().0,
                         depth: s.depth().0,
+                        sd: None,
                     })
                     .collect(),
             ),

@@ -84,6 +84,7 @@ pub fn momentum_ruling(situation: &Situation, index: usize, after: &Unit) -> Rul
             name: "turn",
             value: (turn.0 * 10.0).round() / 10.0,
             unit: crate::ruling::FigureUnit::Degrees,
+            plus_minus: None,
         },
     ];
     let what = match (speed_changed, turned, distance <= tolerance.distance) {
