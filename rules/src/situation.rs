@@ -9,11 +9,13 @@ use parry2d_f64::math::Isometry;
 use parry2d_f64::shape::Cuboid;
 
 use crate::fire_arc::fire_arc;
+use crate::geometry::TablePoint;
 use crate::geometry::{ConvexRegion, gap_between};
-use crate::profile::{Profile, WeaponRef};
+use crate::profile::{MeasuredBorderline, Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
 use crate::terrain::TerrainMap;
+use crate::uncertainty::length_plus_minus;
 use crate::units::Inches;
 
 /// One unit, prepared.
@@ -129,6 +131,53 @@ pub fn aabb_gap(a: &Aabb, b: &Aabb) -> Inches {
     let dy = (a.mins.y - b.maxs.y).max(b.mins.y - a.maxs.y).max(0.0);
     // A plain square root: hypot's care for overflow is not needed at table sizes.
     Inches((dx * dx + dy * dy).sqrt())
+}
+
+impl Situation<'_> {
+    /// How far the camera may have the length from `from` (a point of unit `a`) to `to` (a
+    /// point of unit `b`) off, 95 % either way, when it placed both units.
+    pub fn plus_minus(
+        &self,
+        a: usize,
+        from: TablePoint,
+        b: usize,
+        to: TablePoint,
+    ) -> Option<Inches> {
+        let units = &self.scene.units;
+        let from_covariance = units[a].footprint.covariance_at(from)?;
+        let to_covariance = units[b].footprint.covariance_at(to)?;
+        Some(length_plus_minus(
+            (from, &from_covariance),
+            (to, &to_covariance),
+            self.scene.length_sd.unwrap_or(0.0),
+        ))
+    }
+
+    /// How near its threshold a length must be to be borderline: the profile's tolerance for a
+    /// length no camera measured; for a measured one its 95 % half-width (the camera cannot
+    /// tell), or the wider of the two under `[tolerance] measured = "either"`.
+    pub fn margin(&self, plus_minus: Option<Inches>) -> Inches {
+        let tolerance = self.profile.tolerance();
+        match (plus_minus, tolerance.measured) {
+            (None, _) => tolerance.distance,
+            (Some(within), MeasuredBorderline::Interval) => within,
+            (Some(within), MeasuredBorderline::Either) => within.max(tolerance.distance),
+        }
+    }
+
+    /// A length as the ruleset writes it, with its error bar when the camera measured it:
+    /// `6.04" ± 0.03"`.
+    pub fn length_within(&self, length: Inches, plus_minus: Option<Inches>) -> String {
+        let profile = self.profile;
+        match plus_minus {
+            Some(within) => format!(
+                "{} ± {}",
+                profile.length(length.rounded()),
+                profile.length(within.rounded_up())
+            ),
+            None => profile.length(length.rounded()).to_string(),
+        }
+    }
 }
 
 impl<'a> Situation<'a> {

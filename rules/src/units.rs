@@ -74,6 +74,12 @@ impl Inches {
     pub fn rounded(self) -> Inches {
         Inches((self.0 * 100.0).round() / 100.0)
     }
+
+    /// Rounded up to a hundredth: an error bar is never printed smaller than it is (0.003"
+    /// prints as 0.01", not 0.00").
+    pub fn rounded_up(self) -> Inches {
+        Inches((self.0 * 100.0 - 1e-9).ceil() / 100.0)
+    }
 }
 
 impl fmt::Display for Inches {

@@ -13,6 +13,22 @@ pub struct Tolerance {
     pub distance: Inches,
     /// Angles within this of a threshold are borderline.
     pub angle: Degrees,
+    /// What decides a borderline length the camera measured, with its error bar.
+    #[serde(default)]
+    pub measured: MeasuredBorderline,
+}
+
+/// What makes a length the camera measured borderline (`[tolerance] measured`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeasuredBorderline {
+    /// Its threshold lies inside its 95 % interval: the camera cannot tell (the default). A
+    /// length well clear of its threshold is decided, however near it is.
+    #[default]
+    Interval,
+    /// Inside its interval, or within the ruleset's tolerance of the threshold: a tape
+    /// measure's habits kept on a measured table.
+    Either,
 }
 
 /// The distances a profile measures against, unscaled as written in the profile.
@@ -125,6 +141,7 @@ impl Profile {
         Tolerance {
             distance: self.scaled(self.tolerance.distance),
             angle: self.tolerance.angle,
+            measured: self.tolerance.measured,
         }
     }
 

@@ -32,7 +32,7 @@ mod weapons;
 
 pub use citations::{BandWords, Trigger};
 use citations::{CitedRule, RuleNames};
-pub use distances::{Distances, Tolerance};
+pub use distances::{Distances, MeasuredBorderline, Tolerance};
 pub use formations::{ArcShape, FiresBy};
 use formations::{Arcs, FormationRules, KindRules};
 pub use reading::ProfileError;

@@ -112,15 +112,17 @@ impl Ineligible {
         }
     }
 
-    /// Out of range by `range` against `limit`, borderline within the profile's tolerance.
+    /// Out of range by `range` against `limit`, borderline within the margin of the length
+    /// (the camera's error bar, when it measured it, else the profile's tolerance).
     fn out_of_range(
         situation: &Situation,
         index: usize,
         what: &str,
         range: Inches,
+        plus_minus: Option<Inches>,
         limit: Inches,
     ) -> Ineligible {
-        let borderline = range - limit <= situation.profile.tolerance().distance;
+        let borderline = range - limit <= situation.margin(plus_minus);
         let note = if borderline {
             " — borderline, players decide"
         } else {
@@ -128,7 +130,7 @@ impl Ineligible {
         };
         let reason = format!(
             "out of range: {} to its {what}, maximum {limit}{note}",
-            situation.profile.length(range.rounded()),
+            situation.length_within(range, plus_minus),
             limit = situation.profile.length(limit)
         );
         Ineligible {
@@ -181,6 +183,9 @@ pub struct Assessment {
     /// That range, from where it is measured to where.
     #[serde(skip)]
     pub tape: Tape,
+    /// How far the camera may have the range off, 95 % either way, when it placed both units.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plus_minus: Option<Inches>,
     /// Fraction of the enemy in the arc.
     pub arc_fraction: f64,
     /// Fraction of the enemy in view.
@@ -289,7 +294,7 @@ impl Candidate {
 /// The cheap tests: engaged, arc, range to the part in the arc.
 pub fn screen(
     situation: &Situation,
-    shooter: &FiringFace,
+    (shooter_index, shooter): (usize, &FiringFace),
     target: usize,
     max: Inches,
 ) -> Result<Candidate, Ineligible> {
@@ -333,9 +338,10 @@ pub fn screen(
     }
     if in_arc.length > max {
         let what = "closest part in the arc";
+        let within = situation.plus_minus(shooter_index, in_arc.from, target, in_arc.to);
         return Err(Ineligible {
             face: shooter.face,
-            ..Ineligible::out_of_range(situation, target, what, in_arc.length, max)
+            ..Ineligible::out_of_range(situation, target, what, in_arc.length, within, max)
         });
     }
     Ok(Candidate {
@@ -421,11 +427,12 @@ pub fn assess(
         },
     };
     let range = tape.length;
+    let plus_minus = situation.plus_minus(shooter, tape.from, target, tape.to);
     if range > max {
         let what = "closest visible part";
         return Err(Ineligible {
             face: face.face,
-            ..Ineligible::out_of_range(situation, target, what, range, max)
+            ..Ineligible::out_of_range(situation, target, what, range, plus_minus, max)
         });
     }
     if let Some(minimum) = situation.units[shooter].weapon.and_then(|w| w.minimum())
@@ -477,6 +484,7 @@ pub fn assess(
         index: target,
         range,
         tape,
+        plus_minus,
         arc_fraction: candidate.arc_fraction,
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),

@@ -330,7 +330,7 @@ fn from_face(
         if crate::situation::aabb_gap(&origins, &enemy.aabb) > max + tie {
             continue;
         }
-        match screen(situation, face, enemy.index, max) {
+        match screen(situation, (shooter, face), enemy.index, max) {
             Ok(candidate) => candidates.push(candidate),
             Err(reason) => ineligible.push(reason),
         }
@@ -599,7 +599,7 @@ fn free_choice(
                 format!(
                     "{who} may shoot at {} — {} ({}): it may pick any visible enemy in range, nearest or not.{clear}",
                     name_of(situation, t),
-                    situation.profile.length(t.range.rounded()),
+                    situation.length_within(t.range, t.plus_minus),
                     t.band.describe(situation.profile.band_words())
                 ),
             ));
@@ -630,7 +630,7 @@ fn group_ruling(
     clear: &str,
 ) -> Ruling {
     let units = &situation.scene.units;
-    let length = |t: &Assessment| situation.profile.length(t.range.rounded());
+    let length = |t: &Assessment| situation.length_within(t.range, t.plus_minus);
     let nearest = in_reach[0];
     let names: Vec<&str> = group.iter().map(|&i| units[i].name.as_str()).collect();
     let reached: Vec<String> = in_reach
@@ -757,7 +757,7 @@ fn priority_among(
                 "{} must shoot at {} — {} ({}), the closest visible enemy in its arc.{clear}{note}",
                 who,
                 name_of(situation, t),
-                situation.profile.length(t.range.rounded()),
+                situation.length_within(t.range, t.plus_minus),
                 t.band.describe(situation.profile.band_words())
             ),
         ));
@@ -788,7 +788,7 @@ fn priority_among(
                 "{} may shoot at {} instead — {}: the closest, {}, is not a clear target ({}).{reading}",
                 who,
                 name_of(situation, t),
-                situation.profile.length(t.range.rounded()),
+                situation.length_within(t.range, t.plus_minus),
                 name_of(situation, first),
                 reasons(situation, first)
             ),
@@ -798,7 +798,7 @@ fn priority_among(
         if report.must_target.contains(&t.id) || report.may_target.contains(&t.id) {
             continue;
         }
-        let length = |t: &Assessment| situation.profile.length(t.range.rounded());
+        let length = |t: &Assessment| situation.length_within(t.range, t.plus_minus);
         let why = match alternatives.first() {
             _ if closest_is_clear => {
                 format!(
@@ -834,7 +834,7 @@ fn priority_among(
                 "{} may not shoot at {} — {}: {why}.",
                 who,
                 name_of(situation, t),
-                situation.profile.length(t.range.rounded())
+                situation.length_within(t.range, t.plus_minus)
             ),
         ));
     }
@@ -851,17 +851,23 @@ fn target_ruling(
 ) -> Ruling {
     let weapon = situation.profile.unit_weapon(unit);
     let max = weapon.and_then(|w| w.range()).unwrap_or(Inches::ZERO);
-    let tolerance = situation.profile.tolerance().distance;
-    let borderline = (t.range - max).abs() <= tolerance;
+    let borderline = (t.range - max).abs() <= situation.margin(t.plus_minus);
     let mut explanation = explanation;
     if let Some(canister) = weapon.and_then(|w| w.canister()) {
         let long = weapon.and_then(|w| w.canister_long());
         explanation.push_str(&canister_note(situation, t.range, canister, long));
     }
     if borderline {
+        let why = match t.plus_minus {
+            Some(within) => format!(
+                "the camera cannot tell within {}",
+                situation.profile.length(within.rounded_up())
+            ),
+            None => "borderline".to_owned(),
+        };
         explanation.push_str(&format!(
-            " Range {} against a maximum of {max}: borderline — players decide.",
-            situation.profile.length(t.range.rounded()),
+            " Range {} against a maximum of {max}: {why} — players decide.",
+            situation.length_within(t.range, t.plus_minus),
             max = situation.profile.length(max)
         ));
     }
@@ -873,7 +879,7 @@ fn target_ruling(
         explanation.push_str(&overhead_note(situation, t));
     }
     let mut figures = vec![
-        Figure::inches("range", t.range),
+        Figure::inches("range", t.range).within(t.plus_minus),
         Figure::fraction("in arc", t.arc_fraction),
         Figure::fraction("visible", t.visible_fraction),
     ];
@@ -910,7 +916,7 @@ fn target_ruling(
             ShapeRole::Measure,
             &t.tape.from,
             &t.tape.to,
-            situation.profile.length(t.range.rounded()).to_string(),
+            situation.length_within(t.range, t.plus_minus).to_string(),
         )],
     }
 }
