@@ -121,3 +121,26 @@ fn the_range_figure_carries_its_error_bar_only_when_measured() {
         Some(Decision::Must)
     );
 }
+
+#[test]
+fn a_charge_the_camera_measures_is_borderline_only_when_it_cannot_tell() {
+    // Foot move 12": at 11.8" a hand-made charge is within tolerance of the move.
+    let charge = |sd: Option<f64>| {
+        let report = rule(&facing_lines(11.8, sd));
+        let ruling = of(&report, "45th")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Charge && r.other.as_deref() == Some("3e"))
+            .expect("a charge ruling")
+            .clone();
+        (ruling.decision, ruling.explanation)
+    };
+    let (by_hand, words) = charge(None);
+    assert_eq!(by_hand, Decision::Borderline, "{words}");
+    let (tight, words) = charge(Some(0.01));
+    assert_eq!(tight, Decision::May, "{words}");
+    assert!(words.contains("11.80\" ± 0.03\""), "{words}");
+    let (wide, words) = charge(Some(0.15));
+    assert_eq!(wide, Decision::Borderline, "{words}");
+    assert!(words.contains("The camera cannot tell within"), "{words}");
+}

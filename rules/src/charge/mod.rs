@@ -44,6 +44,10 @@ pub struct ChargeAssessment {
     /// Where that distance is measured from and to.
     #[serde(skip)]
     pub tape: Tape,
+    /// How far the camera may have the charge's cost off, 95 % either way, when it placed
+    /// both units (the tape's error bar, scaled by the ground's multiplier).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plus_minus: Option<Inches>,
     /// What the terrain added to it ("2.10" in wood-1 at ×2").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub terrain: Vec<String>,
@@ -339,7 +343,11 @@ pub fn assess_charge(
     }
     let forms_square = must_try_square(situation, charger, target, face);
     let reaches = path.cost <= allowance;
-    let reach_borderline = (path.cost - allowance).abs() <= tolerance.distance;
+    // Ground that costs double doubles the tape's error too.
+    let plus_minus = situation
+        .plus_minus(charger, tape.from, target, tape.to)
+        .map(|within| within * (path.cost.0 / path.length.0.max(1e-9)).max(1.0));
+    let reach_borderline = (path.cost - allowance).abs() <= situation.margin(plus_minus);
     let allowed = reason.is_none();
     let evade = (allowed && (reaches || reach_borderline) && may_evade(situation, unit, enemy))
         .then(|| evade(situation, target, charger, reading.face).0);
@@ -350,6 +358,7 @@ pub fn assess_charge(
         allowance,
         length: path.length,
         tape,
+        plus_minus,
         terrain: path.notes.clone(),
         closing_fire: !forms_square && may_give_closing_fire(situation, target, face),
         forms_square,
@@ -448,7 +457,7 @@ pub fn charge_ruling(
             "{} can charge {} in its {face_name}: the charge costs {}{} of its {} {reach}.",
             unit.name,
             enemy.name,
-            situation.profile.length(charge.cost.rounded()),
+            situation.length_within(charge.cost, charge.plus_minus),
             breakdown(situation, charge),
             situation.profile.length(charge.allowance)
         ),
@@ -456,7 +465,7 @@ pub fn charge_ruling(
             "{} cannot reach {}: the charge costs {}{}, more than its {} {reach}.",
             unit.name,
             enemy.name,
-            situation.profile.length(charge.cost.rounded()),
+            situation.length_within(charge.cost, charge.plus_minus),
             breakdown(situation, charge),
             situation.profile.length(charge.allowance)
         ),
@@ -467,7 +476,7 @@ pub fn charge_ruling(
         explanation.push_str(&format!(" {} {answer}.", enemy.name));
     }
     let mut figures = vec![
-        Figure::inches("charge cost", charge.cost),
+        Figure::inches("charge cost", charge.cost).within(charge.plus_minus),
         Figure::inches(reach, charge.allowance),
     ];
     if let Some(within) = situation.profile.responders_within().filter(|_| in_play) {
@@ -504,7 +513,7 @@ pub fn charge_ruling(
         ));
     }
     let reach_borderline =
-        (charge.cost - charge.allowance).abs() <= situation.profile.tolerance().distance;
+        (charge.cost - charge.allowance).abs() <= situation.margin(charge.plus_minus);
     if charge.face_borderline {
         let reading = classify(enemy.footprint.frame(), &leader);
         let other = neighbouring_quarter(enemy.footprint.frame(), &leader, reading.face);
@@ -514,9 +523,14 @@ pub fn charge_ruling(
             other.describe()
         ));
     } else if charge.borderline && reach_borderline {
-        explanation.push_str(&format!(
-            " Within tolerance of the {reach}: borderline — players decide."
-        ));
+        let why = match charge.plus_minus {
+            Some(within) => format!(
+                "The camera cannot tell within {} whether it reaches",
+                situation.profile.length(within.rounded_up())
+            ),
+            None => format!("Within tolerance of the {reach}: borderline"),
+        };
+        explanation.push_str(&format!(" {why} — players decide."));
     }
     let mut shapes = vec![Shape::segment(
         ShapeRole::Measure,
