@@ -153,6 +153,16 @@ impl Situation<'_> {
         ))
     }
 
+    /// How far the camera may have the gap between units `a` and `b` off, 95 % either way,
+    /// when it placed both (nothing is measured for a scene drawn by hand).
+    pub fn gap_plus_minus(&self, a: usize, b: usize) -> Option<Inches> {
+        let units = &self.scene.units;
+        units[a].footprint.sd()?;
+        units[b].footprint.sd()?;
+        let (from, to) = units[a].footprint.nearest_points_to(&units[b].footprint)?;
+        self.plus_minus(a, from, b, to)
+    }
+
     /// How near its threshold a length must be to be borderline: the profile's tolerance for a
     /// length no camera measured; for a measured one its 95 % half-width (the camera cannot
     /// tell), or the wider of the two under `[tolerance] measured = "either"`.
@@ -162,6 +172,18 @@ impl Situation<'_> {
             (None, _) => tolerance.distance,
             (Some(within), MeasuredBorderline::Interval) => within,
             (Some(within), MeasuredBorderline::Either) => within.max(tolerance.distance),
+        }
+    }
+
+    /// Why a length near its threshold is for the players: "the camera cannot tell within
+    /// 0.42\"" for a measured one, plain "borderline" for one drawn by hand.
+    pub fn undecided(&self, plus_minus: Option<Inches>) -> String {
+        match plus_minus {
+            Some(within) => format!(
+                "the camera cannot tell within {}",
+                self.profile.length(within.rounded_up())
+            ),
+            None => "borderline".to_owned(),
         }
     }
 

@@ -32,6 +32,15 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// The phrase with its first letter a capital, to open a sentence.
+pub fn capitalised(phrase: &str) -> String {
+    let mut letters = phrase.chars();
+    match letters.next() {
+        Some(first) => first.to_uppercase().chain(letters).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -144,3 +144,25 @@ fn a_charge_the_camera_measures_is_borderline_only_when_it_cannot_tell() {
     assert_eq!(wide, Decision::Borderline, "{words}");
     assert!(words.contains("The camera cannot tell within"), "{words}");
 }
+
+#[test]
+fn the_twelve_inch_rule_measured_by_the_camera_is_decided_when_it_can_tell() {
+    let proximity = |gap: f64, sd: Option<f64>| {
+        let report = rule(&facing_lines(gap, sd));
+        let ruling = of(&report, "45th")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Proximity && r.other.as_deref() == Some("3e"))
+            .expect("a proximity ruling")
+            .clone();
+        (ruling.decision, ruling.explanation)
+    };
+    let (by_hand, words) = proximity(12.3, None);
+    assert_eq!(by_hand, Decision::Borderline, "{words}");
+    let (tight, words) = proximity(12.3, Some(0.01));
+    assert_eq!(tight, Decision::No, "{words}");
+    assert!(words.contains("12.30\" ± 0.03\""), "{words}");
+    let (wide, words) = proximity(12.3, Some(0.2));
+    assert_eq!(wide, Decision::Borderline, "{words}");
+    assert!(words.contains("The camera cannot tell within"), "{words}");
+}

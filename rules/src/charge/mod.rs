@@ -524,10 +524,10 @@ pub fn charge_ruling(
         ));
     } else if charge.borderline && reach_borderline {
         let why = match charge.plus_minus {
-            Some(within) => format!(
-                "The camera cannot tell within {} whether it reaches",
-                situation.profile.length(within.rounded_up())
-            ),
+            Some(_) => {
+                crate::text::capitalised(&situation.undecided(charge.plus_minus))
+                    + " whether it reaches"
+            }
             None => format!("Within tolerance of the {reach}: borderline"),
         };
         explanation.push_str(&format!(" {why} — players decide."));

@@ -99,12 +99,12 @@ pub fn enemy_within(
 ) -> Option<(EnemyWithin, Ruling)> {
     let profile = situation.profile;
     let proximity = profile.proximity();
-    let tolerance = profile.tolerance().distance;
     let unit = situation.units[index].unit;
     let (enemy, gap) = nearest?;
     let enemy = &situation.units[enemy];
     let within = gap <= proximity;
-    let borderline = (gap - proximity).abs() <= tolerance;
+    let plus_minus = situation.gap_plus_minus(index, enemy.index);
+    let borderline = (gap - proximity).abs() <= situation.margin(plus_minus);
     let words = profile.specials().proximity.as_ref();
     let engaged = situation.units[index].engaged;
     // For artillery and skirmishers a ruleset's zone may be a ban, not a test to take.
@@ -118,7 +118,7 @@ pub fn enemy_within(
         (Some(words), true) => format!(
             "{} is {} from {}, within {}: {}.",
             unit.name,
-            profile.length(gap.rounded()),
+            situation.length_within(gap, plus_minus),
             enemy.unit.name,
             profile.length(proximity),
             ban.unwrap_or(&words.within)
@@ -126,7 +126,7 @@ pub fn enemy_within(
         (Some(words), false) => format!(
             "{} is {} from {}, its nearest {}enemy: {}.",
             unit.name,
-            profile.length(gap.rounded()),
+            situation.length_within(gap, plus_minus),
             enemy.unit.name,
             if words.close_order_enemy_only {
                 "close-order "
@@ -138,7 +138,7 @@ pub fn enemy_within(
         (None, true) => format!(
             "{} is {} from {}, within {}: {}.",
             unit.name,
-            profile.length(gap.rounded()),
+            situation.length_within(gap, plus_minus),
             enemy.unit.name,
             profile.length(proximity),
             initiative(engaged, unit.state.disordered, held)
@@ -146,12 +146,15 @@ pub fn enemy_within(
         (None, false) => format!(
             "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",
             unit.name,
-            profile.length(gap.rounded()),
+            situation.length_within(gap, plus_minus),
             enemy.unit.name,
             proximity = profile.length(proximity)
         ),
     };
-    let (from, to) = nearest_points(situation, index, enemy.index);
+    let (from, to) = unit
+        .footprint
+        .nearest_points_to(&enemy.unit.footprint)
+        .unwrap_or((unit.footprint.leader(), enemy.unit.footprint.leader()));
     let ruling = Ruling {
         topic: Topic::Proximity,
         unit: unit.id.clone(),
@@ -164,11 +167,12 @@ pub fn enemy_within(
         },
         rule: profile.proximity_rule().unwrap_or(PROXIMITY),
         figures: vec![
-            Figure::inches("gap", gap),
+            Figure::inches("gap", gap).within(plus_minus),
             Figure::inches("proximity", proximity),
         ],
         explanation: if borderline {
-            format!("{explanation} Borderline — players decide.")
+            let why = crate::text::capitalised(&situation.undecided(plus_minus));
+            format!("{explanation} {why} — players decide.")
         } else {
             explanation
         },
@@ -188,35 +192,6 @@ pub fn enemy_within(
         },
         ruling,
     ))
-}
-
-/// A pair of points, one on each unit, as close as any (for drawing the gap).
-fn nearest_points(
-    situation: &Situation,
-    a: usize,
-    b: usize,
-) -> (crate::geometry::TablePoint, crate::geometry::TablePoint) {
-    let (ua, ub) = (&situation.scene.units[a], &situation.scene.units[b]);
-    let candidates = ua
-        .footprint
-        .stands()
-        .iter()
-        .flat_map(|s| s.corners())
-        .map(|c| (c, ub.footprint.closest_point(&c)))
-        .chain(
-            ub.footprint
-                .stands()
-                .iter()
-                .flat_map(|s| s.corners())
-                .map(|c| {
-                    let (p, d) = ua.footprint.closest_point(&c);
-                    (p, (c, d))
-                }),
-        );
-    candidates
-        .min_by(|x, y| x.1.1.0.total_cmp(&y.1.1.0))
-        .map(|(p, (q, _))| (p, q))
-        .unwrap_or((ua.footprint.leader(), ub.footprint.leader()))
 }
 
 /// The rule a ruleset with a 180° line of sight cites when the nearest enemy is behind.

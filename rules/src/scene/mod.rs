@@ -364,6 +364,33 @@ impl Footprint {
             .fold(Inches(f64::INFINITY), Inches::min)
     }
 
+    /// The two nearest points of these bases and another footprint's: the ends of the gap
+    /// between them (one point, inside both, where they overlap).
+    pub fn nearest_points_to(&self, other: &Footprint) -> Option<(TablePoint, TablePoint)> {
+        use parry2d_f64::query::{ClosestPoints, closest_points};
+        let mut nearest: Option<(f64, TablePoint, TablePoint)> = None;
+        for a in &self.stands {
+            let (pose_a, shape_a) = a.to_parry();
+            for b in &other.stands {
+                let (pose_b, shape_b) = b.to_parry();
+                let (from, to) =
+                    match closest_points(&pose_a, &shape_a, &pose_b, &shape_b, f64::MAX) {
+                        Ok(ClosestPoints::WithinMargin(from, to)) => (from, to),
+                        Ok(ClosestPoints::Intersecting) => {
+                            let inside = b.closest_point(&a.center()).0;
+                            (inside, inside)
+                        }
+                        _ => continue,
+                    };
+                let gap = nalgebra::distance(&from, &to);
+                if nearest.is_none_or(|(best, _, _)| gap < best) {
+                    nearest = Some((gap, from, to));
+                }
+            }
+        }
+        nearest.map(|(_, from, to)| (from, to))
+    }
+
     /// The closest point of the bases to `point`, and its distance.
     pub fn closest_point(&self, point: &TablePoint) -> (TablePoint, Inches) {
         self.stands

@@ -858,13 +858,7 @@ fn target_ruling(
         explanation.push_str(&canister_note(situation, t.range, canister, long));
     }
     if borderline {
-        let why = match t.plus_minus {
-            Some(within) => format!(
-                "the camera cannot tell within {}",
-                situation.profile.length(within.rounded_up())
-            ),
-            None => "borderline".to_owned(),
-        };
+        let why = situation.undecided(t.plus_minus);
         explanation.push_str(&format!(
             " Range {} against a maximum of {max}: {why} — players decide.",
             situation.length_within(t.range, t.plus_minus),
