@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{assert_says, block, charge, mm, must_shoot, of, rule, scene_in, text_of, towards};
+use common::{
+    assert_says, block, charge, mm, must_shoot, of, rule, ruling_on, scene_in, text_of, towards,
+};
 use rules::measure::measure_pair;
 use rules::ruling::{FigureUnit, Topic, Verdict};
 use rules::{Profile, Quarter, RulesetId};
@@ -594,19 +596,6 @@ fn a_command_groups_stands_are_one_target_and_a_deep_stand_is_easier_to_hit() {
     assert!(may.contains(&"left".to_owned()) && may.contains(&"lone".to_owned()));
 }
 
-/// The shooting ruling of `shooter` at `target`.
-fn shot<'r>(
-    report: &'r rules::rulings::Rulings,
-    shooter: &str,
-    target: &str,
-) -> &'r rules::ruling::Ruling {
-    of(report, shooter)
-        .rulings
-        .iter()
-        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some(target))
-        .unwrap_or_else(|| panic!("no shooting ruling {shooter} → {target}"))
-}
-
 /// A ruling's figure by name, if it gives one.
 fn figure(ruling: &rules::ruling::Ruling, name: &str) -> Option<f64> {
     ruling
@@ -641,13 +630,13 @@ fn a_stand_that_has_lost_figures_needs_more_to_hit() {
         let mut firer = stand();
         firer["figures"] = json!(left);
         let report = bbb(vec![firer, enemy_ahead(60.0)], vec![]);
-        let ruling = shot(&report, "natal", "impi");
+        let ruling = ruling_on(&report, "natal", Topic::Shooting, "impi");
         assert_eq!(figure(ruling, "figures left"), Some(f64::from(left)));
         assert_eq!(figure(ruling, "added to the score needed"), Some(added));
         assert!(ruling.explanation.contains(says), "{}", ruling.explanation);
     }
     let full = bbb(vec![stand(), enemy_ahead(60.0)], vec![]);
-    let ruling = shot(&full, "natal", "impi");
+    let ruling = ruling_on(&full, "natal", Topic::Shooting, "impi");
     assert_eq!(figure(ruling, "figures left"), None);
     assert!(
         !ruling.explanation.contains("figures left"),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{decision, of, rule};
+use common::{decision, rule, ruling_on};
 use rules::Scene;
 use rules::ruling::{Decision, Topic};
 use rules::scene::Format;
@@ -50,12 +50,7 @@ fn shooting_decision(scene: &Scene, profile: Option<&rules::Profile>) -> (Decisi
         Some(profile) => rules::rulings::rulings_with(scene, profile),
         None => rule(scene),
     };
-    let ruling = of(&report, "45th")
-        .rulings
-        .iter()
-        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some("3e"))
-        .expect("a ruling on the 3e")
-        .clone();
+    let ruling = ruling_on(&report, "45th", Topic::Shooting, "3e").clone();
     (ruling.decision, ruling.explanation)
 }
 
@@ -94,12 +89,7 @@ fn the_tape_measures_habits_may_be_kept_on_a_measured_table() {
 fn the_range_figure_carries_its_error_bar_only_when_measured() {
     let figure = |scene: &Scene| {
         let report = rule(scene);
-        let ruling = of(&report, "45th")
-            .rulings
-            .iter()
-            .find(|r| r.other.as_deref() == Some("3e") && r.topic == Topic::Shooting)
-            .expect("ruling")
-            .clone();
+        let ruling = ruling_on(&report, "45th", Topic::Shooting, "3e").clone();
         ruling
             .figures
             .iter()
@@ -127,12 +117,7 @@ fn a_charge_the_camera_measures_is_borderline_only_when_it_cannot_tell() {
     // Foot move 12": at 11.8" a hand-made charge is within tolerance of the move.
     let charge = |sd: Option<f64>| {
         let report = rule(&facing_lines(11.8, sd));
-        let ruling = of(&report, "45th")
-            .rulings
-            .iter()
-            .find(|r| r.topic == Topic::Charge && r.other.as_deref() == Some("3e"))
-            .expect("a charge ruling")
-            .clone();
+        let ruling = ruling_on(&report, "45th", Topic::Charge, "3e").clone();
         (ruling.decision, ruling.explanation)
     };
     let (by_hand, words) = charge(None);
@@ -149,12 +134,7 @@ fn a_charge_the_camera_measures_is_borderline_only_when_it_cannot_tell() {
 fn the_twelve_inch_rule_measured_by_the_camera_is_decided_when_it_can_tell() {
     let proximity = |gap: f64, sd: Option<f64>| {
         let report = rule(&facing_lines(gap, sd));
-        let ruling = of(&report, "45th")
-            .rulings
-            .iter()
-            .find(|r| r.topic == Topic::Proximity && r.other.as_deref() == Some("3e"))
-            .expect("a proximity ruling")
-            .clone();
+        let ruling = ruling_on(&report, "45th", Topic::Proximity, "3e").clone();
         (ruling.decision, ruling.explanation)
     };
     let (by_hand, words) = proximity(12.3, None);

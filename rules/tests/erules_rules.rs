@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{block, must_shoot, of, rule, scene_in, text_of, towards};
+use common::{block, must_shoot, of, rule, ruling_on, scene_in, text_of, towards};
 use rules::measure::measure_pair;
 use rules::movement::check_moves;
 use rules::ruling::{Decision, FigureUnit, Topic, Verdict};
@@ -562,19 +562,6 @@ fn a_unit_that_marched_through_the_zone_suffers_for_the_share_of_the_bound_it_sp
     assert_eq!(text.matches("there for").count(), 1, "{text}");
 }
 
-/// The shooting ruling of `shooter` at `target`.
-fn shot<'r>(
-    report: &'r rules::rulings::Rulings,
-    shooter: &str,
-    target: &str,
-) -> &'r rules::ruling::Ruling {
-    of(report, shooter)
-        .rulings
-        .iter()
-        .find(|r| r.topic == Topic::Shooting && r.other.as_deref() == Some(target))
-        .unwrap_or_else(|| panic!("no shooting ruling {shooter} → {target}"))
-}
-
 /// Front-rank figures firing at close and long range.
 fn firing(ruling: &rules::ruling::Ruling) -> (f64, f64) {
     (
@@ -595,7 +582,7 @@ fn a_battalions_front_rank_figures_fire_each_in_its_own_cone_and_band() {
             json!({ "figure_scale": scale }),
         );
         let report = rule(&scene);
-        let ruling = shot(&report, "ligne", "foot");
+        let ruling = ruling_on(&report, "ligne", Topic::Shooting, "foot");
         assert_eq!(firing(ruling), (20.0, 0.0), "{}", ruling.explanation);
         assert!(
             ruling
@@ -612,7 +599,10 @@ fn a_battalions_front_rank_figures_fire_each_in_its_own_cone_and_band() {
         vec![],
         json!({}),
     );
-    assert_eq!(firing(shot(&rule(&scene), "ligne", "foot")), (0.0, 20.0));
+    assert_eq!(
+        firing(ruling_on(&rule(&scene), "ligne", Topic::Shooting, "foot")),
+        (0.0, 20.0)
+    );
 }
 
 #[test]
@@ -628,7 +618,7 @@ fn figures_far_along_the_line_fire_long_or_not_at_all_at_a_target_off_to_one_sid
         vec![],
         json!({}),
     ));
-    let ruling = shot(&report, "ligne", "foot");
+    let ruling = ruling_on(&report, "ligne", Topic::Shooting, "foot");
     let (close, long) = firing(ruling);
     assert!(
         close > 0.0 && long > 0.0 && close + long < 20.0,
@@ -660,7 +650,7 @@ fn guns_count_ten_figures_each_for_canister_and_none_for_round_shot() {
             json!({}),
         );
         let report = rule(&scene);
-        let ruling = shot(&report, "guns", "first");
+        let ruling = ruling_on(&report, "guns", Topic::Shooting, "first");
         let counted = ruling
             .figures
             .iter()
@@ -716,7 +706,7 @@ fn a_line_that_has_lost_figures_fires_only_those_it_has_left() {
             json!({}),
         );
         let report = rule(&scene);
-        let ruling = shot(&report, "ligne", "foot");
+        let ruling = ruling_on(&report, "ligne", Topic::Shooting, "foot");
         assert_eq!(
             firing(ruling),
             (fire, 0.0),
@@ -743,7 +733,7 @@ fn the_figures_left_stand_spread_along_the_front_or_closed_on_its_centre() {
         json!({}),
     );
     let count = |report: &rules::rulings::Rulings| {
-        let (close, long) = firing(shot(report, "ligne", "foot"));
+        let (close, long) = firing(ruling_on(report, "ligne", Topic::Shooting, "foot"));
         close + long
     };
     let spread = rule(&scene);
@@ -751,11 +741,11 @@ fn the_figures_left_stand_spread_along_the_front_or_closed_on_its_centre() {
         .replace("figures-left = \"spread\"", "figures-left = \"centre\"");
     let closed_profile = Profile::from_toml(&closed_text).expect("a valid profile");
     let closed = rules::rulings::rulings_with(&scene, &scene.scaled(&closed_profile));
-    let ruling = shot(&closed, "ligne", "foot");
+    let ruling = ruling_on(&closed, "ligne", Topic::Shooting, "foot");
     assert!(
         count(&closed) > 0.0 && count(&closed) < count(&spread),
         "spread {}; closed {}",
-        shot(&spread, "ligne", "foot").explanation,
+        ruling_on(&spread, "ligne", Topic::Shooting, "foot").explanation,
         ruling.explanation
     );
     assert!(
@@ -780,7 +770,7 @@ fn a_batterys_crew_losses_leave_its_canister_figures_as_they_were() {
         json!({}),
     );
     let report = rule(&scene);
-    let ruling = shot(&report, "guns", "first");
+    let ruling = ruling_on(&report, "guns", Topic::Shooting, "first");
     assert_eq!(firing(ruling), (30.0, 0.0), "{}", ruling.explanation);
     assert!(
         ruling

@@ -56,6 +56,21 @@ pub fn charge<'r>(report: &'r Rulings, from: &str, to: &str) -> Option<&'r Charg
         .and_then(|p| p.charge.as_ref())
 }
 
+/// The ruling about `id` and `other` on one topic; a test that expects one fails naming it.
+#[track_caller]
+pub fn ruling_on<'r>(
+    report: &'r Rulings,
+    id: &str,
+    topic: Topic,
+    other: &str,
+) -> &'r rules::ruling::Ruling {
+    of(report, id)
+        .rulings
+        .iter()
+        .find(|r| r.topic == topic && r.other.as_deref() == Some(other))
+        .unwrap_or_else(|| panic!("no {topic:?} ruling {id} → {other}"))
+}
+
 /// What the rulings decide about `id` and `other` on one topic (`None`: no such ruling).
 pub fn decision(report: &Rulings, id: &str, topic: Topic, other: &str) -> Option<Decision> {
     of(report, id)
