@@ -15,7 +15,6 @@ use crate::profile::{MeasuredBorderline, Profile, WeaponRef};
 use crate::quarter::{Quarter, classify};
 use crate::scene::{Formation, Scene, Unit};
 use crate::terrain::TerrainMap;
-use crate::uncertainty::length_plus_minus;
 use crate::units::Inches;
 
 /// One unit, prepared.
@@ -144,13 +143,9 @@ impl Situation<'_> {
         to: TablePoint,
     ) -> Option<Inches> {
         let units = &self.scene.units;
-        let from_covariance = units[a].footprint.covariance_at(from)?;
-        let to_covariance = units[b].footprint.covariance_at(to)?;
-        Some(length_plus_minus(
-            (from, &from_covariance),
-            (to, &to_covariance),
-            self.scene.length_sd.unwrap_or(0.0),
-        ))
+        units[a]
+            .footprint
+            .plus_minus_to(from, &units[b].footprint, to, self.scene.length_sd)
     }
 
     /// How far the camera may have the gap between units `a` and `b` off, 95 % either way,

@@ -98,6 +98,17 @@ fn the_range_figure_carries_its_error_bar_only_when_measured() {
             .plus_minus
     };
     assert_eq!(figure(&facing_lines(10.0, None)), None);
+    // The tape drawn on the video and the plan says it too.
+    let report = rule(&facing_lines(10.0, Some(0.01)));
+    let labels: Vec<String> = ruling_on(&report, "45th", Topic::Shooting, "3e")
+        .shapes
+        .iter()
+        .filter_map(|shape| match shape {
+            rules::ruling::Shape::Segment { label, .. } => Some(label.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(labels, vec!["10.00\" ± 0.03\"".to_owned()]);
     let within = figure(&facing_lines(10.0, Some(0.01))).expect("an error bar");
     // Two ends of 0.01" each along the line, and the facing's swing at the stands' edges.
     assert!((0.027..0.035).contains(&within), "{within}");

@@ -536,7 +536,7 @@ pub fn charge_ruling(
         ShapeRole::Measure,
         &charge.tape.from,
         &charge.tape.to,
-        situation.profile.length(charge.cost.rounded()).to_string(),
+        situation.length_within(charge.cost, charge.plus_minus),
     )];
     if charge.reachable
         && let Some(place) = &charge.placement

@@ -180,7 +180,7 @@ pub fn enemy_within(
             ShapeRole::Measure,
             &from,
             &to,
-            situation.profile.length(gap.rounded()).to_string(),
+            situation.length_within(gap, plus_minus),
         )],
     };
     Some((

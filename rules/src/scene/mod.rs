@@ -364,6 +364,25 @@ impl Footprint {
             .fold(Inches(f64::INFINITY), Inches::min)
     }
 
+    /// How far the camera may have the length from `from` (a point of these bases) to `to` (a
+    /// point of `other`'s) off, 95 % either way, when it placed both; `length_sd` is the scene's
+    /// relative error of every length.
+    pub fn plus_minus_to(
+        &self,
+        from: TablePoint,
+        other: &Footprint,
+        to: TablePoint,
+        length_sd: Option<f64>,
+    ) -> Option<Inches> {
+        let from_covariance = self.covariance_at(from)?;
+        let to_covariance = other.covariance_at(to)?;
+        Some(crate::uncertainty::length_plus_minus(
+            (from, &from_covariance),
+            (to, &to_covariance),
+            length_sd.unwrap_or(0.0),
+        ))
+    }
+
     /// The two nearest points of these bases and another footprint's: the ends of the gap
     /// between them (one point, inside both, where they overlap).
     pub fn nearest_points_to(&self, other: &Footprint) -> Option<(TablePoint, TablePoint)> {

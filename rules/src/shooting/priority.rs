@@ -910,7 +910,7 @@ fn target_ruling(
             ShapeRole::Measure,
             &t.tape.from,
             &t.tape.to,
-            situation.length_within(t.range, t.plus_minus).to_string(),
+            situation.length_within(t.range, t.plus_minus),
         )],
     }
 }

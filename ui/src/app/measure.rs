@@ -5,7 +5,6 @@
 use rules::geometry::{TablePoint, distance};
 use rules::measure::measure_pair;
 use rules::quarter::classify;
-use rules::scene::Unit;
 use rules::units::Inches;
 use rules::{Profile, Scene};
 use serde::{Deserialize, Serialize};
@@ -172,33 +171,6 @@ pub struct Tape {
     pub lines: Vec<String>,
 }
 
-/// The closest points of two units' bases: for rectangles the shortest gap always touches a
-/// corner of one of them, so corners against the other footprint find it exactly.
-fn closest_points(a: &Unit, b: &Unit) -> (TablePoint, TablePoint, Inches) {
-    let from_a = a
-        .footprint
-        .stands()
-        .iter()
-        .flat_map(|s| s.corners())
-        .map(|c| {
-            let (p, d) = b.footprint.closest_point(&c);
-            (c, p, d)
-        });
-    let from_b = b
-        .footprint
-        .stands()
-        .iter()
-        .flat_map(|s| s.corners())
-        .map(|c| {
-            let (p, d) = a.footprint.closest_point(&c);
-            (p, c, d)
-        });
-    from_a
-        .chain(from_b)
-        .min_by(|x, y| x.2.0.total_cmp(&y.2.0))
-        .unwrap_or((a.footprint.leader(), b.footprint.leader(), Inches::ZERO))
-}
-
 /// Measure between two picks.
 pub fn tape(
     scene: &Scene,
@@ -212,11 +184,20 @@ pub fn tape(
     match (a, b) {
         (Pick::Unit(a), Pick::Unit(b)) => {
             let (a, b) = (scene.unit(a)?, scene.unit(b)?);
-            let (from, to, _) = closest_points(a, b);
+            let (from, to) = a
+                .footprint
+                .nearest_points_to(&b.footprint)
+                .unwrap_or((a.footprint.leader(), b.footprint.leader()));
             let ab = measure_pair(a, b, profile);
             let ba = measure_pair(b, a, profile);
+            // The camera's error bar on the gap, when it placed both units.
+            let within = a
+                .footprint
+                .plus_minus_to(from, &b.footprint, to, scene.length_sd)
+                .map(|pm| format!(" ± {}", f(pm.rounded_up())))
+                .unwrap_or_default();
             let mut lines = vec![format!(
-                "{} ↔ {}: edge to edge {}",
+                "{} ↔ {}: edge to edge {}{within}",
                 a.name,
                 b.name,
                 f(ab.edge_distance)
@@ -310,6 +291,38 @@ mod tests {
         assert_eq!(
             grid(LengthUnit::Centimetres, RulesetId::BlackPowder),
             (10.0, 50.0)
+        );
+    }
+
+    #[test]
+    fn the_tape_between_two_units_the_camera_placed_gives_its_error_bar() {
+        let stand = |x: f64, y: f64, facing: f64, sd: bool| {
+            let mut stand = serde_json::json!({ "center": [x, y], "facing": facing, "width": 4.0, "depth": 1.6 });
+            if sd {
+                stand["sd"] = serde_json::json!({ "x": 0.01, "y": 0.01, "facing": 0.1 });
+            }
+            stand
+        };
+        let scene = |sd: bool| {
+            let doc = serde_json::json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+                "units": [
+                    { "id": "a", "side": "red", "kind": "infantry", "stands": [stand(30.0, 10.0, 90.0, sd)] },
+                    { "id": "b", "side": "blue", "kind": "infantry", "stands": [stand(30.0, 21.6, 270.0, sd)] } ] });
+            Scene::parse(&doc.to_string(), rules::scene::Format::Json, "seen.json").expect("scene")
+        };
+        let profile = Profile::builtin(RulesetId::BlackPowder);
+        let first_line = |scene: &Scene| {
+            let a = Pick::Unit("a".into());
+            let b = Pick::Unit("b".into());
+            tape(scene, profile, &a, &b, LengthUnit::Ruleset)
+                .expect("a tape")
+                .lines[0]
+                .clone()
+        };
+        assert_eq!(first_line(&scene(false)), "a ↔ b: edge to edge 10.00\"");
+        assert_eq!(
+            first_line(&scene(true)),
+            "a ↔ b: edge to edge 10.00\" ± 0.03\""
         );
     }
 }
