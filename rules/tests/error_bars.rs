@@ -157,3 +157,32 @@ fn the_twelve_inch_rule_measured_by_the_camera_is_decided_when_it_can_tell() {
     assert_eq!(wide, Decision::Borderline, "{words}");
     assert!(words.contains("The camera cannot tell within"), "{words}");
 }
+
+#[test]
+fn a_command_distance_the_camera_measured_is_decided_off_its_step() {
+    // The 45th is 24.2" from its brigadier: by hand within 0.5" of the 24" step, borderline;
+    // measured to ±0.03", a −2 penalty.
+    let distance = |sd: Option<f64>| {
+        let mut unit = line("45th", "red", [30.0, 12.0], 90.0, sd);
+        unit["brigade"] = json!("picton");
+        let mut brigadier = json!({ "id": "picton", "side": "red", "brigade": "picton",
+            "position": [30.0, 12.0 - 1.6 - 24.2] });
+        if let Some(sd) = sd {
+            brigadier["sd"] = json!({ "x": sd, "y": sd, "facing": 0.1 });
+        }
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [unit, line("3e", "blue", [30.0, 40.0], 270.0, sd)],
+            "commanders": [brigadier] });
+        let scene = Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene");
+        let ruling = ruling_on(&rule(&scene), "45th", Topic::Command, "picton").clone();
+        (ruling.decision, ruling.explanation)
+    };
+    let (by_hand, words) = distance(None);
+    assert_eq!(by_hand, Decision::Borderline, "{words}");
+    let (tight, words) = distance(Some(0.01));
+    assert_eq!(tight, Decision::Penalty, "{words}");
+    assert!(words.contains("24.20\" ± 0.03\""), "{words}");
+    let (wide, words) = distance(Some(0.2));
+    assert_eq!(wide, Decision::Borderline, "{words}");
+    assert!(words.contains("the camera cannot tell within"), "{words}");
+}

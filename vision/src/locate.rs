@@ -354,6 +354,7 @@ pub fn build_scene(
                 position: pose.center,
                 mounted: c.mounted,
                 staff_rating: c.staff_rating,
+                sd: None,
             })
         })
         .collect();

@@ -53,6 +53,25 @@ fn decide(penalty: i64, borderline: bool) -> Decision {
     }
 }
 
+/// How far the camera may have the distance from `commander` to `closest` (the nearest point of
+/// `unit`) off, 95 % either way, when it placed both.
+fn commander_plus_minus(
+    situation: &Situation,
+    unit: &crate::scene::Unit,
+    commander: &crate::scene::Commander,
+    closest: crate::geometry::TablePoint,
+) -> Option<Inches> {
+    let head = commander
+        .sd?
+        .covariance_at(crate::geometry::TableVector::zeros());
+    let base = unit.footprint.covariance_at(closest)?;
+    Some(crate::uncertainty::length_plus_minus(
+        (commander.position, &head),
+        (closest, &base),
+        situation.scene.length_sd.unwrap_or(0.0),
+    ))
+}
+
 /// The command distance of `index` and its ruling, when the scene has a commander for it.
 pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandDistance, Ruling)> {
     let unit = &situation.scene.units[index];
@@ -65,8 +84,9 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         CommandModel::None => return None,
     }
     let step = situation.profile.distances().command_step;
-    let tolerance = situation.profile.tolerance().distance;
     let (closest, distance) = unit.footprint.closest_point(&commander.position);
+    let plus_minus = commander_plus_minus(situation, unit, commander, closest);
+    let margin = situation.margin(plus_minus);
     let marauders = unit
         .stats
         .as_ref()
@@ -79,33 +99,39 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
     // A step boundary within tolerance: 12", 24", 36" …
     let nearest_step = (distance.0 / step.0).round() * step.0;
     let borderline =
-        !marauders && nearest_step >= step.0 && (distance.0 - nearest_step).abs() <= tolerance.0;
+        !marauders && nearest_step >= step.0 && (distance.0 - nearest_step).abs() <= margin.0;
     let mut explanation = match (marauders, penalty) {
         (true, _) => format!(
             "{} is {} from {}: Marauders ignore the distance penalty.",
             unit.name,
-            situation.profile.length(distance.rounded()),
+            situation.length_within(distance, plus_minus),
             commander.name
         ),
         (false, 0) => format!(
             "{} is {} from {}: no distance penalty.",
             unit.name,
-            situation.profile.length(distance.rounded()),
+            situation.length_within(distance, plus_minus),
             commander.name
         ),
         (false, p) => format!(
             "{} is {} from {}: {p} to its order for distance.",
             unit.name,
-            situation.profile.length(distance.rounded()),
+            situation.length_within(distance, plus_minus),
             commander.name
         ),
     };
     if borderline {
-        explanation.push_str(&format!(
-            " Within {tolerance} of a {step} step: borderline — players decide.",
-            tolerance = situation.profile.length(tolerance),
-            step = situation.profile.length(step)
-        ));
+        let step = situation.profile.length(step);
+        explanation.push_str(&match plus_minus {
+            Some(_) => format!(
+                " At a {step} step, {} — players decide.",
+                situation.undecided(plus_minus)
+            ),
+            None => format!(
+                " Within {} of a {step} step: borderline — players decide.",
+                situation.profile.length(margin)
+            ),
+        });
     }
     let ruling = Ruling {
         topic: Topic::Command,
@@ -114,7 +140,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
         decision: decide(penalty, borderline),
         rule: situation.profile.command_rule().unwrap_or(COMMAND_DISTANCE),
         figures: vec![
-            Figure::inches("distance", distance),
+            Figure::inches("distance", distance).within(plus_minus),
             Figure::count("penalty", penalty),
         ],
         explanation,
@@ -122,7 +148,7 @@ pub fn command_distance(situation: &Situation, index: usize) -> Option<(CommandD
             ShapeRole::Measure,
             &commander.position,
             &closest,
-            situation.profile.length(distance.rounded()).to_string(),
+            situation.length_within(distance, plus_minus),
         )],
     };
     let status = CommandDistance {

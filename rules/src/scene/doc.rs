@@ -73,6 +73,10 @@ pub struct CommanderDoc {
     /// His staff rating, if it differs from the side's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staff_rating: Option<u8>,
+    /// How far the camera may have his head off (one standard deviation); absent in a scene not
+    /// seen by a camera.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sd: Option<PlaceSdDoc>,
 }
 
 /// `"table": { "width": 72, "depth": 48 }`.
@@ -311,6 +315,7 @@ impl From<&Commander> for CommanderDoc {
             position: c.position,
             mounted: (!c.mounted).then_some(false),
             staff_rating: c.staff_rating,
+            sd: c.sd.map(|sd| sd.to_doc()),
         }
     }
 }

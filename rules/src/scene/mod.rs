@@ -131,6 +131,8 @@ pub struct Commander {
     pub mounted: bool,
     /// His own staff rating, if given.
     pub staff_rating: Option<u8>,
+    /// How far the camera may have his head off, when it placed him.
+    pub sd: Option<PlaceSd>,
 }
 
 /// Unit size (digest §1.3): only non-stat rules use it, since printed stat lines already

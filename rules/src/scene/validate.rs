@@ -278,6 +278,10 @@ fn check_commander(
     }
     check_staff_rating(&mut check, doc.staff_rating);
     let position = check.point("position", doc.position)?;
+    let sd = match &doc.sd {
+        Some(sd) => Some(check.place_sd(sd)?),
+        None => None,
+    };
     Some(Commander {
         id: doc.id.clone(),
         name: doc.name.clone().unwrap_or_else(|| doc.id.clone()),
@@ -286,6 +290,7 @@ fn check_commander(
         position,
         mounted: doc.mounted.unwrap_or(true),
         staff_rating: doc.staff_rating,
+        sd,
     })
 }
 
