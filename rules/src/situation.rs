@@ -12,7 +12,7 @@ use crate::fire_arc::fire_arc;
 use crate::geometry::TablePoint;
 use crate::geometry::{ConvexRegion, gap_between};
 use crate::profile::{MeasuredBorderline, Profile, WeaponRef};
-use crate::quarter::{Quarter, classify};
+use crate::quarter::{Quarter, RayMargin, classify};
 use crate::scene::{Formation, Scene, Unit};
 use crate::terrain::TerrainMap;
 use crate::units::Inches;
@@ -156,6 +156,33 @@ impl Situation<'_> {
         units[b].footprint.sd()?;
         let (from, to) = units[a].footprint.nearest_points_to(&units[b].footprint)?;
         self.plus_minus(a, from, b, to)
+    }
+
+    /// How far the camera may have the distance of unit `a`'s point `at` from the ray that
+    /// divides unit `b`'s quarters off, 95 % either way, when it placed both: the point's own
+    /// error and `b`'s frame's, and `b`'s facing swinging the ray at the point's distance.
+    pub fn quarter_plus_minus(&self, a: usize, at: TablePoint, b: usize) -> Option<Inches> {
+        let units = &self.scene.units;
+        let point = units[a].footprint.covariance_at(at)?;
+        let frame = units[b].footprint.frame_sd()?;
+        let arm = at - units[b].footprint.frame().center();
+        // Which way the ray runs is the reading's own business: the error is taken as the same
+        // in every direction, the mean of each covariance's two axes.
+        let across = (point.trace() + frame.covariance_at(arm).trace()) / 2.0;
+        Some(Inches(crate::uncertainty::Z95 * across.max(0.0).sqrt()))
+    }
+
+    /// Whether a point's place among a unit's quarters is for the players: within the
+    /// profile's tolerance of a dividing ray (distance or angle) when no camera measured it;
+    /// when one did, inside its error bar (or either, under `[tolerance] measured = "either"`).
+    pub fn quarter_undecided(&self, margin: &RayMargin, plus_minus: Option<Inches>) -> bool {
+        let tolerance = self.profile.tolerance();
+        let by_tolerance = margin.distance <= tolerance.distance || margin.angle <= tolerance.angle;
+        match (plus_minus, tolerance.measured) {
+            (None, _) => by_tolerance,
+            (Some(within), MeasuredBorderline::Interval) => margin.distance <= within,
+            (Some(within), MeasuredBorderline::Either) => margin.distance <= within || by_tolerance,
+        }
     }
 
     /// How near its threshold a length must be to be borderline: the profile's tolerance for a

@@ -186,3 +186,30 @@ fn a_command_distance_the_camera_measured_is_decided_off_its_step() {
     assert_eq!(wide, Decision::Borderline, "{words}");
     assert!(words.contains("the camera cannot tell within"), "{words}");
 }
+
+#[test]
+fn the_face_a_charge_strikes_is_decided_when_the_camera_can_tell() {
+    // The 3e faces south, its front corners at x 25.3 and 34.7; the ray from its eastern front
+    // corner runs south-east. The 45th's leader stands 0.3" off that ray: within Black Powder's
+    // 0.5" by hand, so which face it strikes is borderline; measured to a few hundredths it is
+    // not.
+    let off_ray = 0.3 / 2f64.sqrt();
+    let leader = [34.7 + 5.0 + off_ray, 25.0 + off_ray];
+    let charge = |sd: Option<f64>| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                line("45th", "red", leader, 150.0, sd),
+                line("3e", "blue", [30.0, 30.0], 270.0, sd),
+            ] });
+        let scene = Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene");
+        let ruling = ruling_on(&rule(&scene), "45th", Topic::Charge, "3e").clone();
+        (ruling.decision, ruling.explanation)
+    };
+    let (by_hand, words) = charge(None);
+    assert_eq!(by_hand, Decision::Borderline, "{words}");
+    assert!(words.contains("Which face is borderline"), "{words}");
+    let (tight, words) = charge(Some(0.01));
+    assert_eq!(tight, Decision::May, "{words}");
+    let (wide, words) = charge(Some(0.25));
+    assert_eq!(wide, Decision::Borderline, "{words}");
+}

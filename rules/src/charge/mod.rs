@@ -281,7 +281,6 @@ pub fn assess_charge(
     seen: bool,
 ) -> ChargeAssessment {
     let profile = situation.profile;
-    let tolerance = profile.tolerance();
     let unit = &situation.scene.units[charger];
     let enemy = &situation.scene.units[target];
     let leader = unit.footprint.leader();
@@ -289,10 +288,9 @@ pub fn assess_charge(
     let face = profile
         .quarter_scheme(enemy.formation)
         .rule_quarter(reading.face);
+    let face_within = situation.quarter_plus_minus(charger, leader, target);
     let face_borderline = profile.quarter_scheme(enemy.formation) != QuarterScheme::AllFront
-        && (reading.inside_footprint
-            || reading.margin.distance <= tolerance.distance
-            || reading.margin.angle <= tolerance.angle);
+        && (reading.inside_footprint || situation.quarter_undecided(&reading.margin, face_within));
     let allowance = situation.units[charger].charge_allowance;
     let tape = profile.charge_tape(unit, enemy);
     let path = situation

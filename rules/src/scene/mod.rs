@@ -322,6 +322,20 @@ impl Footprint {
         self.sd.as_deref()
     }
 
+    /// How far the camera may have the unit's frame off, when it placed its stands: the mean of
+    /// its stands' centre covariances, and the root mean square of their facings' deviations.
+    pub fn frame_sd(&self) -> Option<PlaceSd> {
+        let sd = self.sd.as_ref()?;
+        let count = sd.len().max(1) as f64;
+        let centre = sd
+            .iter()
+            .map(|s| *s.centre())
+            .sum::<nalgebra::Matrix2<f64>>()
+            / count;
+        let facing = (sd.iter().map(|s| s.facing().0.powi(2)).sum::<f64>() / count).sqrt();
+        Some(PlaceSd::new(centre, Degrees(facing)))
+    }
+
     /// The covariance (square inches) of the point `at` of this unit, if a camera placed it:
     /// that of the stand nearest to it, the stand's facing swinging it about the stand's centre.
     pub fn covariance_at(&self, at: TablePoint) -> Option<nalgebra::Matrix2<f64>> {
