@@ -127,6 +127,12 @@ pub struct Figure {
 }
 
 impl Figure {
+    /// The same share, with how far the camera may have it off (95 %), if it measured it.
+    pub fn within_share(mut self, plus_minus: Option<f64>) -> Figure {
+        self.plus_minus = plus_minus.map(|pm| round(pm, 1000.0));
+        self
+    }
+
     /// The same length, with how far the camera may have it off (95 %), if it measured it.
     pub fn within(mut self, plus_minus: Option<crate::units::Inches>) -> Figure {
         self.plus_minus = plus_minus.map(|pm| round(pm.0, 1000.0));

@@ -19,7 +19,7 @@
 use nalgebra::{Matrix2, Vector2};
 use serde::{Deserialize, Serialize};
 
-use crate::geometry::{TablePoint, TableVector};
+use crate::geometry::{ConvexRegion, OrientedRect, TablePoint, TableVector, fraction_inside};
 use crate::units::{Degrees, Inches};
 
 /// How many standard deviations either side hold 95 % of a normal error.
@@ -124,6 +124,55 @@ pub fn length_plus_minus(
     };
     let scale = length_sd * length;
     Inches(Z95 * (along + scale * scale).max(0.0).sqrt())
+}
+
+/// The 95 % half-width of the share of `bases` inside `region`, given the covariance (square
+/// inches) of the bases' place relative to the region, and the deviation of the region's turn
+/// about `pivot` (the shooter's facing, its arc turning about its eye). The share is not linear
+/// in either, so its slopes are taken across a step of the size of the errors themselves.
+pub fn share_plus_minus(
+    region: &ConvexRegion,
+    pivot: TablePoint,
+    turn: Degrees,
+    bases: &[OrientedRect],
+    relative: &Matrix2<f64>,
+) -> f64 {
+    let share = |moved: &dyn Fn(&OrientedRect) -> OrientedRect| {
+        let bases: Vec<OrientedRect> = bases.iter().map(moved).collect();
+        fraction_inside(region, &bases)
+    };
+    let shifted = |by: TableVector| {
+        move |base: &OrientedRect| {
+            OrientedRect::from_center(
+                base.center() + by,
+                base.facing(),
+                base.width(),
+                base.depth(),
+            )
+        }
+    };
+    let step = (relative.trace() / 2.0).sqrt().max(0.01);
+    let slope = |along: TableVector| {
+        (share(&shifted(along * step)) - share(&shifted(-along * step))) / (2.0 * step)
+    };
+    let gradient = Vector2::new(slope(TableVector::x()), slope(TableVector::y()));
+    // The arc turning one way is the bases turning the other about its eye.
+    let angle = turn.0.to_radians().max(1e-4);
+    let turned = |by: f64| {
+        let rotation = nalgebra::Rotation2::new(by);
+        move |base: &OrientedRect| {
+            OrientedRect::from_center(
+                pivot + rotation * (base.center() - pivot),
+                Degrees(base.facing().0 + by.to_degrees()),
+                base.width(),
+                base.depth(),
+            )
+        }
+    };
+    let turn_slope = (share(&turned(angle)) - share(&turned(-angle))) / (2.0 * angle);
+    let variance =
+        gradient.dot(&(relative * gradient)) + (turn_slope * turn.0.to_radians()).powi(2);
+    (Z95 * variance.max(0.0).sqrt()).min(1.0)
 }
 
 #[cfg(test)]

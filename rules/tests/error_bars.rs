@@ -213,3 +213,33 @@ fn the_face_a_charge_strikes_is_decided_when_the_camera_can_tell() {
     let (wide, words) = charge(Some(0.25));
     assert_eq!(wide, Decision::Borderline, "{words}");
 }
+
+#[test]
+fn the_share_of_a_target_in_the_arc_carries_its_error_bar() {
+    // The 3e straddles the ray bounding the 45th's arc on its right, about half in the arc.
+    let share = |front: [f64; 2], sd: Option<f64>| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                line("45th", "red", [30.0, 12.0], 90.0, sd),
+                line("3e", "blue", front, 270.0, sd),
+            ] });
+        let scene = Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene");
+        let ruling = ruling_on(&rule(&scene), "45th", Topic::Shooting, "3e").clone();
+        let figure = ruling
+            .figures
+            .iter()
+            .find(|f| f.name == "in arc")
+            .expect("the share in the arc")
+            .clone();
+        (figure.value, figure.plus_minus)
+    };
+    let (half, by_hand) = share([42.7, 20.0], None);
+    assert!((0.3..0.7).contains(&half), "{half}");
+    assert_eq!(by_hand, None);
+    let (_, straddling) = share([42.7, 20.0], Some(0.02));
+    let straddling = straddling.expect("an error bar");
+    assert!((0.005..0.05).contains(&straddling), "{straddling}");
+    // Squarely in front, the camera's few hundredths change nothing of its share.
+    let (whole, inside) = share([30.0, 22.0], Some(0.02));
+    assert_eq!((whole, inside), (1.0, Some(0.0)));
+}

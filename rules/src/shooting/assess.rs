@@ -188,6 +188,9 @@ pub struct Assessment {
     pub plus_minus: Option<Inches>,
     /// Fraction of the enemy in the arc.
     pub arc_fraction: f64,
+    /// How far the camera may have that fraction off, 95 % either way, when it placed both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arc_plus_minus: Option<f64>,
     /// Fraction of the enemy in view.
     pub visible_fraction: f64,
     /// Why it is not a clear target (empty: clear).
@@ -272,6 +275,8 @@ pub struct Candidate {
     pub index: usize,
     /// Fraction of it in the arc.
     pub arc_fraction: f64,
+    /// How far the camera may have that fraction off, 95 % either way, when it placed both.
+    pub arc_plus_minus: Option<f64>,
     /// The shortest tape from the shooter to the part of it in the arc.
     pub in_arc: Tape,
 }
@@ -289,6 +294,29 @@ impl Candidate {
             .is_none()
             .then_some((self.in_arc.to, self.in_arc.length))
     }
+}
+
+/// How far the camera may have the share of unit `target` inside `face`'s arc off, 95 % either
+/// way, when it placed both: the target's place relative to the eye, and the shooter's facing
+/// turning its arc.
+fn arc_share_plus_minus(
+    situation: &Situation,
+    shooter: usize,
+    face: &FiringFace,
+    target: usize,
+) -> Option<f64> {
+    let units = &situation.scene.units;
+    let eye = units[shooter].footprint.covariance_at(face.eye)?;
+    let turn = units[shooter].footprint.frame_sd()?.facing();
+    let bases = &units[target].footprint;
+    let relative = eye + bases.frame_sd()?.centre();
+    Some(crate::uncertainty::share_plus_minus(
+        &face.arc,
+        face.eye,
+        turn,
+        bases.stands(),
+        &relative,
+    ))
 }
 
 /// The cheap tests: engaged, arc, range to the part in the arc.
@@ -347,6 +375,7 @@ pub fn screen(
     Ok(Candidate {
         index: target,
         arc_fraction,
+        arc_plus_minus: arc_share_plus_minus(situation, shooter_index, shooter, target),
         in_arc,
     })
 }
@@ -486,6 +515,7 @@ pub fn assess(
         tape,
         plus_minus,
         arc_fraction: candidate.arc_fraction,
+        arc_plus_minus: candidate.arc_plus_minus,
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),
         enfilade: situation

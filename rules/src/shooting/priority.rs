@@ -874,7 +874,7 @@ fn target_ruling(
     }
     let mut figures = vec![
         Figure::inches("range", t.range).within(t.plus_minus),
-        Figure::fraction("in arc", t.arc_fraction),
+        Figure::fraction("in arc", t.arc_fraction).within_share(t.arc_plus_minus),
         Figure::fraction("visible", t.visible_fraction),
     ];
     figures.push(Figure::inches("maximum range", max));
