@@ -275,8 +275,6 @@ pub struct Candidate {
     pub index: usize,
     /// Fraction of it in the arc.
     pub arc_fraction: f64,
-    /// How far the camera may have that fraction off, 95 % either way, when it placed both.
-    pub arc_plus_minus: Option<f64>,
     /// The shortest tape from the shooter to the part of it in the arc.
     pub in_arc: Tape,
 }
@@ -375,7 +373,6 @@ pub fn screen(
     Ok(Candidate {
         index: target,
         arc_fraction,
-        arc_plus_minus: arc_share_plus_minus(situation, shooter_index, shooter, target),
         in_arc,
     })
 }
@@ -515,7 +512,8 @@ pub fn assess(
         tape,
         plus_minus,
         arc_fraction: candidate.arc_fraction,
-        arc_plus_minus: candidate.arc_plus_minus,
+        // Found only for the targets ruled on: it costs six clippings of the target.
+        arc_plus_minus: arc_share_plus_minus(situation, shooter, face, target),
         visible_fraction: seen.visible_fraction,
         band: band(situation, artillery, range, max),
         enfilade: situation
