@@ -93,15 +93,15 @@ pub fn calibrate_from_tags(
     let given = previous.map(|p| p.camera.intrinsics.scaled_to(image_size));
     // Without a measured lens the anchors at the picture's corners are bent by pixels, maybe
     // tens: trust them loosely until the lens is fitted, then hold them to the fine tolerance.
-    let diagonal = f64::from(image_size.width).hypot(f64::from(image_size.height));
     let loose = Settings {
         intrinsics: given,
-        anchor_tolerance: Pixels(0.03 * diagonal),
+        anchor_tolerance: Pixels(0.03 * image_size.diagonal()),
     };
     let start = calibrate(layout, &pictures[main], image_size, &loose)?;
     let mut trusted: Vec<u32> = start.anchors.iter().map(|a| a.anchor.id).collect();
+    trusted.sort_unstable();
     let mut start_camera = start.camera;
-    loop {
+    for round in 1.. {
         let (fit, result) = fit_and_check(
             layout,
             pictures,
@@ -111,17 +111,25 @@ pub fn calibrate_from_tags(
             start_camera,
             &trusted,
         )?;
-        let still: Vec<u32> = result.anchors.iter().map(|a| a.anchor.id).collect();
-        if still.len() < trusted.len() {
-            // The fitted lens shows an anchor to be off after all (moved, or mis-read): fit
-            // again without it.
+        let mut still: Vec<u32> = result.anchors.iter().map(|a| a.anchor.id).collect();
+        still.sort_unstable();
+        if still != trusted && round < ANCHOR_ROUNDS {
+            // The fitted lens shows an anchor to be off after all (moved, or mis-read), or one
+            // left out before the lens was known to lie where its file says: fit again with the
+            // anchors it trusts.
             trusted = still;
             start_camera = result.camera;
             continue;
         }
         return keep_or_replace(layout, pictures, main, image_size, previous, fit, result);
     }
+    unreachable!("the rounds end")
 }
+
+/// Fits of the lens at most, each with the anchors the one before trusted: an anchor is
+/// dropped or taken back at most once or twice, and a lens that kept changing its mind would
+/// not be worth more fits.
+const ANCHOR_ROUNDS: usize = 3;
 
 /// Which of the pictures the table is found in: the one showing the most anchors (the last on
 /// a tie); `None` when there are none.

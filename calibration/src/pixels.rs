@@ -151,6 +151,11 @@ impl ImageSize {
         )
     }
 
+    /// The length of the image's diagonal, pixels.
+    pub fn diagonal(&self) -> f64 {
+        f64::from(self.width).hypot(f64::from(self.height))
+    }
+
     /// Whether a point lies inside the image.
     pub fn contains(&self, p: &PixelPoint) -> bool {
         p.x >= -0.5

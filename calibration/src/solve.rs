@@ -4,9 +4,15 @@
 //! Decisions:
 //! - Anchors, not corners, are the unit of consensus. A covered anchor is simply missing; a
 //!   moved or mis-read anchor is wrong as a whole, so RANSAC draws pairs of anchors, fits the
-//!   table plane's homography to their eight corners and counts the anchors that agree. The
-//!   survivors are refined with the full camera model and any anchor still far off is dropped,
-//!   so long as three remain.
+//!   table plane's homography to their eight corners and counts the anchors that agree (through
+//!   a known lens, straightened first). The homography knows nothing of an unmeasured lens's
+//!   bend, so the anchors it leaves out within its widest tolerance are taken back, and the
+//!   camera model judges them all.
+//! - An anchor is moved only when it is off by more than its own corners' noise and the fit's
+//!   residual allow AND by more than matters on the table ([`MOVED_ANCHOR`]): a false alarm
+//!   costs the fourth anchor, which is what catches the next mistake. Which anchor has moved is
+//!   the one without which the others agree best (a moved anchor pulls the camera, and the
+//!   others off, towards itself); it is dropped so long as three remain.
 //! - Without a measured lens, one view of a plane gives one focal length (Zhang's constraints on
 //!   the homography, principal point at the image centre, square pixels, no distortion), then
 //!   refined with the pose by OpenCV. Looking almost straight down the focal length cannot be
@@ -35,8 +41,11 @@ pub const TYPICAL_FIELD_OF_VIEW: Degrees = Degrees(65.0);
 pub struct Settings {
     /// The lens, if already measured (by the board, or a previous calibration).
     pub intrinsics: Option<Intrinsics>,
-    /// An anchor whose corners land further than this from where the camera model puts them
-    /// is not trusted.
+    /// An anchor no further than this from where the other anchors put it is never called
+    /// moved, whatever else is said of it: before the lens is measured, a wide lens bends the
+    /// anchors at the picture's corners by tens of pixels. Past it, an anchor is moved when it
+    /// is off by more than its own corners' noise allows and by more than matters on the
+    /// table (see [`MOVED_ANCHOR`]).
     pub anchor_tolerance: Pixels,
 }
 
@@ -44,10 +53,34 @@ impl Default for Settings {
     fn default() -> Settings {
         Settings {
             intrinsics: None,
-            anchor_tolerance: Pixels(3.0),
+            anchor_tolerance: Pixels(0.0),
         }
     }
 }
+
+/// An anchor off by less than this on the table is kept, however sure the fit is that it is
+/// off: a tenth of an inch is about the least a player reads off a tape measure and the least
+/// a ruling turns on, and an anchor a little off still places stands better than the three
+/// others alone, which catch no mistake at all.
+pub const MOVED_ANCHOR: Inches = Inches(0.1);
+
+/// How far (RMS) a corner lies from the truth where the detector finds it on a sharp tag:
+/// 0.1–0.4 px on a webcam's picture (refined corners do better; the larger figure keeps an
+/// anchor rather than calls it moved).
+const CORNER_NOISE: Pixels = Pixels(0.3);
+
+/// A tag narrower than this many pixels is blurred across its cells, and its corners scatter
+/// more, in proportion as it narrows.
+const SHARP_SIDE: f64 = 16.0;
+
+/// The consensus's widest tolerance, a share of the picture's diagonal: more than a wide
+/// webcam bends the picture's corners, less than an anchor moved by inches is off.
+const WIDE_CONSENSUS: f64 = 0.06;
+
+/// How many times its expected error an anchor must be off to be called moved. An anchor where
+/// its file says is this far out (an RMS over four corners) all but never by chance; the
+/// expected error itself is rough, hence the margin.
+const MOVED_SIGMAS: f64 = 4.0;
 
 /// Where the lens model came from.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,6 +150,9 @@ pub struct RejectedAnchor {
     pub seen_at: PixelPoint,
     /// How far its corners are from where the trusted anchors put them.
     pub off_by: Pixels,
+    /// The same on the table, where it lies (0 in files written before it was kept).
+    #[serde(default)]
+    pub off_on_table: Inches,
 }
 
 /// Summary figures of a calibration.
@@ -282,36 +318,61 @@ pub fn calibrate(
         }
         None => None,
     };
-    let consensus = consensus(&candidates, image_size)?
+    // Through a known lens the anchors are compared straightened: the consensus's tolerance is
+    // then for anchors moved, not for the lens's bend.
+    let straight: Vec<TagSighting> = candidates
+        .iter()
+        .map(|c| TagSighting {
+            id: c.sighting.id,
+            corners: match intrinsics {
+                Some(lens) => c.sighting.corners.map(|p| lens.undistort(&p)),
+                None => c.sighting.corners,
+            },
+        })
+        .collect();
+    let straight: Vec<Candidate> = candidates
+        .iter()
+        .zip(&straight)
+        .map(|(c, sighting)| Candidate {
+            anchor: c.anchor,
+            sighting,
+        })
+        .collect();
+    let consensus = consensus(&straight, image_size)?
         .ok_or_else(|| CalibrationError::NoConsensus { seen: seen.clone() })?;
     let mut trusted: Vec<Candidate> = consensus.iter().map(|&i| candidates[i]).collect();
     let mut warnings = Vec::new();
     let (mut camera, mut lens) = fit_camera(&trusted, image_size, intrinsics, &mut warnings)?;
-    // Drop the worst anchor while it is clearly off and three would remain.
-    loop {
-        let errors: Vec<f64> = trusted.iter().map(|c| corner_rms(&camera, c)).collect();
-        let Some((worst, &error)) = errors.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))
-        else {
+    // The consensus compares anchors through a homography, which an unmeasured lens's bend
+    // defeats: the anchors it left out are taken back, then judged with the camera model.
+    if readmit(&candidates, &mut trusted, &camera, image_size) {
+        warnings.clear();
+        (camera, lens) = fit_camera(&trusted, image_size, intrinsics, &mut warnings)?;
+    }
+    // Drop the anchor the others show to be moved, while one is and three would remain.
+    while trusted.len() > MIN_ANCHORS_SEEN {
+        let Some(moved) = most_moved(&trusted, &camera, image_size, intrinsics, settings) else {
             break;
         };
-        if error <= settings.anchor_tolerance.0 || trusted.len() <= MIN_ANCHORS_SEEN {
-            break;
-        }
-        trusted.remove(worst);
+        trusted.remove(moved);
         warnings.clear();
         (camera, lens) = fit_camera(&trusted, image_size, intrinsics, &mut warnings)?;
     }
     let rejected = candidates
         .iter()
         .filter(|c| !trusted.iter().any(|t| std::ptr::eq(t.sighting, c.sighting)))
-        .map(|c| RejectedAnchor {
-            id: c.anchor.id,
-            seen_at: c.sighting.center(),
-            off_by: Pixels(corner_rms(&camera, c)),
+        .map(|c| {
+            let offset = Offset::of(&camera, c, agreement(&camera, &trusted));
+            RejectedAnchor {
+                id: c.anchor.id,
+                seen_at: c.sighting.center(),
+                off_by: offset.pixels,
+                off_on_table: offset.inches,
+            }
         })
         .collect::<Vec<_>>();
     for r in &rejected {
-        warnings.push(format!("anchor tag {} seen at {} is {} from where the other anchors put it: ignored (moved, or a stray tag with its id?)", r.id, r.seen_at, r.off_by));
+        warnings.push(format!("anchor tag {} seen at {} is {} ({}) from where the other anchors put it: ignored (moved, or a stray tag with its id?)", r.id, r.seen_at, r.off_by, r.off_on_table));
     }
     if trusted.len() == MIN_ANCHORS_SEEN {
         warnings.push("only three anchors trusted: a moved or mis-read anchor could not be caught; keep all four in view when calibrating".into());
@@ -361,10 +422,10 @@ fn consensus(
     // image diagonal); the camera-model refit then applies the fine tolerance. A wide webcam
     // bends the corners of the picture by more than that, so when no three anchors agree the
     // search is made again at 6 %: an anchor moved by inches is still far outside it.
-    let diagonal = f64::from(image_size.width).hypot(f64::from(image_size.height));
+    let diagonal = image_size.diagonal();
     // Pairs of anchors first (a moved anchor spoils few samples); at the wider tolerance, the
     // homography of three anchors spread over the table, which a bent picture fits better.
-    for (share, sample) in [(0.02, 2), (0.06, 3)] {
+    for (share, sample) in [(0.02, 2), (WIDE_CONSENSUS, 3)] {
         if let Some(members) = consensus_within(candidates, share * diagonal, sample)? {
             return Ok(Some(members));
         }
@@ -479,6 +540,105 @@ pub(crate) fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
 fn corner_rms(camera: &Camera, c: &Candidate) -> f64 {
     let errors = corner_errors(camera, &c.anchor.placement(), &c.sighting.corners);
     root_mean_square(errors.iter().map(|e| e.0))
+}
+
+/// How far an anchor lies from where a camera puts it, against what is expected of an anchor
+/// where its file says.
+#[derive(Clone, Copy, Debug)]
+struct Offset {
+    /// RMS over its corners.
+    pixels: Pixels,
+    /// The same on the table, where it lies.
+    inches: Inches,
+    /// The RMS expected of it: its corners' noise, and how well the camera fits anchors that
+    /// have not moved.
+    expected: Pixels,
+}
+
+impl Offset {
+    /// How far anchor `c` lies from where `camera` puts it; `agreement` is how well the camera
+    /// fits anchors that have not moved (see [`agreement`]).
+    fn of(camera: &Camera, c: &Candidate, agreement: Pixels) -> Offset {
+        let pixels = corner_rms(camera, c);
+        let placement = c.anchor.placement();
+        let inches = camera
+            .inches_per_pixel(&placement.center, placement.height)
+            .map_or(f64::INFINITY, |per_pixel| pixels * per_pixel);
+        // A narrow tag's corners scatter more; the anchors' 2" tags seldom are narrow.
+        let noise = CORNER_NOISE.0 * (SHARP_SIDE / c.sighting.side()).max(1.0);
+        Offset {
+            pixels: Pixels(pixels),
+            inches: Inches(inches),
+            expected: Pixels(noise.hypot(agreement.0)),
+        }
+    }
+
+    /// Whether the anchor is off by more than `floor`, by more than its expected error allows,
+    /// and by more than matters on the table. A false alarm costs the fourth anchor, the one
+    /// that catches the next mistake; an anchor a little off costs less.
+    fn too_far(&self, floor: Pixels) -> bool {
+        self.pixels > floor
+            && self.pixels.0 > MOVED_SIGMAS * self.expected.0
+            && self.inches > MOVED_ANCHOR
+    }
+}
+
+/// How well a camera fits some anchors: RMS over their corners (0 for none).
+fn agreement(camera: &Camera, anchors: &[Candidate]) -> Pixels {
+    let rms = root_mean_square(anchors.iter().flat_map(|c| {
+        corner_errors(camera, &c.anchor.placement(), &c.sighting.corners).map(|e| e.0)
+    }));
+    Pixels(if rms.is_finite() { rms } else { 0.0 })
+}
+
+/// Take back the anchors the consensus left out (its homography knows nothing of an unmeasured
+/// lens's bend) that `camera`, fitted without them, puts within the consensus's widest
+/// tolerance; whether any was. Of two sightings of one id, one at most. Whether one taken back
+/// has moved after all is judged with the others (see [`most_moved`]).
+fn readmit<'a>(
+    candidates: &[Candidate<'a>],
+    trusted: &mut Vec<Candidate<'a>>,
+    camera: &Camera,
+    image_size: ImageSize,
+) -> bool {
+    let before = trusted.len();
+    let widest = WIDE_CONSENSUS * image_size.diagonal();
+    for c in candidates {
+        let taken = trusted.iter().any(|t| t.anchor.id == c.anchor.id);
+        if !taken && corner_rms(camera, c) < widest {
+            trusted.push(*c);
+        }
+    }
+    trusted.len() > before
+}
+
+/// The anchor that has moved, if one has. The suspect is the anchor without which the others
+/// agree best: a moved anchor left in pulls the camera towards itself, and puts the others off
+/// instead, so its own offset may be the smaller. One has moved when some anchor of the fit
+/// (`camera`, fitted to all of `trusted`) is too far off for the agreement the others reach
+/// without the suspect, and the suspect lies too far from where they put it (see
+/// [`Offset::too_far`]). A suspect whose others cannot be fitted is not judged.
+fn most_moved(
+    trusted: &[Candidate],
+    camera: &Camera,
+    image_size: ImageSize,
+    given: Option<Intrinsics>,
+    settings: &Settings,
+) -> Option<usize> {
+    let (suspect, agreed, alone) = (0..trusted.len())
+        .filter_map(|i| {
+            let mut others = trusted.to_vec();
+            let suspect = others.remove(i);
+            let (without, _) = fit_camera(&others, image_size, given, &mut Vec::new()).ok()?;
+            let agreed = agreement(&without, &others);
+            Some((i, agreed, Offset::of(&without, &suspect, agreed)))
+        })
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))?;
+    let floor = settings.anchor_tolerance;
+    let something_moved = trusted
+        .iter()
+        .any(|c| Offset::of(camera, c, agreed).too_far(floor));
+    (something_moved && alone.too_far(floor)).then_some(suspect)
 }
 
 /// The camera from trusted anchors: the lens if not given, then the pose.

@@ -523,3 +523,179 @@ fn few_noisy_tags_through_a_wide_lens_still_bend_it_and_say_how_unsure_it_is() {
         calibration.warnings
     );
 }
+
+/// A wide webcam with k1 = −0.30, seen from `tilt` degrees from vertical as close as the whole
+/// table allows.
+fn strong_barrel(tilt: f64) -> Camera {
+    let lens = Intrinsics {
+        distortion: Distortion {
+            k1: -0.30,
+            ..wide_barrel().distortion
+        },
+        ..wide_barrel()
+    };
+    let mut camera = camera(lens);
+    let target = TablePoint3::new(36.0, 24.0, 0.0);
+    let distance = (camera.pose.eye() - target).norm();
+    let t = tilt.to_radians();
+    let eye = TablePoint3::new(36.0, 24.0 - distance * t.sin(), distance * t.cos());
+    camera.pose = CameraPose::looking_at(eye, target, Vector3::y());
+    camera
+}
+
+/// The table's anchors seen by a blurred webcam's detector: corners σ 0.3 px more.
+fn blurred_anchors(table: &mut Table, seed: u64) {
+    let mut random = Random(seed + 77);
+    for s in table.sightings.iter_mut().filter(|s| s.id < 4) {
+        for c in &mut s.corners {
+            *c = PixelPoint::new(c.x + 0.3 * random.normal(), c.y + 0.3 * random.normal());
+        }
+    }
+}
+
+fn anchors_of(table: &Table) -> Vec<TagSighting> {
+    let anchors = table.sightings.iter().filter(|s| s.id < 4);
+    anchors.copied().collect()
+}
+
+fn all_four_used(calibration: &TableCalibration, case: &str) {
+    assert!(
+        calibration.anchors.len() == 4 && calibration.rejected.is_empty(),
+        "{case}: {:?}",
+        calibration.warnings
+    );
+    assert!(
+        !calibration
+            .warnings
+            .iter()
+            .any(|w| w.contains("ignored") || w.contains("only three")),
+        "{case}: {:?}",
+        calibration.warnings
+    );
+}
+
+#[test]
+fn anchors_where_their_file_says_are_all_used_through_a_strong_barrel_lens() {
+    // The consensus compares anchors through a homography, which such a lens's bend defeats,
+    // and a fit of the lens to three anchors then put the fourth pixels off: it was ignored as
+    // moved, and calibration fell back to three anchors.
+    for tilt in [30.0, 40.0, 50.0] {
+        let camera = strong_barrel(tilt);
+        for seed in 1..4 {
+            let mut table = table(&camera, seed);
+            blurred_anchors(&mut table, seed);
+            let alone = calibrate_from_tags(
+                &table.layout,
+                &[anchors_of(&table)],
+                &HashMap::new(),
+                None,
+                HD,
+                None,
+            )
+            .expect("calibrates");
+            all_four_used(&alone, &format!("anchors alone, {tilt}°, table {seed}"));
+            if seed == 1 {
+                let with_stands = from_tags(&table);
+                all_four_used(&with_stands, &format!("with stands, {tilt}°"));
+            }
+        }
+    }
+}
+
+/// Anchor `id` of `table` seen `by` inches from its place, towards `bearing` (radians).
+fn knock(table: &mut Table, camera: &Camera, id: u32, by: f64, bearing: f64) {
+    let mut anchor = *table.layout.anchor(id).expect("an anchor");
+    anchor.center = TablePoint::new(
+        anchor.center.x + by * bearing.cos(),
+        anchor.center.y + by * bearing.sin(),
+    );
+    let mut random = Random(u64::from(id) + 100);
+    *table.sighting_mut(id) = seen(camera, id, &anchor.placement(), &mut random);
+}
+
+#[test]
+fn an_anchor_knocked_half_an_inch_is_caught_and_named_through_a_known_lens() {
+    // As `calibrate --lens` and the app with its lens do: the lens known, the pose found.
+    let camera = strong_barrel(40.0);
+    let settings = Settings {
+        intrinsics: Some(camera.intrinsics),
+        ..Settings::default()
+    };
+    let (mut caught, mut knocked) = (0, 0);
+    for seed in 1..4u64 {
+        for id in 0..4u32 {
+            let mut table = table(&camera, seed);
+            let bearing = (seed as f64 * 1.3 + f64::from(id)).sin() * std::f64::consts::PI;
+            knock(&mut table, &camera, id, 0.5, bearing);
+            let calibration =
+                calibrate(&table.layout, &table.sightings, HD, &settings).expect("calibrates");
+            let rejected: Vec<u32> = calibration.rejected.iter().map(|r| r.id).collect();
+            knocked += 1;
+            if rejected.is_empty() {
+                continue;
+            }
+            // Never the wrong anchor.
+            assert_eq!(rejected, [id], "table {seed}");
+            let named = format!("anchor tag {id} seen at");
+            assert!(
+                calibration.warnings.iter().any(|w| w.starts_with(&named)),
+                "{:?}",
+                calibration.warnings
+            );
+            let off = calibration.rejected[0].off_on_table;
+            assert!(off.0 > 0.3 && off.0 < 0.8, "{off}");
+            caught += 1;
+        }
+    }
+    // A knock along the one way the camera's pose can follow is now and then missed.
+    assert!(caught + 1 >= knocked, "{caught} of {knocked} caught");
+}
+
+/// How often an anchor where its file says is ignored, and a knocked one caught, calibrating
+/// three ways (`cargo test -p vedette-calibration --test lens_from_tags --release -- --ignored
+/// moved_anchor_figures --nocapture`; `KNOCK` inches, 0.5 by default).
+#[test]
+#[ignore]
+fn moved_anchor_figures() {
+    let by: f64 = std::env::var("KNOCK").map_or(0.5, |v| v.parse().expect("inches"));
+    let camera = strong_barrel(40.0);
+    let ways = ["lens known", "lens from the anchors", "lens from every tag"];
+    let calibrations = |table: &Table| -> [TableCalibration; 3] {
+        let known = Settings {
+            intrinsics: Some(camera.intrinsics),
+            ..Settings::default()
+        };
+        let anchors = anchors_of(table);
+        [
+            calibrate(&table.layout, &table.sightings, HD, &known).expect("calibrates"),
+            calibrate_from_tags(&table.layout, &[anchors], &HashMap::new(), None, HD, None)
+                .expect("calibrates"),
+            from_tags(table),
+        ]
+    };
+    let (mut false_alarms, mut caught, mut wrong, mut tables, mut knocks) =
+        ([0; 3], [0; 3], [0; 3], 0, 0);
+    for seed in 1..7u64 {
+        tables += 1;
+        for (k, c) in calibrations(&table(&camera, seed)).iter().enumerate() {
+            false_alarms[k] += usize::from(!c.rejected.is_empty());
+        }
+        for id in 0..4u32 {
+            let mut table = table(&camera, seed);
+            let bearing = (seed as f64 * 1.3 + f64::from(id)).sin() * std::f64::consts::PI;
+            knock(&mut table, &camera, id, by, bearing);
+            knocks += 1;
+            for (k, c) in calibrations(&table).iter().enumerate() {
+                let rejected: Vec<u32> = c.rejected.iter().map(|r| r.id).collect();
+                caught[k] += usize::from(rejected == [id]);
+                wrong[k] += usize::from(!rejected.is_empty() && rejected != [id]);
+            }
+        }
+    }
+    for (k, way) in ways.iter().enumerate() {
+        println!(
+            "{way}: anchors in place ignored on {} of {tables} tables; knocked {by}\": caught {} of {knocks}, the wrong one {}",
+            false_alarms[k], caught[k], wrong[k]
+        );
+    }
+}
