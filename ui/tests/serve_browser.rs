@@ -237,8 +237,12 @@ async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_see
         .await;
     browser.screenshot("web-laptop-camera.png").await;
 
-    // The page's projection is the camera model's: compare it with calibration::Camera's.
-    let camera = browser.js("return page.view.camera").await;
+    // The page's projection is the camera model's: compare it with calibration::Camera's. The
+    // live lens learner may hand the page a newer camera at any poll, so both sides use the one
+    // camera read here.
+    let camera = browser
+        .js("window.cameraUnderTest = page.view.camera; return window.cameraUnderTest")
+        .await;
     let number = |v: &Value| v.as_f64().expect("a number");
     let rotation: Vec<f64> = camera["rotation"]
         .as_array()
@@ -293,7 +297,7 @@ async fn on_a_laptop_the_camera_overlay_is_drawn_where_the_calibrated_camera_see
     ] {
         let js = browser
             .js(&format!(
-                "return project(page.view.camera, [{x}, {y}], {h})"
+                "return project(window.cameraUnderTest, [{x}, {y}], {h})"
             ))
             .await;
         let rust = rust_camera
