@@ -22,7 +22,9 @@ use crate::lens::{
     FitSettings, KnownTag, LensFit, LensModel, LensReport, LensView, StandTag, Surface, fit_lens,
 };
 use crate::pixels::{ImageSize, Pixels};
-use crate::solve::{CalibrationError, LensSource, Settings, TableCalibration, calibrate};
+use crate::solve::{
+    CalibrationError, LensSource, Settings, TableCalibration, WIDE_CONSENSUS, calibrate,
+};
 use crate::tag::TagSighting;
 
 /// What the roster says of a stand's tag: everything but where it is.
@@ -92,14 +94,20 @@ pub fn calibrate_from_tags(
     })?;
     let given = previous.map(|p| p.camera.intrinsics.scaled_to(image_size));
     // Without a measured lens the anchors at the picture's corners are bent by pixels, maybe
-    // tens: trust them loosely until the lens is fitted, then hold them to the fine tolerance.
+    // tens, and a camera without the bend cannot tell that from a move: keep every anchor the
+    // consensus's widest tolerance keeps until the lens is fitted, then judge them through it.
     let loose = Settings {
         intrinsics: given,
-        anchor_tolerance: Pixels(0.03 * image_size.diagonal()),
+        anchor_tolerance: Pixels(WIDE_CONSENSUS * image_size.diagonal()),
     };
     let start = calibrate(layout, &pictures[main], image_size, &loose)?;
+    // Nor can its consensus, whose homography knows no bend: through a strong barrel lens it
+    // leaves out an anchor where its file says. The lens is fitted with every anchor seen (the
+    // fit is robust), and each is judged through the lens fitted.
     let mut trusted: Vec<u32> = start.anchors.iter().map(|a| a.anchor.id).collect();
+    trusted.extend(start.rejected.iter().map(|r| r.id));
     trusted.sort_unstable();
+    trusted.dedup();
     let mut start_camera = start.camera;
     for round in 1.. {
         let (fit, result) = fit_and_check(
@@ -178,7 +186,11 @@ fn fit_and_check(
             }
         }
     }
-    let fit = fit_lens(&views, lens, &poses, &FitSettings::default())?;
+    let settings = FitSettings {
+        table: Some(layout.table),
+        ..FitSettings::default()
+    };
+    let fit = fit_lens(&views, lens, &poses, &settings)?;
     let mut result = calibrate(
         layout,
         &pictures[main],
@@ -239,6 +251,7 @@ fn keep_or_replace(
         return Ok(kept);
     }
     result.lens = LensSource::Tags(fitted);
+    result.promise = fit.report.promise;
     result.warnings.extend(fit.report.warnings.iter().cloned());
     result.lens_report = Some(fit.report);
     Ok(result)

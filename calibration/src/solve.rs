@@ -75,7 +75,7 @@ const SHARP_SIDE: f64 = 16.0;
 
 /// The consensus's widest tolerance, a share of the picture's diagonal: more than a wide
 /// webcam bends the picture's corners, less than an anchor moved by inches is off.
-const WIDE_CONSENSUS: f64 = 0.06;
+pub(crate) const WIDE_CONSENSUS: f64 = 0.06;
 
 /// How many times its expected error an anchor must be off to be called moved. An anchor where
 /// its file says is this far out (an RMS over four corners) all but never by chance; the
@@ -198,6 +198,10 @@ pub struct TableCalibration {
     /// What the player should know (an assumed lens, no spare anchor …).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// How far from the truth this calibration puts stands (95 %, at the worst place on the
+    /// table), when it measured the lens from the tags; files written before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promise: Option<crate::lens::Promise>,
     /// The lens fit's full figures, when this calibration measured the lens from tags (not
     /// saved: the file keeps the lens and its summary in `lens`).
     #[serde(skip)]
@@ -389,6 +393,7 @@ pub fn calibrate(
         rejected,
         missing,
         warnings,
+        promise: None,
         lens_report: None,
     })
 }
@@ -419,18 +424,21 @@ fn consensus(
     image_size: ImageSize,
 ) -> Result<Option<Vec<usize>>, CvError> {
     // The homography ignores lens distortion and anchor heights: be generous (2 % of the
-    // image diagonal); the camera-model refit then applies the fine tolerance. A wide webcam
-    // bends the corners of the picture by more than that, so when no three anchors agree the
-    // search is made again at 6 %: an anchor moved by inches is still far outside it.
+    // image diagonal); the camera model then judges the anchors. A wide webcam bends the
+    // corners of the picture by more than that, so the search is made again at 6 %, and taken
+    // when more anchors agree there: an anchor moved by inches is still far outside it.
     let diagonal = image_size.diagonal();
     // Pairs of anchors first (a moved anchor spoils few samples); at the wider tolerance, the
     // homography of three anchors spread over the table, which a bent picture fits better.
+    let mut best: Option<Vec<usize>> = None;
     for (share, sample) in [(0.02, 2), (WIDE_CONSENSUS, 3)] {
-        if let Some(members) = consensus_within(candidates, share * diagonal, sample)? {
-            return Ok(Some(members));
+        if let Some(members) = consensus_within(candidates, share * diagonal, sample)?
+            && best.as_ref().is_none_or(|b| members.len() > b.len())
+        {
+            best = Some(members);
         }
     }
-    Ok(None)
+    Ok(best)
 }
 
 fn consensus_within(

@@ -699,3 +699,82 @@ fn moved_anchor_figures() {
         );
     }
 }
+
+/// How far from `point` (at `height`) a calibration puts what the true camera shows there.
+fn error_at(
+    calibration: &TableCalibration,
+    truth: &Camera,
+    point: TablePoint,
+    height: Inches,
+) -> f64 {
+    let pixel = truth.project_at(&point, height).expect("in view");
+    let at = calibration
+        .camera
+        .unproject_at(&pixel, height)
+        .expect("on the table");
+    (at - point).norm()
+}
+
+#[test]
+fn the_promise_covers_where_stands_truly_are_and_the_stand_tags_tighten_it() {
+    let camera = camera(wide_barrel());
+    for seed in 1..4 {
+        let mut table = table(&camera, seed);
+        blurred_anchors(&mut table, seed);
+        let alone = calibrate_from_tags(
+            &table.layout,
+            &[anchors_of(&table)],
+            &HashMap::new(),
+            None,
+            HD,
+            None,
+        )
+        .expect("calibrates");
+        let every = from_tags(&table);
+        for (way, calibration) in [("anchors alone", &alone), ("every tag", &every)] {
+            let promise = calibration.promise.expect("a promise");
+            let p95 = position_p95(calibration, &table);
+            let there = error_at(calibration, &camera, promise.at, TAG_HEIGHT);
+            let within = promise.within.0;
+            assert!(
+                within >= p95 && within >= there,
+                "table {seed}, {way}: ±{within:.3}\" promised, stands off by {p95:.3}\" (p95), {there:.3}\" at the worst place"
+            );
+            assert!(
+                within < 6.0 * p95,
+                "table {seed}, {way}: ±{within:.3}\" promised for {p95:.3}\" (p95)"
+            );
+        }
+        let (loose, tight) = (
+            alone.promise.expect("").within,
+            every.promise.expect("").within,
+        );
+        assert!(
+            tight.0 < loose.0 / 2.0,
+            "{tight} with the stand tags, {loose} without"
+        );
+    }
+}
+
+/// The promise, saved with the calibration, reads back; a file written before it had one
+/// still loads.
+#[test]
+fn the_promise_is_saved_and_older_files_still_load() {
+    let camera = camera(wide_barrel());
+    let calibration = from_tags(&table(&camera, 1));
+    let dir = std::env::temp_dir().join(format!("vedette-promise-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let file = dir.join("camera.toml");
+    calibration.save(&file).expect("saved");
+    let read = TableCalibration::load(&file).expect("loads");
+    assert_eq!(read.promise, calibration.promise);
+    let text = std::fs::read_to_string(&file).expect("read");
+    let start = text.find("[promise]").expect("a [promise] table");
+    let end = text[start + 1..]
+        .find("\n[")
+        .map_or(text.len(), |i| start + 1 + i);
+    let older = format!("{}{}", &text[..start], &text[end..]);
+    std::fs::write(&file, older).expect("write");
+    assert_eq!(TableCalibration::load(&file).expect("loads").promise, None);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -94,7 +94,7 @@ fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
     let truth = centres(&truth);
 
     let anchors_only = path("anchors-only.toml");
-    run(&[
+    let from_anchors = run(&[
         "calibrate",
         &picture,
         "--anchors",
@@ -102,6 +102,13 @@ fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
         "-o",
         &anchors_only,
     ]);
+    // It says what it can promise, and what would tighten it.
+    assert!(
+        from_anchors.contains("promise: stands placed within ±")
+            && from_anchors.contains("(95 %) at the worst place on the table")
+            && from_anchors.contains("`--roster`"),
+        "{from_anchors}"
+    );
     let alone = worst(
         &run(&[
             "locate",
@@ -153,6 +160,21 @@ fn a_wide_webcams_lens_is_measured_from_the_stand_tags_and_puts_units_right() {
     assert!(
         right < 0.06 && alone < 0.1,
         "worst unit {alone:.3}\" through the anchors' lens, {right:.3}\" through the stand tags'"
+    );
+    // The promise, saved with each, covers every unit without being wildly wide, and the
+    // stand tags tighten it.
+    let promise = |file: &str| {
+        calibration::TableCalibration::load(std::path::Path::new(file))
+            .expect("calibration")
+            .promise
+            .expect("a promise")
+            .within
+            .0
+    };
+    let (loose, tight) = (promise(&anchors_only), promise(&measured));
+    assert!(
+        loose >= alone && loose < 0.5 && tight >= right && tight < loose,
+        "±{loose:.3}\" promised from the anchors (worst unit {alone:.3}\"), ±{tight:.3}\" with the stand tags (worst unit {right:.3}\")"
     );
     // The measured lens is kept in the calibration file, with what it was measured from.
     let tags = |file: &str| match calibration::TableCalibration::load(std::path::Path::new(file))

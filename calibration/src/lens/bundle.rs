@@ -55,7 +55,7 @@ const EDGE_STEP: f64 = 1e-4;
 const CENTRE_SPREAD: f64 = 0.02;
 const TANGENTIAL_SPREAD: f64 = 0.005;
 const EDGE_SPREAD: f64 = 1.0;
-const CORNER_NOISE: f64 = 0.15;
+pub(super) const CORNER_NOISE: f64 = 0.15;
 
 /// The problem's state: where the solver is, and everything to turn that into residuals.
 #[derive(Clone)]

@@ -26,7 +26,9 @@ use serde::{Deserialize, Serialize};
 use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
+use super::promise::{Promise, corner_variance, promise, worst_spread};
 use super::view::{LensView, StandTag, Surface};
+use crate::anchors::TableSize;
 use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::solve::root_mean_square;
@@ -55,6 +57,9 @@ pub struct FitSettings {
     /// A stand tag whose printed size measures this share away from the roster's is named as
     /// the wrong size.
     pub size_tolerance: f64,
+    /// The table, over which the fit's promise is worked out (over its tags' area when not
+    /// given).
+    pub table: Option<TableSize>,
 }
 
 impl FitSettings {
@@ -72,6 +77,7 @@ impl Default for FitSettings {
             pinned: Inches(0.1),
             outlier: Pixels(0.6),
             size_tolerance: 0.06,
+            table: None,
         }
     }
 }
@@ -155,6 +161,9 @@ pub struct LensReport {
     /// be kept to re-find the table after the camera moves; when not, it serves these
     /// pictures only.
     pub transferable: bool,
+    /// How far from the truth 95 % of stands may be put at the worst place on the table, the
+    /// lens's unmeasured numbers counted (see [`super::promise`]); `None` when undetermined.
+    pub promise: Option<Promise>,
     /// Which parts of the picture the tags covered.
     pub coverage: Coverage,
     /// The fit's error by part of the picture.
@@ -349,7 +358,7 @@ fn displacement(a: &Bundle, b: &Bundle) -> f64 {
 }
 
 /// The first table picture, or the first picture when there is none.
-fn table_view(bundle: &Bundle) -> Option<usize> {
+pub(super) fn table_view(bundle: &Bundle) -> Option<usize> {
     let views = bundle.views();
     views
         .iter()
@@ -464,7 +473,6 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
 /// whether the lens itself is pinned down (see [`lens_pinned`]).
 fn uncertainty(bundle: &Bundle) -> (f64, bool) {
     const UNDETERMINED: (f64, bool) = (f64::INFINITY, false);
-    let views = bundle.views();
     let Some(v) = table_view(bundle) else {
         return UNDETERMINED;
     };
@@ -472,50 +480,17 @@ fn uncertainty(bundle: &Bundle) -> (f64, bool) {
         return UNDETERMINED;
     };
     let residuals = bundle.residuals().unwrap_or_else(|| DVector::zeros(0));
-    let (m, n) = (jacobian.nrows(), bundle.parameter_count());
-    let spread = residuals.norm_squared() / (m.saturating_sub(n)).max(1) as f64;
     // The detector's corners are never better than about a tenth of a pixel.
-    let sigma2 = spread.max(0.1 * 0.1);
+    let sigma2 = corner_variance(&residuals, bundle.parameter_count(), Pixels(0.1));
     let normal = jacobian.transpose() * &jacobian;
     let Some(cholesky) = normal.cholesky() else {
         return UNDETERMINED;
     };
     let covariance = cholesky.inverse() * sigma2;
-    // The parameters that move where this view's camera puts a point: the lens's and its pose.
-    let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
-    indices.extend(bundle.pose_columns(v));
-    let height = typical_height(&views[v]);
-    let mut worst: f64 = 0.0;
-    for probe in probes(bundle, v) {
-        let Some(pixel) = bundle.camera(v).project_at(&probe, height) else {
-            continue;
-        };
-        let mut gradient = DMatrix::zeros(2, indices.len());
-        for (column, &index) in indices.iter().enumerate() {
-            let step = bundle.step(index);
-            let at = |s: f64| {
-                bundle
-                    .nudged(index, s)
-                    .camera(v)
-                    .unproject_at(&pixel, height)
-            };
-            let (Some(a), Some(b)) = (at(step), at(-step)) else {
-                return UNDETERMINED;
-            };
-            gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
-            gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
-        }
-        let sub = covariance.select_rows(&indices).select_columns(&indices);
-        let spread = &gradient * sub * gradient.transpose();
-        // The larger eigenvalue of the 2×2 covariance: the worst direction.
-        let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
-        let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
-        worst = worst.max(largest.max(0.0).sqrt());
-    }
-    if worst.is_finite() {
-        (worst, lens_pinned(bundle, &covariance))
-    } else {
-        UNDETERMINED
+    let height = typical_height(&bundle.views()[v]);
+    match worst_spread(bundle, v, &covariance, &probes(bundle, v), height) {
+        Some((worst, _)) => (worst, lens_pinned(bundle, &covariance)),
+        None => UNDETERMINED,
     }
 }
 
@@ -544,7 +519,7 @@ const FOCAL_TOLERANCE: f64 = 0.03;
 const CENTRE_TOLERANCE: f64 = 0.03;
 
 /// The height stand tags sit at in a view (the known tags' when it has no stands).
-fn typical_height(view: &LensView) -> Inches {
+pub(super) fn typical_height(view: &LensView) -> Inches {
     let mut heights: Vec<f64> = view.stands.iter().map(|s| s.height.0).collect();
     if heights.is_empty() {
         heights = view.known.iter().map(|k| k.placement.height.0).collect();
@@ -554,7 +529,7 @@ fn typical_height(view: &LensView) -> Inches {
 }
 
 /// Points spread over the area a view's tags cover, on its surface.
-fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
+pub(super) fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
     let view = &bundle.views()[v];
     let mut points: Vec<TablePoint> = view.known.iter().map(|k| k.placement.center).collect();
     points.extend(bundle.stand_placements()[v].iter().map(|p| p.center));
@@ -748,6 +723,7 @@ fn finish(
         edge: Pixels(bundle.edge()[1].at(REFERENCE_WIDTH)),
         pictures: views.len(),
         pinned: Inches(climb.pinned),
+        promise: promise(bundle, settings.table),
         transferable: climb.transferable,
         residuals: ResidualMap::of(size, all.iter().copied()),
         warnings: warnings(&climb, &coverage, views, &outliers, settings),

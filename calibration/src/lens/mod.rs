@@ -10,6 +10,7 @@ pub mod coverage;
 pub mod fit;
 pub mod learner;
 pub mod model;
+pub mod promise;
 pub mod view;
 
 pub use bundle::{as_detected, straight_edge_corners};
@@ -17,4 +18,5 @@ pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
 pub use learner::{LearnedTags, LensLearner, MAX_KEPT};
 pub use model::{LensModel, LensParam};
+pub use promise::Promise;
 pub use view::{KnownTag, LensView, StandTag, Surface};

@@ -166,8 +166,36 @@ fn write_lens(result: &TableCalibration, out: &mut dyn Write) -> std::io::Result
     Ok(())
 }
 
+/// What the calibration promises a player, and what would tighten it. `stands` is whether the
+/// roster's stand tags were in the fit.
+fn write_promise(
+    result: &TableCalibration,
+    stands: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let Some(promise) = result.promise else {
+        return writeln!(
+            out,
+            "  promise: none worked out — the lens was not fitted from these pictures"
+        );
+    };
+    writeln!(
+        out,
+        "  promise: stands placed within ±{:.2}\" (95 %) at the worst place on the table, near ({:.0}, {:.0})",
+        promise.within.0, promise.at.x, promise.at.y
+    )?;
+    let tighter = if stands {
+        "more pictures with the stands moved, or a minute of play (the app learns the lens), tighten it"
+    } else {
+        "from the anchors alone the lens's bend between them is not measured: `--roster` (the stand tags in the fit) or a minute of play (the app learns the lens) tightens it"
+    };
+    writeln!(out, "    {tighter}")
+}
+
+/// The calibration's figures; `stands` is whether the roster's stand tags were in the fit.
 fn write_figures(
     result: &TableCalibration,
+    stands: bool,
     image: &str,
     output: &Path,
     out: &mut dyn Write,
@@ -187,6 +215,7 @@ fn write_figures(
         "  on the table: RMS {}, worst {}",
         q.rms_on_table, q.max_on_table
     )?;
+    write_promise(result, stands, out)?;
     writeln!(
         out,
         "  camera: {:.1}° from vertical, {:.0}\" above the table at ({:.1}, {:.1}); lens {:.0}° wide ({})",
@@ -343,6 +372,7 @@ impl CalibrateCommand {
         write_lens(&result, out)?;
         write_figures(
             &result,
+            !stands.is_empty(),
             &table_picture(&layout, &self.images, &pictures),
             &self.output,
             out,
