@@ -243,3 +243,49 @@ fn the_share_of_a_target_in_the_arc_carries_its_error_bar() {
     let (whole, inside) = share([30.0, 22.0], Some(0.02));
     assert_eq!((whole, inside), (1.0, Some(0.0)));
 }
+
+#[test]
+fn a_guns_half_range_choice_is_decided_by_the_error_bar() {
+    // A gun's half range is 24"; the closest line 23.8" off: by the tape's 0.5" tolerance the
+    // gun's choice is open (the farther line borderline), but a camera sure to ±0.03" can tell
+    // that the closest is within half range, which the gun must then shoot.
+    let gun_and_lines = |sd: Option<f64>| {
+        let mut gun = json!({ "center": [30.0, 1.25], "facing": 90.0, "width": 1.6, "depth": 1.5 });
+        if let Some(sd) = sd {
+            gun["sd"] = json!({ "x": sd, "y": sd, "facing": 0.1 });
+        }
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                { "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+                  "weapon": "smoothbore-artillery", "stands": [gun] },
+                line("near", "blue", [30.0, 25.8], 270.0, sd),
+                line("far", "blue", [46.0, 31.0], 270.0, sd),
+            ] });
+        rule(&Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene"))
+    };
+    let by_hand = gun_and_lines(None);
+    assert_eq!(
+        decision(&by_hand, "gun", Topic::Shooting, "far"),
+        Some(Decision::Borderline)
+    );
+    let tight = gun_and_lines(Some(0.01));
+    assert_eq!(
+        decision(&tight, "gun", Topic::Shooting, "near"),
+        Some(Decision::Must)
+    );
+    assert_eq!(
+        decision(&tight, "gun", Topic::Shooting, "far"),
+        Some(Decision::Cannot)
+    );
+    // Seen to ±0.4", the camera cannot tell: the farther line is borderline, and says why.
+    let wide = gun_and_lines(Some(0.15));
+    let far = ruling_on(&wide, "gun", Topic::Shooting, "far");
+    assert_eq!(far.decision, Decision::Borderline, "{}", far.explanation);
+    assert!(
+        far.explanation
+            .contains("too near to tell from half the gun's range")
+            && far.explanation.contains(" ± "),
+        "{}",
+        far.explanation
+    );
+}

@@ -413,7 +413,7 @@ fn gun_choice(
     let Some(first) = all.first() else {
         return ShootingReport::default();
     };
-    let mut report = if near(first.range, half, tie) {
+    let mut report = if near(first.range, half, situation.margin(first.plus_minus)) {
         open_choice(situation, unit, who, half, all)
     } else if first.range <= half {
         let within: Vec<&Assessment> = all.iter().copied().filter(|t| t.range <= half).collect();
@@ -448,15 +448,14 @@ fn free_gun_choice(
     half: Inches,
     all: &[&Assessment],
 ) -> ShootingReport {
-    let length = |range: Inches| situation.profile.length(range);
     let rulings = all
         .iter()
         .map(|t| {
             let explanation = format!(
                 "{who} may shoot at {} — {}: nothing is within half its range ({}), so it picks any visible target.",
                 name_of(situation, t),
-                length(t.range.rounded()),
-                length(half)
+                situation.length_within(t.range, t.plus_minus),
+                situation.profile.length(half)
             );
             target_ruling(situation, unit, t, Decision::May, ARTILLERY, explanation)
         })
@@ -479,20 +478,20 @@ fn open_choice(
     all: &[&Assessment],
 ) -> ShootingReport {
     let tie = situation.profile.tolerance().distance;
-    let length = |range: Inches| situation.profile.length(range);
     let first = all[0];
     let within: Vec<&Assessment> = all
         .iter()
         .copied()
-        .filter(|t| t.range <= half + tie)
+        .filter(|t| t.range <= half + situation.margin(t.plus_minus))
         .collect();
     let pass_pool = gun_pass_pool(situation, unit, &within, all);
     let strict = priority_among(situation, unit, who, &within, &pass_pool, all, tie);
     let closest = format!(
-        "{} ({}) is within tolerance of half the gun's range ({})",
+        "{} ({}) is {} half the gun's range ({})",
         name_of(situation, first),
-        length(first.range.rounded()),
-        length(half)
+        situation.length_within(first.range, first.plus_minus),
+        near_words(first),
+        situation.profile.length(half)
     );
     let mut report = ShootingReport::default();
     for mut ruling in strict.rulings {
@@ -523,7 +522,7 @@ fn open_choice(
         let explanation = format!(
             "{who} may shoot at {} — {} — only if the closest is beyond half range: {closest}, so whether the gun must shoot the closest or may pick any target is borderline — players decide.",
             name_of(situation, t),
-            length(t.range.rounded()),
+            situation.length_within(t.range, t.plus_minus),
         );
         report.rulings.push(target_ruling(
             situation,
@@ -538,6 +537,15 @@ fn open_choice(
     report
 }
 
+/// How a range near half a gun's range is near it: within the tape's tolerance, or, measured
+/// by the camera, within its error bar.
+fn near_words(t: &Assessment) -> &'static str {
+    match t.plus_minus {
+        Some(_) => "too near to tell from",
+        None => "within tolerance of",
+    }
+}
+
 /// A gun's half range also divides its medium from its long range: a target it may shoot
 /// within tolerance of it has a borderline band, whatever its choice.
 fn band_notes(
@@ -547,18 +555,20 @@ fn band_notes(
     report: &mut ShootingReport,
 ) {
     let profile = situation.profile;
-    let tolerance = profile.tolerance().distance;
     for ruling in &mut report.rulings {
         let Some(t) = all.iter().find(|t| Some(&t.id) == ruling.other.as_ref()) else {
             continue;
         };
-        if ruling.decision == Decision::Cannot || !near(t.range, half, tolerance) {
+        if ruling.decision == Decision::Cannot
+            || !near(t.range, half, situation.margin(t.plus_minus))
+        {
             continue;
         }
         let words = profile.band_words();
         ruling.explanation.push_str(&format!(
-            " Its range band is borderline: {} is within tolerance of half the gun's range ({}), which divides {} from {} — players decide.",
-            profile.length(t.range.rounded()),
+            " Its range band is borderline: {} is {} half the gun's range ({}), which divides {} from {} — players decide.",
+            situation.length_within(t.range, t.plus_minus),
+            near_words(t),
             profile.length(half),
             RangeBand::Medium.describe(words),
             RangeBand::ArtilleryLong.describe(words),
