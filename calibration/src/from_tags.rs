@@ -53,6 +53,10 @@ pub struct TagLens {
     pub coverage: f64,
     /// One standard deviation of where a tag is put, from the lens and pose alone.
     pub pinned: Inches,
+    /// The relative standard deviation of a length up to 30" the fit leaves (see
+    /// [`crate::lens::LensReport::length_sd`]); absent in files saved before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_sd: Option<f64>,
 }
 
 impl TagLens {
@@ -64,6 +68,7 @@ impl TagLens {
             rms: report.rms,
             coverage: report.coverage.fraction(),
             pinned: report.pinned,
+            length_sd: Some(report.length_sd),
         }
     }
 
@@ -300,6 +305,7 @@ mod tests {
             rms: Pixels(0.2),
             coverage,
             pinned: Inches(pinned),
+            length_sd: None,
         }
     }
 

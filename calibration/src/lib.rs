@@ -27,6 +27,7 @@ pub mod lens;
 pub mod pixels;
 pub mod solve;
 pub mod tag;
+pub mod uncertainty;
 
 pub use anchors::{Anchor, AnchorKit, AnchorLayout, TableSize};
 pub use board::{Board, BoardCalibration, calibrate_lens};
@@ -38,6 +39,7 @@ pub use from_tags::{StandTagSpec, TagLens, calibrate_from_tags, table_picture};
 pub use pixels::{ImageSize, PixelPoint, PixelVector, Pixels};
 pub use solve::{CalibrationError, LensSource, Quality, Settings, TableCalibration, calibrate};
 pub use tag::{TagPlacement, TagSighting};
+pub use uncertainty::CalibrationSd;
 
 use std::path::Path;
 

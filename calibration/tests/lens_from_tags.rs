@@ -753,6 +753,19 @@ fn the_promise_covers_where_stands_truly_are_and_the_stand_tags_tighten_it() {
             tight.0 < loose.0 / 2.0,
             "{tight} with the stand tags, {loose} without"
         );
+        // Every stand's error bar counts what the anchors alone could not measure; with the
+        // stand tags in the fit the lens is measured, and the fit's own figures hold.
+        let place = |c: &calibration::TableCalibration| c.uncertainty().place.0;
+        assert!(
+            (place(&alone) - alone.promise.expect("").sd().0).abs() < 1e-12,
+            "{} from the anchors alone",
+            place(&alone)
+        );
+        assert!(
+            place(&every) < every.promise.expect("").sd().0 / 2.0,
+            "{} with the stand tags",
+            place(&every)
+        );
     }
 }
 

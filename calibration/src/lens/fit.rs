@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
-use super::promise::{Promise, corner_variance, promise, worst_spread};
+use super::promise::{Promise, corner_variance, promise};
 use super::view::{LensView, StandTag, Surface};
 use crate::anchors::TableSize;
 use crate::camera::{Camera, CameraPose, Intrinsics};
@@ -157,6 +157,10 @@ pub struct LensReport {
     /// One standard deviation of where a tag is put, from the lens and pose alone: the worst
     /// over the tags' area.
     pub pinned: Inches,
+    /// The relative standard deviation of a length up to 30" between two places, from the lens
+    /// and pose alone, typical over the tags' area, the corners' error taken from the fit's own
+    /// residuals: the calibration's share of a distance's error bar.
+    pub length_sd: f64,
     /// Whether the lens itself (focal length, principal point) is pinned down, so that it can
     /// be kept to re-find the table after the camera moves; when not, it serves these
     /// pictures only.
@@ -228,9 +232,8 @@ pub fn fit_lens(
 struct Climb<'a> {
     bundle: Bundle<'a>,
     model: LensModel,
-    pinned: f64,
-    /// Whether the lens itself is pinned down (see [`lens_pinned`]).
-    transferable: bool,
+    /// How uncertain it leaves the table.
+    uncertainty: Uncertainty,
     /// The first model refused, and how uncertain it would have left the table.
     refused: Option<(LensModel, f64)>,
 }
@@ -281,18 +284,17 @@ fn climb<'a>(
     for &model in &ladder {
         bundle.rebase(model);
         robust_solve(&mut bundle, model, settings.huber)?;
-        let (pinned, transferable) = uncertainty(&bundle);
+        let uncertainty = uncertainty(&bundle);
         let score = information(&bundle, settings.huber);
-        tracing::debug!(?model, pinned, transferable, score, "lens model tried");
+        tracing::debug!(?model, ?uncertainty, score, "lens model tried");
         tried.push(Rung {
             bundle: bundle.clone(),
             model,
-            pinned,
-            transferable,
+            uncertainty,
             score,
         });
         // A rung the tags cannot determine at all leaves every higher one undetermined too.
-        if pinned.is_infinite() {
+        if uncertainty.worst.is_infinite() {
             break;
         }
     }
@@ -307,7 +309,7 @@ fn climb<'a>(
     for next in 1..tried.len() {
         let (best, candidate) = (&tried[chosen], &tried[next]);
         if candidate.score < best.score
-            && displacement(&best.bundle, &candidate.bundle) > candidate.pinned
+            && displacement(&best.bundle, &candidate.bundle) > candidate.uncertainty.worst
         {
             chosen = next;
         }
@@ -315,14 +317,13 @@ fn climb<'a>(
     // The first rung above the chosen one that the tags could not pin down, for the warning.
     let refused = tried[chosen + 1..]
         .iter()
-        .find(|t| !settings.pins(Inches(t.pinned)))
-        .map(|t| (t.model, t.pinned));
+        .find(|t| !settings.pins(Inches(t.uncertainty.worst)))
+        .map(|t| (t.model, t.uncertainty.worst));
     let rung = tried.swap_remove(chosen);
     Ok(Climb {
         bundle: rung.bundle,
         model: rung.model,
-        pinned: rung.pinned,
-        transferable: rung.transferable,
+        uncertainty: rung.uncertainty,
         refused,
     })
 }
@@ -331,9 +332,8 @@ fn climb<'a>(
 struct Rung<'a> {
     bundle: Bundle<'a>,
     model: LensModel,
-    /// How uncertain it leaves the table, inches (see [`uncertainty`]).
-    pinned: f64,
-    transferable: bool,
+    /// How uncertain it leaves the table (see [`uncertainty`]).
+    uncertainty: Uncertainty,
     /// The information criterion: lower explains the corners better for its parameters.
     score: f64,
 }
@@ -467,12 +467,42 @@ fn robust_solve(bundle: &mut Bundle, model: LensModel, huber: Pixels) -> Result<
     Ok(())
 }
 
-/// The worst standard deviation, in inches, of where the fitted camera puts a point, over a
-/// grid spread across the first table picture's tags: the lens and pose's share of a tag's
-/// error. Infinite when the fit leaves some combination of numbers undetermined. With it,
-/// whether the lens itself is pinned down (see [`lens_pinned`]).
-fn uncertainty(bundle: &Bundle) -> (f64, bool) {
-    const UNDETERMINED: (f64, bool) = (f64::INFINITY, false);
+/// How uncertain a fit leaves where the camera puts a point: the lens and pose's share of a
+/// tag's error, over a grid spread across the first table picture's tags.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Uncertainty {
+    /// The worst standard deviation (inches, the worst direction), its corners taken to be no
+    /// better than a tenth of a pixel: what the ladder and the warnings judge a fit by.
+    /// Infinite when the fit leaves some combination of numbers undetermined.
+    worst: f64,
+    /// The typical relative standard deviation of a length between two places up to
+    /// [`LENGTHS`] apart, its corners' error taken from the fit's own residuals: how much of
+    /// its error a distance between two stands keeps (two places near each other are off
+    /// together, and the error their distance keeps grows with it).
+    length: f64,
+    /// Whether the lens itself is pinned down (see [`lens_pinned`]).
+    transferable: bool,
+}
+
+impl Uncertainty {
+    const UNDETERMINED: Uncertainty = Uncertainty {
+        worst: f64::INFINITY,
+        length: f64::INFINITY,
+        transferable: false,
+    };
+}
+
+/// The detector's corners are never better than about a tenth of a pixel: the worst place is
+/// judged as if the corners were no better.
+const JUDGED_CORNERS: f64 = 0.1;
+/// Nor are refined ones better than about two hundredths: the least corner error a distance's
+/// error bar is worked out from.
+const LEAST_CORNERS: f64 = 0.02;
+
+/// How uncertain the fitted camera leaves where it puts a point (see [`Uncertainty`]).
+fn uncertainty(bundle: &Bundle) -> Uncertainty {
+    const UNDETERMINED: Uncertainty = Uncertainty::UNDETERMINED;
+    let views = bundle.views();
     let Some(v) = table_view(bundle) else {
         return UNDETERMINED;
     };
@@ -480,18 +510,86 @@ fn uncertainty(bundle: &Bundle) -> (f64, bool) {
         return UNDETERMINED;
     };
     let residuals = bundle.residuals().unwrap_or_else(|| DVector::zeros(0));
-    // The detector's corners are never better than about a tenth of a pixel.
-    let sigma2 = corner_variance(&residuals, bundle.parameter_count(), Pixels(0.1));
+    let spread = corner_variance(&residuals, bundle.parameter_count(), Pixels(0.0));
     let normal = jacobian.transpose() * &jacobian;
     let Some(cholesky) = normal.cholesky() else {
         return UNDETERMINED;
     };
-    let covariance = cholesky.inverse() * sigma2;
-    let height = typical_height(&bundle.views()[v]);
-    match worst_spread(bundle, v, &covariance, &probes(bundle, v), height) {
-        Some((worst, _)) => (worst, lens_pinned(bundle, &covariance)),
-        None => UNDETERMINED,
+    // For unit corner error; scaled below by the one assumed.
+    let covariance = cholesky.inverse();
+    // The parameters that move where this view's camera puts a point: the lens's and its pose.
+    let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
+    indices.extend(bundle.pose_columns(v));
+    let height = typical_height(&views[v]);
+    let sub = covariance.select_rows(&indices).select_columns(&indices);
+    let mut worst: f64 = 0.0;
+    let mut moved = Vec::new();
+    for probe in probes(bundle, v) {
+        let Some(pixel) = bundle.camera(v).project_at(&probe, height) else {
+            continue;
+        };
+        let mut gradient = DMatrix::zeros(2, indices.len());
+        for (column, &index) in indices.iter().enumerate() {
+            let step = bundle.step(index);
+            let at = |s: f64| {
+                bundle
+                    .nudged(index, s)
+                    .camera(v)
+                    .unproject_at(&pixel, height)
+            };
+            let (Some(a), Some(b)) = (at(step), at(-step)) else {
+                return UNDETERMINED;
+            };
+            gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
+            gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
+        }
+        let spread = &gradient * &sub * gradient.transpose();
+        // The larger eigenvalue of the 2×2 covariance: the worst direction.
+        let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
+        let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
+        worst = worst.max(largest.max(0.0));
+        moved.push((probe, gradient));
     }
+    let judged = spread.max(JUDGED_CORNERS * JUDGED_CORNERS);
+    let own = spread.max(LEAST_CORNERS * LEAST_CORNERS);
+    let found = Uncertainty {
+        worst: (worst * judged).sqrt(),
+        length: (relative_length_variance(&moved, &sub) * own).sqrt(),
+        transferable: lens_pinned(bundle, &(covariance * judged)),
+    };
+    if found.worst.is_finite() && found.length.is_finite() {
+        found
+    } else {
+        UNDETERMINED
+    }
+}
+
+/// The lengths a distance's relative error is judged over: those the rules measure.
+const LENGTHS: f64 = 30.0;
+
+/// The mean square relative deviation of a length between two of these places up to
+/// [`LENGTHS`] apart, given how each moves with the parameters and the parameters' covariance
+/// (for unit corner error).
+fn relative_length_variance(
+    moved: &[(TablePoint, DMatrix<f64>)],
+    covariance: &DMatrix<f64>,
+) -> f64 {
+    let (mut sum, mut count) = (0.0, 0.0);
+    for (i, (a, of_a)) in moved.iter().enumerate() {
+        for (b, of_b) in &moved[i + 1..] {
+            let length = (b - a).norm();
+            if length <= 0.0 || length > LENGTHS {
+                continue;
+            }
+            let along = (b - a) / length;
+            let gradient =
+                (of_b - of_a).transpose() * nalgebra::DVector::from_vec(vec![along.x, along.y]);
+            let variance = (gradient.transpose() * covariance * &gradient)[(0, 0)];
+            sum += variance.max(0.0) / (length * length);
+            count += 1.0;
+        }
+    }
+    if count > 0.0 { sum / count } else { 0.0 }
 }
 
 /// Whether the lens itself is pinned down, not only where this picture's tags land: a plane seen
@@ -722,9 +820,10 @@ fn finish(
         tags: views.iter().map(LensView::tag_count).sum(),
         edge: Pixels(bundle.edge()[1].at(REFERENCE_WIDTH)),
         pictures: views.len(),
-        pinned: Inches(climb.pinned),
+        pinned: Inches(climb.uncertainty.worst),
+        length_sd: climb.uncertainty.length,
         promise: promise(bundle, settings.table),
-        transferable: climb.transferable,
+        transferable: climb.uncertainty.transferable,
         residuals: ResidualMap::of(size, all.iter().copied()),
         warnings: warnings(&climb, &coverage, views, &outliers, settings),
         coverage,
@@ -784,14 +883,14 @@ fn warnings(
             settings.pinned.0
         ));
     }
-    if !settings.pins(Inches(climb.pinned)) {
+    if !settings.pins(Inches(climb.uncertainty.worst)) {
         warnings.push(format!(
             "lens: {} fitted, but the tags in view leave where stands are put {:.3}\" uncertain — spread stands over the whole picture, or let it learn in play",
             climb.model.describe(),
-            climb.pinned
+            climb.uncertainty.worst
         ));
     }
-    if !climb.transferable {
+    if !climb.uncertainty.transferable {
         warnings.push(
             "lens: it fits these pictures, but its focal length and centre are not pinned down well enough to keep it for the camera at another place — add pictures, or let it learn in play".to_owned(),
         );

@@ -58,6 +58,13 @@ pub struct Promise {
     pub at: TablePoint,
 }
 
+impl Promise {
+    /// One standard deviation of a place, in the worst direction, at the worst place.
+    pub fn sd(&self) -> Inches {
+        Inches(self.within.0 / PROMISE_SIGMAS)
+    }
+}
+
 /// The promise of a fit, over `table` (over its tags' area when the table is not known);
 /// `None` when the fit leaves it undetermined.
 pub(super) fn promise(bundle: &Bundle, table: Option<TableSize>) -> Option<Promise> {
@@ -125,7 +132,7 @@ fn over(table: TableSize) -> Vec<TablePoint> {
 /// The worst standard deviation (inches, in the worst direction) of where view `v`'s camera
 /// puts a point at `height`, over `points`, given the covariance of the bundle's numbers, and
 /// where it is; `None` when a camera nudged along some number cannot put a point.
-pub(super) fn worst_spread(
+fn worst_spread(
     bundle: &Bundle,
     v: usize,
     covariance: &DMatrix<f64>,

@@ -1,0 +1,142 @@
+//! How far a calibration itself may put what the camera sees off: the share of every distance's
+//! error that comes from the lens and the camera's pose, not from the stands' own tags.
+//!
+//! Decisions:
+//! - It is worked out from what a calibration file keeps (the anchors' fit, the lens's source
+//!   and, for a lens measured from tags, how uncertain its fit left lengths), so that files
+//!   saved before it load and carry it (a file without the fit's length figure is judged by
+//!   the worst place's).
+//! - A measured lens's error is smooth over the table: stands near each other are off together,
+//!   and what a distance between them keeps grows with the distance. So it is carried as a
+//!   relative error of every length (the rules' `length_sd`), not as an error of each stand,
+//!   which would widen a short distance's bar by the whole table's shift. Where the table as a
+//!   whole lies a hair off, no ruling changes.
+//! - The fit's covariance sees only its corners' random error. Errors every tag shares (the
+//!   refined corners' common bias, the lens's terms beyond those fitted) are not averaged away
+//!   by more sightings; measured against the synthetic truth, tag-measured lenses' lengths were
+//!   off by 2–4 parts in 10,000 wherever the covariance said less. So lengths are never taken
+//!   to be surer than [`SHARED_LENGTH_ERROR`].
+//! - A lens fitted from tags says what it could not measure: its promise
+//!   ([`crate::lens::promise`]) holds every lens number free, those the tags did not pin down
+//!   only to what webcams are. From the anchors alone that is the bend between them, which no
+//!   length figure of the fit sees; each place is taken to be off by the promise's one standard
+//!   deviation (at the worst place, so wide elsewhere). With stand tags in the fit the bend is
+//!   measured and the fit's own length figure holds: counting the promise there too widened
+//!   `vedette bench accuracy`'s bars to twice the errors, holding 100 % of them.
+//! - A lens not measured (the anchors alone fit a focal length, no distortion) bends places by
+//!   an amount the calibration cannot measure where no tag was seen, and not smoothly enough for
+//!   a share of each length. What it can see is how badly the anchors fit an undistorted
+//!   camera; a webcam's bend over the table's middle grows with its bend at the anchors, so
+//!   each place is taken to be off by that misfit scaled ([`UNMEASURED_LENS_REACH`]), and each
+//!   facing by the bend's turn over [`BEND_SPAN`]. Such bars are wide: measure the lens.
+
+use rules::units::{Degrees, Inches};
+
+use crate::solve::{LensSource, TableCalibration};
+
+/// How far a calibration may put what the camera sees off, one standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalibrationSd {
+    /// Of each stand's place, along each axis, beyond its own tag's error.
+    pub place: Inches,
+    /// Of each stand's facing, beyond its own tag's error.
+    pub facing: Degrees,
+    /// Of every length, relative.
+    pub length: f64,
+}
+
+/// The least relative error of a length through a lens measured or given: what every tag's
+/// corners share (see the module's decisions).
+pub const SHARED_LENGTH_ERROR: f64 = 2.5e-4;
+
+/// How much further than the anchors' own misfit an unmeasured lens may bend places between
+/// them. A webcam's bend is mostly radial, nought at the picture's centre and growing with the
+/// square of the distance from it; the anchors at the table's corners fit the undistorted
+/// camera by moving it, and their misfit is what is left over at four points of a field that
+/// is off by far more in between.
+pub const UNMEASURED_LENS_REACH: f64 = 30.0;
+
+/// The span over which an unmeasured lens's bend turns what it shows by its whole reach:
+/// about half a 4' table's depth.
+pub const BEND_SPAN: Inches = Inches(24.0);
+
+/// What a measured lens adds to each place, inches: its error is the whole table's, carried by
+/// lengths (the anchors' misfit moves the table as a whole, which no distance sees).
+const LEAST_PLACE: Inches = Inches(0.001);
+
+/// The lengths a fit's worst place is spread over, for a file saved without its length figure
+/// (inches): the longest distances the rules measure.
+const OLD_FILE_LENGTHS: f64 = 30.0;
+
+impl TableCalibration {
+    /// How far this calibration may put what the camera sees off (one standard deviation).
+    pub fn uncertainty(&self) -> CalibrationSd {
+        let misfit = self.anchor_misfit();
+        let shared = |length: f64| length.hypot(SHARED_LENGTH_ERROR);
+        let measured = |length: f64| CalibrationSd {
+            place: LEAST_PLACE,
+            facing: Degrees(length.to_degrees()),
+            length,
+        };
+        match self.lens {
+            LensSource::Tags(lens) => {
+                let mut sd = match lens.length_sd {
+                    Some(length) if length.is_finite() => measured(shared(length)),
+                    _ if lens.pinned.0.is_finite() => {
+                        measured(shared(lens.pinned.0 / OLD_FILE_LENGTHS))
+                    }
+                    _ => return self.unmeasured(misfit),
+                };
+                // A fit from the anchors alone could not measure the lens's bend between them;
+                // its promise counts it: each place may be off by as much.
+                let anchors_seen = self.anchors.len() + self.rejected.len();
+                let anchors_alone = lens.tags <= anchors_seen * lens.pictures;
+                if let (true, Some(promise)) = (anchors_alone, self.promise) {
+                    sd.place = Inches(sd.place.0.max(promise.sd().0));
+                }
+                sd
+            }
+            // A lens measured on purpose, or given: the pose from the anchors fixes the table's
+            // scale by their misfit, and the lens is taken to be as sure as one measured from
+            // tags.
+            LensSource::Board { .. } | LensSource::Given => measured(shared(self.scale_sd(misfit))),
+            LensSource::Anchors | LensSource::Assumed => self.unmeasured(misfit),
+        }
+    }
+
+    /// A lens not measured (see the module's decisions).
+    fn unmeasured(&self, misfit: f64) -> CalibrationSd {
+        let place = (UNMEASURED_LENS_REACH * misfit).max(LEAST_PLACE.0);
+        CalibrationSd {
+            place: Inches(place),
+            facing: Degrees((place / BEND_SPAN.0).atan().to_degrees()),
+            length: self.scale_sd(misfit),
+        }
+    }
+
+    /// How far the anchors' corners lie from where the camera puts them, in inches on the table
+    /// (their misfit in pixels, at the table's centre's scale).
+    fn anchor_misfit(&self) -> f64 {
+        let misfit = self.quality.rms.0 * self.quality.inches_per_pixel;
+        if misfit.is_finite() { misfit } else { 0.0 }
+    }
+
+    /// The table's scale as the anchors fix it: their corners' misfit (inches) against how far
+    /// apart they lie, shared among their corners.
+    fn scale_sd(&self, misfit: f64) -> f64 {
+        let centres: Vec<_> = self
+            .anchors
+            .iter()
+            .map(|a| a.anchor.placement().center)
+            .collect();
+        let spread = centres
+            .iter()
+            .flat_map(|a| centres.iter().map(move |b| (a - b).norm()))
+            .fold(0.0, f64::max);
+        if spread <= 0.0 {
+            return 0.0;
+        }
+        let corners = 4.0 * centres.len() as f64;
+        misfit / spread * (2.0 / corners).sqrt()
+    }
+}
