@@ -34,6 +34,7 @@ pub mod sight;
 pub mod source;
 pub mod synthetic;
 pub mod track;
+pub mod uncertainty;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;

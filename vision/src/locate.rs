@@ -10,6 +10,7 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::partial::{self, PartialUnit};
+use crate::uncertainty::{Placed, TagUncertainty, stand_sd, tag_uncertainty};
 use roster::{Roster, TagMount, TagOwner};
 
 /// Tags whose centre lies further than this outside the table are not trusted.
@@ -30,6 +31,9 @@ pub struct TagPose {
     pub measured_size: Inches,
     /// Its side in the image.
     pub pixels: Pixels,
+    /// How far it may be off (one standard deviation; its height taken as stated).
+    #[serde(rename = "sd")]
+    pub uncertainty: TagUncertainty,
 }
 
 /// Place a tag seen in the image at `height` above the table: each corner where its pixel ray
@@ -64,6 +68,12 @@ pub fn tag_pose(
         (from_sides.0 + apart * ends_weight / (sides_weight + ends_weight)).rem_euclid(360.0),
     );
     let center = TablePoint::from((bl.coords + br.coords + tr.coords + tl.coords) / 4.0);
+    let placed = Placed {
+        sighting,
+        corners,
+        height,
+        ends_share: ends_weight / (sides_weight + ends_weight),
+    };
     Some(TagPose {
         id: sighting.id,
         center,
@@ -71,6 +81,7 @@ pub fn tag_pose(
         height,
         measured_size: Inches((up.norm() + right.norm()) / 2.0),
         pixels: Pixels(sighting.side()),
+        uncertainty: tag_uncertainty(calibration, &placed)?,
     })
 }
 
@@ -258,7 +269,8 @@ pub struct Sighted {
 /// The scene the roster's tags describe on a calibrated table, from the tags' poses: the one
 /// step from placed tags to a scene, as the app takes it each frame and `vedette locate` takes
 /// it from a picture. An anchor's pose is left out (an anchor's id in a roster is noted
-/// elsewhere; its place is the anchor's, never a stand's), and the table is the calibration's.
+/// elsewhere; its place is the anchor's, never a stand's), and the table is the calibration's;
+/// so is the relative error of every length the scene carries (see [`crate::uncertainty`]).
 pub fn scene_on_table<'a>(
     roster: &Roster,
     calibration: &TableCalibration,
@@ -276,7 +288,10 @@ pub fn scene_on_table<'a>(
         width: calibration.table.width,
         depth: calibration.table.depth,
     };
-    build_scene(roster, &poses, table, terrain, source)
+    let (mut scene, sighted) = build_scene(roster, &poses, table, terrain, source)?;
+    // Every length the calibration measures shares its scale's error.
+    scene.length_sd = Some(calibration.uncertainty().length);
+    Ok((scene, sighted))
 }
 
 /// The scene the roster's tags describe: every unit whose stands were all seen, or enough of
@@ -291,6 +306,7 @@ pub fn build_scene(
 ) -> Result<(Scene, Sighted), SceneError> {
     let mut sighted = Sighted::default();
     let mut units = Vec::new();
+    let height_sd = Inches(roster.tags.height_sd);
     for unit in &roster.units {
         let seen: Vec<(usize, StandDoc)> = unit
             .stands
@@ -299,6 +315,7 @@ pub fn build_scene(
             .filter_map(|(i, stand)| {
                 let pose = poses.get(&stand.tag)?;
                 let (center, facing) = stand.pose_from_tag(pose.center, pose.facing);
+                let sd = stand_sd(stand, &pose.uncertainty, facing, height_sd);
                 Some((
                     i,
                     StandDoc {
@@ -306,7 +323,7 @@ pub fn build_scene(
                         facing: facing.0,
                         width: stand.width,
                         depth: stand.depth,
-                        sd: None,
+                        sd: Some(sd.to_doc()),
                     },
                 ))
             })

@@ -9,10 +9,15 @@
 //!   the unit has been re-formed and nothing is guessed.
 //! - Any other formation, or a unit whose seen stands disagree, is left off the table and named,
 //!   with its unseen stands, rather than placed wrong without a word.
+//! - A stand filled in is as uncertain as the stand it is placed from, that stand's facing
+//!   swinging it at the length of the arm between them, and more by how loosely a real unit
+//!   keeps its formation (at least [`FORMATION_SLACK`] a stand, or what its seen stands show).
 
-use rules::geometry::{angle_between, heading};
+use nalgebra::Matrix2;
+use rules::geometry::{TableVector, angle_between, heading};
 use rules::scene::{Formation, StandDoc};
-use rules::units::Degrees;
+use rules::uncertainty::PlaceSd;
+use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use roster::{RosterStand, RosterUnit};
@@ -92,6 +97,7 @@ pub fn fill_in(
         );
         origin + right * dx + forward * dy
     };
+    let mut slack = Slack::default();
     for (i, stand) in seen {
         let off = (stand.center - place(*i)).norm();
         let turn = angle_between(heading(Degrees(stand.facing)), forward).0;
@@ -102,7 +108,9 @@ pub fn fill_in(
                 formation.as_str()
             ));
         }
+        slack.add(i.abs_diff(*first), off, turn);
     }
+    let from = reference.sd.as_ref().map(PlaceSd::from_doc);
     let stands = (0..unit.stands.len())
         .map(|i| match seen.iter().find(|(j, _)| *j == i) {
             Some((_, stand)) => stand.clone(),
@@ -113,12 +121,54 @@ pub fn fill_in(
                     facing: facing.0,
                     width: unit.stands[i].width,
                     depth: unit.stands[i].depth,
-                    sd: None,
+                    sd: from.map(|sd| slack.filled(&sd, at - origin, i.abs_diff(*first)).to_doc()),
                 }
             }
         })
         .collect();
     Ok((stands, formation))
+}
+
+/// How far a real formation's stands stand from where the formation puts them, per stand
+/// along it, one standard deviation: stands set touching leave a gap of a millimetre or two, or
+/// sit a little forward or back of their neighbour.
+const FORMATION_SLACK: Inches = Inches(0.1);
+/// How far a stand of a formation is turned from its neighbours, one standard deviation.
+const TURN_SLACK: Degrees = Degrees(2.0);
+
+/// How loosely a unit keeps its formation: the least believed of any unit, or what its seen
+/// stands show, whichever is more.
+#[derive(Default)]
+struct Slack {
+    /// Σ of the seen stands' squared distance from their place per stand step, per axis.
+    place: f64,
+    /// Σ of their squared turn, square degrees.
+    turn: f64,
+    /// How many stands besides the reference were seen.
+    count: usize,
+}
+
+impl Slack {
+    /// A seen stand `steps` stands from the reference, `off` inches and `turn` degrees from where
+    /// the formation puts it (the reference itself adds nothing).
+    fn add(&mut self, steps: usize, off: f64, turn: f64) {
+        if steps > 0 {
+            self.place += off * off / (2.0 * steps as f64);
+            self.turn += turn * turn;
+            self.count += 1;
+        }
+    }
+
+    /// How far a stand filled in `arm` from the reference's centre, `steps` stands along, may
+    /// be off: the reference's place, its facing swinging the arm, and the formation's slack
+    /// over each stand between.
+    fn filled(&self, reference: &PlaceSd, arm: TableVector, steps: usize) -> PlaceSd {
+        let shown = |sum: f64| sum / self.count.max(1) as f64;
+        let place = shown(self.place).max(FORMATION_SLACK.0 * FORMATION_SLACK.0);
+        let turn = shown(self.turn).max(TURN_SLACK.0 * TURN_SLACK.0);
+        let centre = reference.covariance_at(arm) + Matrix2::identity() * (place * steps as f64);
+        PlaceSd::new(centre, Degrees(reference.facing().0.hypot(turn.sqrt())))
+    }
 }
 
 #[cfg(test)]

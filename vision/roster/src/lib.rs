@@ -112,6 +112,12 @@ pub struct TagDefaults {
     pub size: f64,
     /// Height of the tag's face above the cloth, inches.
     pub height: f64,
+    /// How far a tag's height may be off what the roster states, inches (one standard
+    /// deviation): a base's thickness, the glue and card under the tag, flock or sand beside
+    /// it. A tag higher than stated is seen further from the camera, so this widens every
+    /// stand's error bar, most of all far from the camera's foot (see [`DEFAULT_HEIGHT_SD`]).
+    #[serde(skip_serializing_if = "is_default_height_sd")]
+    pub height_sd: f64,
     /// The family every tag of the table is printed in, anchors included.
     #[serde(skip_serializing_if = "TagFamily::is_default")]
     pub family: TagFamily,
@@ -169,9 +175,21 @@ impl Default for TagDefaults {
         TagDefaults {
             size: 1.0,
             height: 0.16,
+            height_sd: DEFAULT_HEIGHT_SD,
             family: TagFamily::Tag36h11,
         }
     }
+}
+
+/// How far a tag's height is taken to be off what the roster states, unless it says otherwise,
+/// inches: 0.6 mm. A stand's tag sits on a base cut to a nominal thickness (MDF, plasticard or
+/// steel of 1–3 mm, whose real thickness varies by a few tenths), under card and glue of a
+/// few tenths more, and a roster states one height for every stand of an army: about a
+/// millimetre either way of it, evenly spread, which is 0.6 mm one standard deviation.
+pub const DEFAULT_HEIGHT_SD: f64 = 0.6 / 25.4;
+
+fn is_default_height_sd(value: &f64) -> bool {
+    *value == DEFAULT_HEIGHT_SD
 }
 
 /// A brigade: units under one commander.

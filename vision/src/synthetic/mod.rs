@@ -10,6 +10,7 @@
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
+mod coverage;
 mod evening;
 mod framing;
 mod game;
@@ -22,6 +23,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
+pub use coverage::{Coverage, FARTHEST, Figures, TrueStand};
 pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
 pub use framing::{framing_camera, framing_camera_for, framing_camera_from};
 pub use game::{GameSettings, MovingGame};

@@ -1,0 +1,234 @@
+//! Whether the error bars a camera's scene states are honest: how often the truth lies within
+//! them, and how wide they are against the errors the truth shows.
+//!
+//! A distance is judged as the rules measure one: between the nearest points of two stands,
+//! its 95 % interval from each end's covariance there (`Footprint::covariance_at`) and the
+//! scene's relative length error ([`length_plus_minus`]); a facing by its own deviation; the
+//! share of a target in a shooter's arc as the rulings state it, with its ±, against the share
+//! they give the same scene placed truly. Only shares the truth or the camera puts strictly
+//! between none and all are judged: a target squarely in front or well aside is no test.
+
+use std::collections::HashMap;
+
+use rules::Scene;
+use rules::geometry::{OrientedRect, angle_between, heading};
+use rules::ruling::Topic;
+use rules::rulings::{Rulings, rulings};
+use rules::scene::{Footprint, SceneDoc};
+use rules::uncertainty::{Z95, length_plus_minus};
+use rules::units::Inches;
+
+/// Pairs of stands further apart than this are left out: no ruling measures that far.
+pub const FARTHEST: Inches = Inches(24.0);
+
+/// A stand as it truly stands.
+#[derive(Clone, Copy, Debug)]
+pub struct TrueStand {
+    /// Where.
+    pub rect: OrientedRect,
+    /// Whether its tag is a small one in the picture (under 16 px).
+    pub small: bool,
+}
+
+/// One figure the scene stated: how far it was off, and its stated 95 % half-width.
+#[derive(Clone, Copy, Debug)]
+struct Judged {
+    error: f64,
+    half_width: f64,
+    small: bool,
+}
+
+/// How a set of judged figures came out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Figures judged.
+    pub count: usize,
+    /// The share of them within their stated interval, 0 to 1.
+    pub covered: f64,
+    /// The median stated half-width.
+    pub median_half_width: f64,
+    /// The 95th percentile of the true errors.
+    pub p95_error: f64,
+}
+
+impl Figures {
+    fn of<'a>(judged: impl Iterator<Item = &'a Judged>) -> Figures {
+        let judged: Vec<&Judged> = judged.collect();
+        let within = judged.iter().filter(|j| j.error <= j.half_width).count();
+        let mut widths: Vec<f64> = judged.iter().map(|j| j.half_width).collect();
+        let mut errors: Vec<f64> = judged.iter().map(|j| j.error).collect();
+        Figures {
+            count: judged.len(),
+            covered: within as f64 / judged.len().max(1) as f64,
+            median_half_width: percentile(&mut widths, 0.5),
+            p95_error: percentile(&mut errors, 0.95),
+        }
+    }
+}
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let last = values.len().saturating_sub(1);
+    values
+        .get(((last as f64) * p).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
+}
+
+/// Stated intervals against the truth, gathered over scenes.
+#[derive(Clone, Debug, Default)]
+pub struct Coverage {
+    distances: Vec<Judged>,
+    facings: Vec<Judged>,
+    arc_shares: Vec<Judged>,
+}
+
+impl Coverage {
+    /// Judge a scene the camera saw against the truth: `truth` by unit id, its stands in order.
+    /// Units the scene has not placed, or placed with no error bars, are passed over.
+    pub fn judge(&mut self, seen: &Scene, truth: &HashMap<String, Vec<TrueStand>>) {
+        let length_sd = seen.length_sd.unwrap_or(0.0);
+        // Each placed stand, with its unit's index and its truth.
+        let mut stands = Vec::new();
+        for (u, unit) in seen.units.iter().enumerate() {
+            let (Some(sd), Some(true_stands)) = (unit.footprint.sd(), truth.get(&unit.id)) else {
+                continue;
+            };
+            for ((rect, sd), truly) in unit.footprint.stands().iter().zip(sd).zip(true_stands) {
+                let turned = angle_between(heading(rect.facing()), heading(truly.rect.facing()));
+                self.facings.push(Judged {
+                    error: turned.0,
+                    half_width: Z95 * sd.facing().0,
+                    small: truly.small,
+                });
+                stands.push((u, *rect, *truly));
+            }
+        }
+        self.judge_arc_shares(seen, truth, &stands);
+        for (i, (u, rect, truly)) in stands.iter().enumerate() {
+            for (v, other, other_truly) in &stands[i + 1..] {
+                let true_gap = truly.rect.gap_to(&other_truly.rect);
+                if u == v || true_gap > FARTHEST {
+                    continue;
+                }
+                // Measured as the rules measure a gap between two footprints.
+                let Some((from, to)) = Footprint::from_stands(vec![*rect], None)
+                    .nearest_points_to(&Footprint::from_stands(vec![*other], None))
+                else {
+                    continue;
+                };
+                let gap = (to - from).norm();
+                let (Some(at_from), Some(at_to)) = (
+                    seen.units[*u].footprint.covariance_at(from),
+                    seen.units[*v].footprint.covariance_at(to),
+                ) else {
+                    continue;
+                };
+                let half = length_plus_minus((from, &at_from), (to, &at_to), length_sd);
+                self.distances.push(Judged {
+                    error: (gap - true_gap.0).abs(),
+                    half_width: half.0,
+                    small: truly.small || other_truly.small,
+                });
+            }
+        }
+    }
+
+    /// The shares in the arc the rulings state of the scene seen, against those they state of
+    /// the same scene with the judged units where they truly stand (the others left as seen).
+    fn judge_arc_shares(
+        &mut self,
+        seen: &Scene,
+        truth: &HashMap<String, Vec<TrueStand>>,
+        stands: &[(usize, OrientedRect, TrueStand)],
+    ) {
+        let small: HashMap<&str, bool> = stands
+            .iter()
+            .map(|(u, _, t)| (seen.units[*u].id.as_str(), t.small))
+            .fold(HashMap::new(), |mut m, (id, s)| {
+                *m.entry(id).or_default() |= s;
+                m
+            });
+        let Some(true_scene) = placed_truly(seen, truth) else {
+            return;
+        };
+        let stated = arc_shares(&rulings(seen));
+        let truly = arc_shares(&rulings(&true_scene));
+        for ((unit, target), (share, plus_minus)) in &stated {
+            let (Some(plus_minus), Some((true_share, _))) =
+                (plus_minus, truly.get(&(unit.clone(), target.clone())))
+            else {
+                continue;
+            };
+            let partly = |s: f64| s > 0.0 && s < 1.0;
+            let (Some(small_shooter), Some(small_target)) =
+                (small.get(unit.as_str()), small.get(target.as_str()))
+            else {
+                continue;
+            };
+            if partly(*share) || partly(*true_share) {
+                self.arc_shares.push(Judged {
+                    error: (share - true_share).abs(),
+                    half_width: *plus_minus,
+                    small: *small_shooter || *small_target,
+                });
+            }
+        }
+    }
+
+    /// The distances between stands judged (only those with a small tag at either end, if
+    /// `small`).
+    pub fn distances(&self, small: bool) -> Figures {
+        Figures::of(self.distances.iter().filter(|j| j.small || !small))
+    }
+
+    /// The facings judged (only those of small tags, if `small`).
+    pub fn facings(&self, small: bool) -> Figures {
+        Figures::of(self.facings.iter().filter(|j| j.small || !small))
+    }
+
+    /// The shares of targets in arcs judged (only those with a small tag at either end, if
+    /// `small`).
+    pub fn arc_shares(&self, small: bool) -> Figures {
+        Figures::of(self.arc_shares.iter().filter(|j| j.small || !small))
+    }
+}
+
+/// The scene seen, its judged units' stands where they truly stand, with no error bars.
+fn placed_truly(seen: &Scene, truth: &HashMap<String, Vec<TrueStand>>) -> Option<Scene> {
+    let mut doc = SceneDoc::from(seen);
+    doc.length_sd = None;
+    for unit in &mut doc.units {
+        let (Some(stands), Some(true_stands)) = (unit.stands.as_mut(), truth.get(&unit.id)) else {
+            continue;
+        };
+        // The unit's facing from its stands, as the camera's scene takes it.
+        unit.facing = None;
+        for (stand, truly) in stands.iter_mut().zip(true_stands) {
+            stand.center = truly.rect.center();
+            stand.facing = truly.rect.facing().0;
+            stand.sd = None;
+        }
+    }
+    Scene::from_doc(doc, "the truth").ok()
+}
+
+/// Each shooting ruling's share of its target in the arc, with its ±, by (shooter, target).
+fn arc_shares(report: &Rulings) -> HashMap<(String, String), (f64, Option<f64>)> {
+    let mut shares = HashMap::new();
+    for unit in &report.units {
+        for ruling in unit.rulings.iter().filter(|r| r.topic == Topic::Shooting) {
+            let (Some(target), Some(figure)) = (
+                ruling.other.as_ref(),
+                ruling.figures.iter().find(|f| f.name == "in arc"),
+            ) else {
+                continue;
+            };
+            shares.insert(
+                (unit.summary.id.clone(), target.clone()),
+                (figure.value, figure.plus_minus),
+            );
+        }
+    }
+    shares
+}
