@@ -15,8 +15,14 @@
 //!
 //! Every calibration is given the tags' corners refined against their patterns
 //! ([`vision::refine`]), as `vedette calibrate` and the app's lens learning give them, the
-//! refining counted in each way's time (`--corners detector` gives the detector's instead). The
-//! report ends with how far the detector's corners and the refined ones lie from the truth.
+//! refining counted in each way's time (`--corners detector` gives the detector's instead).
+//!
+//! With each calibration the stands are then placed as `vedette locate` places them (the
+//! detector's corners and the small tags searched for), their error bars stated, and those
+//! judged against the truth (`vision::synthetic::Coverage`): twice, once with one height stated
+//! for every stand (4 mm; each truly 3–5 mm) and once with each stand's true height said to be
+//! exact, the camera's own share. The report ends with how far the detector's corners and the
+//! refined ones lie from the truth.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -33,8 +39,8 @@ use vision::refine::{
     CornerRefiner, RefineSettings, Refinement, TablePicture, calibrate_through_lens,
 };
 use vision::synthetic::{
-    Block, Effects, LensClass, Renderer, Rgb, Scenery, SyntheticTable, framing_camera_for,
-    framing_camera_from,
+    Block, Coverage, Effects, Figures, LensClass, Renderer, Rgb, Scenery, SyntheticTable,
+    TrueStand, framing_camera_for, framing_camera_from,
 };
 use vision::{DetectorSettings, TagDetector};
 
@@ -154,6 +160,7 @@ pub fn accuracy(
     let mut scores: HashMap<(LensClass, Way), Score> = HashMap::new();
     let mut recalls: HashMap<LensClass, Recall> = HashMap::new();
     let mut corner_errors: HashMap<LensClass, CornerErrors> = HashMap::new();
+    let mut coverages: HashMap<(LensClass, Way, Heights), Coverage> = HashMap::new();
     let refiner = CornerRefiner::new(&settings.family, RefineSettings::default())?;
     let mut bench = Bench {
         renderer: Renderer::new(),
@@ -208,6 +215,17 @@ pub fn accuracy(
                             let recall = recalls.entry(class).or_default();
                             truth.search(&image, &calibration, &staged, &sightings, recall)?;
                         }
+                        for heights in Heights::ALL {
+                            let judged = coverages.entry((class, way, heights)).or_default();
+                            truth.coverage(
+                                &image,
+                                &calibration,
+                                &staged,
+                                &picture,
+                                heights,
+                                judged,
+                            )?;
+                        }
                         score.seconds.push(seconds);
                         let before = score.position.len();
                         truth.score(&calibration, &staged, &sightings, score);
@@ -222,7 +240,42 @@ pub fn accuracy(
     }
     bar.finish_and_clear();
     report(tables, &settings, corners, &scores, &recalls, out)?;
+    report_coverage(&coverages, out)?;
     report_corners(&corner_errors, out)
+}
+
+/// What the roster says of the stands' heights, for the error bars' coverage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Heights {
+    /// One height for every stand (4 mm, each truly 3–5 mm), off by the roster's default.
+    Stated,
+    /// Each stand's true height, said to be exact: the camera's own share of the error.
+    Known,
+}
+
+impl Heights {
+    const ALL: [Heights; 2] = [Heights::Stated, Heights::Known];
+
+    fn name(self) -> &'static str {
+        match self {
+            Heights::Stated => "stated 4 mm",
+            Heights::Known => "known",
+        }
+    }
+
+    /// The roster the stands are placed with.
+    fn roster(self, staged: &Staged) -> roster::Roster {
+        let mut roster = staged.roster.clone();
+        match self {
+            Heights::Stated => {
+                for stand in roster.units.iter_mut().flat_map(|u| u.stands.iter_mut()) {
+                    stand.tag_height = None;
+                }
+            }
+            Heights::Known => roster.tags.height_sd = 0.0,
+        }
+        roster
+    }
 }
 
 /// Stand heights 3–5 mm (tag included), the same for a table's every picture.
@@ -603,6 +656,53 @@ impl Truth {
         Ok(())
     }
 
+    /// Place the picture's stands as `vedette locate` does (the detector's corners and the
+    /// small tags the calibration finds) with the roster `heights` gives, and judge the error
+    /// bars of the scene against the truth.
+    fn coverage(
+        &self,
+        image: &vision::Mat,
+        calibration: &TableCalibration,
+        staged: &Staged,
+        picture: &Picture,
+        heights: Heights,
+        judged: &mut Coverage,
+    ) -> anyhow::Result<()> {
+        let roster = heights.roster(staged);
+        let mut sightings = picture.detected.to_vec();
+        let search = vision::SmallTagSearch::new(calibration, &roster.stand_tags())?;
+        sightings.extend(search.find_in(image, &sightings)?);
+        let located = vision::locate_tags(calibration, Some(&roster), &sightings, Inches(0.16));
+        let poses = located.tags.iter().map(|t| &t.pose);
+        let (scene, _) = vision::scene_on_table(&roster, calibration, poses, Vec::new(), "bench")?;
+        let mut truth = HashMap::new();
+        for unit in &roster.units {
+            let stands: Option<Vec<TrueStand>> = unit
+                .stands
+                .iter()
+                .map(|stand| {
+                    let tag = self.tags.get(&stand.tag)?;
+                    let (centre, facing) =
+                        stand.pose_from_tag(tag.placement.center, tag.placement.facing);
+                    Some(TrueStand {
+                        rect: rules::geometry::OrientedRect::from_center(
+                            centre,
+                            facing,
+                            Inches(stand.width),
+                            Inches(stand.depth),
+                        ),
+                        small: tag.side() < SMALL_TAG,
+                    })
+                })
+                .collect();
+            if let Some(stands) = stands {
+                truth.insert(unit.id.clone(), stands);
+            }
+        }
+        judged.judge(&scene, &truth);
+        Ok(())
+    }
+
     /// Locate the picture's tags with a calibration and score the tags of 16 px and more.
     fn score(
         &self,
@@ -766,6 +866,84 @@ fn report(
             small.len(),
             1000.0 * median(&recall.search_seconds)
         )?;
+    }
+    Ok(())
+}
+
+/// Tags under this many pixels across are judged apart as well.
+const SMALL_TAG: f64 = 16.0;
+
+/// The error bars' coverage, per lens kind, way of calibrating and what the roster says of the
+/// heights.
+fn report_coverage(
+    coverages: &HashMap<(LensClass, Way, Heights), Coverage>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "error bars: stands placed as `vedette locate` places them (the detector's corners, small tags searched for), each distance between the nearest points of two stands up to {}\" apart, each facing, and each share of a target in a shooter's arc that is neither none nor all (arcs) against the truth; covered: the share within its stated 95 % interval; ±: the median stated half-width; err p95: the true error's 95th percentile (±/p95 their ratio); tags <{SMALL_TAG} px: the distances with such a tag at either end, and their facings",
+        vision::synthetic::FARTHEST.0
+    )?;
+    writeln!(
+        out,
+        "{:<20} {:<16} {:<12} {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>5} {:>8} {:>6} | <{SMALL_TAG} px {:>6} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}",
+        "lens",
+        "calibration",
+        "heights",
+        "pairs",
+        "covered",
+        "±",
+        "err p95",
+        "facing",
+        "±",
+        "err p95",
+        "arcs",
+        "covered",
+        "±/p95",
+        "pairs",
+        "covered",
+        "±/p95",
+        "facing",
+        "±/p95",
+        "arcs",
+        "±/p95"
+    )?;
+    for class in LensClass::ALL {
+        for way in Way::ALL {
+            for heights in Heights::ALL {
+                let Some(c) = coverages.get(&(class, way, heights)) else {
+                    continue;
+                };
+                let (all, small) = (c.distances(false), c.distances(true));
+                let (turns, small_turns) = (c.facings(false), c.facings(true));
+                let (arcs, small_arcs) = (c.arc_shares(false), c.arc_shares(true));
+                let ratio = |f: &Figures| f.median_half_width / f.p95_error;
+                writeln!(
+                    out,
+                    "{:<20} {:<16} {:<12} {:>6} {:>7.1}% {:>7.4}\" {:>7.4}\" {:>7.1}% {:>7.3}° {:>7.3}° {:>5} {:>7.1}% {:>6.2} | {:>13} {:>7.1}% {:>8.2} {:>7.1}% {:>8.2} {:>7.1}% {:>6.2}",
+                    class.name(),
+                    way.name(),
+                    heights.name(),
+                    all.count,
+                    100.0 * all.covered,
+                    all.median_half_width,
+                    all.p95_error,
+                    100.0 * turns.covered,
+                    turns.median_half_width,
+                    turns.p95_error,
+                    arcs.count,
+                    100.0 * arcs.covered,
+                    ratio(&arcs),
+                    small.count,
+                    100.0 * small.covered,
+                    ratio(&small),
+                    100.0 * small_turns.covered,
+                    ratio(&small_turns),
+                    100.0 * small_arcs.covered,
+                    ratio(&small_arcs),
+                )?;
+            }
+        }
     }
     Ok(())
 }

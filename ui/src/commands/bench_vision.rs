@@ -54,7 +54,9 @@ pub(super) fn stage(
                 sd: None,
             };
             let mut unit: rules::scene::UnitDoc = serde_json::from_value(serde_json::json!({
-                "id": format!("stand-{row}-{col}"), "side": if col % 2 == 0 { "red" } else { "blue" }, "kind": "infantry"
+                "id": format!("stand-{row}-{col}"), "side": if col % 2 == 0 { "red" } else { "blue" }, "kind": "infantry",
+                // Muskets, so that the error bars' coverage has shooting rulings to judge.
+                "formation": "line", "weapon": "smoothbore-musket"
             }))?;
             unit.stands = Some(vec![stand]);
             units.push(unit);
