@@ -21,6 +21,7 @@ pub mod annotate;
 pub mod bearing;
 pub mod detect;
 pub mod error;
+pub mod error_map;
 pub mod health;
 pub mod image_io;
 pub mod live;
@@ -38,6 +39,7 @@ pub mod uncertainty;
 
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
+pub use error_map::ErrorMap;
 pub use health::{Ailment, HealthWatch, Remedy, TagLook};
 pub use image_io::{
     check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,

@@ -11,7 +11,7 @@
 //! - A stand missing now is "covered" only when its tag would be findable where it was last
 //!   seen; otherwise the camera could not have seen it there, and that is the reason given.
 
-use calibration::{Camera, Pixels, TagPlacement};
+use calibration::{Camera, PixelPoint, Pixels, TagPlacement};
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 
@@ -149,11 +149,16 @@ impl std::fmt::Display for Unseen {
 
 /// How many pixels across a tag looks, if all its corners are in the picture.
 fn side_in_picture(camera: &Camera, tag: &TagPlacement) -> Option<Pixels> {
+    Some(side(&corners_in_picture(camera, tag)?))
+}
+
+/// Where a tag's corners fall in the picture, if all of them do.
+pub(crate) fn corners_in_picture(camera: &Camera, tag: &TagPlacement) -> Option<[PixelPoint; 4]> {
     let size = camera.intrinsics.image_size;
     let seen = tag
         .corners()
         .map(|c| camera.project(&c).filter(|p| size.contains(p)));
-    Some(side(&[seen[0]?, seen[1]?, seen[2]?, seen[3]?]))
+    Some([seen[0]?, seen[1]?, seen[2]?, seen[3]?])
 }
 
 #[cfg(test)]
