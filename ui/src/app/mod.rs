@@ -171,6 +171,8 @@ pub struct AppState {
     pub show_lens_coverage: bool,
     /// Shade the plan by the smallest tag the camera finds at each place.
     pub show_sight: bool,
+    /// Shade the plan by the ± a stand at each place adds to a distance.
+    pub show_error_map: bool,
     /// The table served to phones (the Share button), with its QR code.
     pub share: views::share::Share,
     /// A recorded game being looked at (the live game's, or one opened by `vedette replay`):
@@ -211,6 +213,7 @@ impl AppState {
             plan_transform: None,
             show_lens_coverage: false,
             show_sight: false,
+            show_error_map: false,
             share: views::share::Share::default(),
             replay: None,
             live_table: None,

@@ -39,9 +39,9 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
-    DetectorSettings, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector, LiveSettings,
-    MoveEvent, MoveWatch, Remedy, SightMap, SmallTagSearch, Tracker, TrackerSettings, Travelling,
-    Unseen, locate_tags,
+    DetectorSettings, ErrorMap, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector,
+    LiveSettings, MoveEvent, MoveWatch, Remedy, SightMap, SmallTagSearch, Tracker, TrackerSettings,
+    Travelling, Unseen, locate_tags,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};

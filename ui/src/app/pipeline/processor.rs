@@ -1,6 +1,8 @@
 //! One frame's work, without the thread ([`Processor`]), and the rulings made again only when
 //! a stand moves ([`Ruler`]).
 
+use roster::TagDefaults;
+
 use super::*;
 
 /// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
@@ -9,6 +11,10 @@ pub(super) const MOVED_FRAMES_BEFORE_RECALIBRATING: u32 = 10;
 
 /// The side of the cells of the plan's map of what the camera can see.
 pub(super) const SIGHT_CELL: Inches = Inches(2.0);
+
+/// The side of the cells of the plan's map of where the camera measures worst: 12 × 8 on a
+/// 6' × 4' table, fine enough to show how the error grows away from the camera.
+pub(super) const ERROR_CELL: Inches = Inches(6.0);
 
 /// The latest moves the views are given.
 pub const MOVES_KEPT: usize = 50;
@@ -47,6 +53,8 @@ pub(super) struct ForCamera {
     made_for: Option<(calibration::Camera, u64)>,
     /// What the camera can see of the table, and the roster's tag size, for the plan.
     sight: Option<(Arc<SightMap>, Inches)>,
+    /// Where the camera measures worst, for the plan.
+    error_map: Option<Arc<ErrorMap>>,
     /// The roster's stand tags: their sizes say why a held stand is not seen.
     stand_tags: HashMap<u32, StandTagSpec>,
 }
@@ -173,6 +181,7 @@ impl Processor {
         }
         let sightings = detections.sightings();
         state.sight = self.for_camera.sight.clone();
+        state.error_map = self.for_camera.error_map.clone();
         if let Some(calibration) = self.inputs.calibration.clone() {
             self.place(frame, &calibration, &sightings, &mut state);
             state.calibration = Some(calibration);
@@ -199,6 +208,17 @@ impl Processor {
         }
         made.made_for = now;
         made.sight = None;
+        made.error_map = inputs.calibration.as_ref().map(|calibration| {
+            // Stands as the roster has them; without one, the tags Vedette prints by default.
+            let tags = inputs
+                .roster
+                .as_ref()
+                .map_or_else(TagDefaults::default, |r| r.tags);
+            let started = Instant::now();
+            let map = ErrorMap::over(calibration, &tags, ERROR_CELL);
+            tracing::debug!(took = ?started.elapsed(), "where the camera measures worst");
+            Arc::new(map)
+        });
         made.stand_tags = inputs
             .roster
             .as_ref()

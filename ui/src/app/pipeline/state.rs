@@ -111,6 +111,9 @@ pub struct TableState {
     pub lens_coverage: Option<Coverage>,
     /// The smallest tag the camera finds at each place of the table, and the roster's size.
     pub sight: Option<(Arc<SightMap>, Inches)>,
+    /// Where the camera measures worst: a stand's error bar at each place of the table, for
+    /// the calibration and roster in use.
+    pub error_map: Option<Arc<ErrorMap>>,
     /// Status figures and messages.
     pub status: Status,
     /// The game's record, when it is recorded: where it is kept, and the handle to mark turns
@@ -135,6 +138,7 @@ impl TableState {
             stand_height: Inches(0.16),
             lens_coverage: None,
             sight: None,
+            error_map: None,
             status: Status {
                 error,
                 ..Status::empty(source)

@@ -2,6 +2,7 @@
 //! views have in common: the same units and ruling shapes, through each view's transform.
 
 pub mod convention;
+pub mod error_map;
 pub mod inspector;
 pub mod live_view;
 pub mod motion;

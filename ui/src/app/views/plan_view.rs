@@ -6,6 +6,7 @@ use egui::{Align2, Color32, Rect, Sense, Stroke, Vec2};
 use rules::geometry::{TablePoint, distance};
 use rules::units::Inches;
 
+use super::error_map;
 use super::live_view::placeholder;
 use super::{TextSizes, draw_table};
 use crate::app::measure::Lengths;
@@ -42,7 +43,14 @@ pub fn transform(rect: Rect, size: (f64, f64), camera: &crate::app::PlanCamera) 
 
 /// The plan view. Returns a click on the table, if any.
 pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
-    let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    // Room under the plan for the words of the map of where the camera measures worst.
+    let words = if state.show_error_map {
+        error_map::SUMMARY_HEIGHT
+    } else {
+        0.0
+    };
+    let size = ui.available_size() - Vec2::new(0.0, words);
+    let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
     let rect = response.rect;
     painter.rect_filled(rect, 0.0, Color32::from_gray(24));
     let Some(table) = state.table.clone() else {
@@ -86,6 +94,10 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
             ),
         );
     }
+    let error_map = table.error_map.as_deref().filter(|_| state.show_error_map);
+    if let Some(map) = error_map {
+        error_map::cells(&painter, &xf, map);
+    }
     if let Some(scene) = table.scene.as_deref() {
         for piece in &scene.terrain {
             overlay::terrain(&painter, &xf, piece, 0.6);
@@ -96,6 +108,13 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
         lines: 12.0,
     };
     draw_table(&painter, &xf, state, &table, sizes);
+    if state.show_error_map {
+        if error_map.is_some() {
+            error_map::legend(&painter, rect, &lengths);
+        }
+        error_map::summary(ui, rect, &table, &lengths);
+    }
+    error_map::toggle(ui, rect, state);
     if let Some(pos) = response.hover_pos()
         && let Some(at) = xf.to_table(pos)
     {
@@ -268,6 +287,16 @@ pub fn hover_readout(
             )),
             None => text.push_str(" — outside the picture"),
         }
+    }
+    if state.show_error_map
+        && let Some(map) = &table.error_map
+        && let Some(error) = map.at(&at)
+    {
+        text.push_str(&format!(
+            " — a stand here is placed within ±{} (mostly {})",
+            lengths.format(error.plus_minus.rounded_up()),
+            error.shares.largest().name()
+        ));
     }
     if let Some(scene) = table.scene.as_deref() {
         if let Some(unit) = state.selected.as_deref().and_then(|id| scene.unit(id)) {
