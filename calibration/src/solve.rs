@@ -202,6 +202,11 @@ pub struct TableCalibration {
     /// table), when it measured the lens from the tags; files written before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promise: Option<crate::lens::Promise>,
+    /// For a lens the anchors alone fitted (no bend measured): how far a webcam's bend the
+    /// anchors could not show may put places off, one standard deviation, at the worst place
+    /// (see [`crate::uncertainty`]); files written before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmeasured_lens: Option<Inches>,
     /// The lens fit's full figures, when this calibration measured the lens from tags (not
     /// saved: the file keeps the lens and its summary in `lens`).
     #[serde(skip)]
@@ -283,6 +288,21 @@ impl Candidate<'_> {
 
 /// Calibrate the camera against the table from the tags seen in one image.
 pub fn calibrate(
+    layout: &AnchorLayout,
+    sightings: &[TagSighting],
+    image_size: ImageSize,
+    settings: &Settings,
+) -> Result<TableCalibration, CalibrationError> {
+    let mut found = solve(layout, sightings, image_size, settings)?;
+    if matches!(found.lens, LensSource::Anchors | LensSource::Assumed) {
+        found.unmeasured_lens = crate::uncertainty::unmeasured_lens(&found, layout, settings);
+    }
+    Ok(found)
+}
+
+/// The table from the anchors seen, as [`calibrate`] finds it, without weighing a lens it did
+/// not measure.
+pub(crate) fn solve(
     layout: &AnchorLayout,
     sightings: &[TagSighting],
     image_size: ImageSize,
@@ -394,6 +414,7 @@ pub fn calibrate(
         missing,
         warnings,
         promise: None,
+        unmeasured_lens: None,
         lens_report: None,
     })
 }

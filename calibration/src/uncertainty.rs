@@ -24,15 +24,23 @@
 //!   measured and the fit's own length figure holds: counting the promise there too widened
 //!   `vedette bench accuracy`'s bars to twice the errors, holding 100 % of them.
 //! - A lens not measured (the anchors alone fit a focal length, no distortion) bends places by
-//!   an amount the calibration cannot measure where no tag was seen, and not smoothly enough for
-//!   a share of each length. What it can see is how badly the anchors fit an undistorted
-//!   camera; a webcam's bend over the table's middle grows with its bend at the anchors, so
-//!   each place is taken to be off by that misfit scaled ([`UNMEASURED_LENS_REACH`]), and each
-//!   facing by the bend's turn over [`BEND_SPAN`]. Such bars are wide: measure the lens.
+//!   an amount the calibration cannot see where no tag was. How much the anchors can show of a
+//!   bend depends on where they lie in the picture, so it is worked out for this camera when it
+//!   is calibrated: the anchors as the camera with a webcam's bend ([`WEBCAM_BEND`]) would see
+//!   them are calibrated the same way, and how far that puts places off at the worst place on
+//!   the table, against how badly the anchors fit it, scales with the bend the real anchors'
+//!   misfit shows (up to [`WIDEST_BEND`] webcams' worth; a webcam's worth where the anchors
+//!   could not show one). Every place is taken to be off by that: the bend's shape differs from
+//!   lens to lens, and each place's own figure (tried) held only 67–86 % of the truth through
+//!   pincushion and wide lenses. The facing turns by it over [`BEND_SPAN`]. Files saved before
+//!   this was worked out fall back to the anchors' misfit scaled by [`UNMEASURED_LENS_REACH`].
 
 use rules::units::{Degrees, Inches};
 
-use crate::solve::{LensSource, TableCalibration};
+use crate::anchors::AnchorLayout;
+use crate::lens::promise::over;
+use crate::solve::{LensSource, Settings, TableCalibration, solve};
+use crate::tag::TagSighting;
 
 /// How far a calibration may put what the camera sees off, one standard deviation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +63,16 @@ pub const SHARED_LENGTH_ERROR: f64 = 2.5e-4;
 /// camera by moving it, and their misfit is what is left over at four points of a field that
 /// is off by far more in between.
 pub const UNMEASURED_LENS_REACH: f64 = 30.0;
+
+/// A webcam's radial bend, one standard deviation of its k1: plain webcams' run from −0.15 to
+/// 0.15 (barrel or pincushion), wide ones' to −0.35.
+pub const WEBCAM_BEND: f64 = 0.15;
+
+/// The most bend, in [`WEBCAM_BEND`]s, that the anchors' misfit is taken to show: a wide webcam's.
+pub const WIDEST_BEND: f64 = 2.5;
+
+/// How far the anchors' corners scatter besides any bend, pixels: the detector's corners.
+const CORNER_SCATTER: f64 = 0.15;
 
 /// The span over which an unmeasured lens's bend turns what it shows by its whole reach:
 /// about half a 4' table's depth.
@@ -100,7 +118,17 @@ impl TableCalibration {
             // scale by their misfit, and the lens is taken to be as sure as one measured from
             // tags.
             LensSource::Board { .. } | LensSource::Given => measured(shared(self.scale_sd(misfit))),
-            LensSource::Anchors | LensSource::Assumed => self.unmeasured(misfit),
+            LensSource::Anchors | LensSource::Assumed => match self.unmeasured_lens {
+                Some(bend) => {
+                    let place = bend.0.max(LEAST_PLACE.0);
+                    CalibrationSd {
+                        place: Inches(place),
+                        facing: Degrees((place / BEND_SPAN.0).atan().to_degrees()),
+                        length: self.scale_sd(misfit),
+                    }
+                }
+                None => self.unmeasured(misfit),
+            },
         }
     }
 
@@ -139,4 +167,49 @@ impl TableCalibration {
         let corners = 4.0 * centres.len() as f64;
         misfit / spread * (2.0 / corners).sqrt()
     }
+}
+
+/// How far a lens the anchors alone fitted may put places off, one standard deviation, at the
+/// worst place (see the module's decisions); `None` when a bent camera cannot see the anchors
+/// or be calibrated from them.
+pub(crate) fn unmeasured_lens(
+    found: &TableCalibration,
+    layout: &AnchorLayout,
+    settings: &Settings,
+) -> Option<Inches> {
+    let mut bent = found.camera;
+    bent.intrinsics.distortion.k1 = -WEBCAM_BEND;
+    let sightings = found
+        .anchors
+        .iter()
+        .map(|fit| {
+            let [a, b, c, d] = fit.anchor.placement().corners().map(|p| bent.project(&p));
+            Some(TagSighting {
+                id: fit.anchor.id,
+                corners: [a?, b?, c?, d?],
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let image_size = found.camera.intrinsics.image_size;
+    let refit = solve(layout, &sightings, image_size, settings).ok()?;
+    let height = found.anchors.first()?.anchor.placement().height;
+    let farthest = over(found.table)
+        .iter()
+        .filter_map(|p| {
+            let pixel = bent.project_at(p, height)?;
+            Some((refit.camera.unproject_at(&pixel, height)? - p).norm())
+        })
+        .reduce(f64::max)?;
+    // How many webcams' worth of bend the real anchors' misfit shows, beside their corners'
+    // own scatter; where a webcam's bend leaves the anchors fitting as well, they show nothing.
+    let shown = refit.quality.rms.0;
+    let seen = (found.quality.rms.0.powi(2) - CORNER_SCATTER.powi(2))
+        .max(0.0)
+        .sqrt();
+    let bends = if shown >= 2.0 * CORNER_SCATTER {
+        (seen / shown).min(WIDEST_BEND)
+    } else {
+        1.0
+    };
+    Some(Inches(farthest * bends))
 }

@@ -791,3 +791,37 @@ fn the_promise_is_saved_and_older_files_still_load() {
     assert_eq!(TableCalibration::load(&file).expect("loads").promise, None);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A lens the anchors alone fit (no bend measured) is as uncertain as the bend its anchors
+/// show: through a straight lens next to nothing, through a bent one about what the truth is.
+#[test]
+fn a_lens_the_anchors_alone_fit_is_as_unsure_as_the_bend_they_show() {
+    let bars = |lens: Intrinsics, seed: u64, name: &str| {
+        let camera = camera(lens);
+        let table = table(&camera, seed);
+        let calibration = anchors_only(&table);
+        let place = calibration.unmeasured_lens.expect("weighed").0;
+        assert_eq!(calibration.uncertainty().place.0, place.max(0.001));
+        let p95 = position_p95(&calibration, &table);
+        // Its 95 % bar at the worst place holds the stands' p95, and is not uselessly wide.
+        assert!(
+            1.96 * place >= p95 && place <= 5.0 * p95,
+            "{name} {seed}: ±{place:.3}\" (1 σ) for stands off by {p95:.3}\" (p95)"
+        );
+        place
+    };
+    let straight = bars(
+        Intrinsics::from_field_of_view(HD, Degrees(70.0)),
+        3,
+        "straight",
+    );
+    for (lens, name) in [(wide_barrel(), "wide barrel"), (pincushion(), "pincushion")] {
+        for seed in 1..3 {
+            let bent = bars(lens, seed, name);
+            assert!(
+                bent > 5.0 * straight,
+                "{name} {seed}: {bent:.3}\" for {straight:.3}\""
+            );
+        }
+    }
+}

@@ -63,9 +63,11 @@ fn keep(harness: &mut Harness, name: &str) {
 fn the_plan_shows_where_the_demo_camera_measures_worst() {
     let demo = Demo::new().expect("the demo");
     let mut state = demo_state(&demo, 0).expect("a frame through the pipeline");
-    // Its first frame: calibrated from the anchors alone, so the lens is what to improve.
+    // Its first frame: calibrated from the anchors alone. The demo's lens bends nothing and
+    // its anchors fit an unbent lens as closely as their corners allow, so the lens is not
+    // what is worst (through a bent one it is: vision's error_map tests).
     let first = state.error_map.clone().expect("made once calibrated");
-    assert_eq!(first.worst_source(), Some(Source::Calibration));
+    assert_ne!(first.worst_source(), Some(Source::Calibration));
 
     // The lens learnt (here: the demo camera's own), the map shows the camera's reach.
     let mut learnt = state.calibration.clone().expect("calibrated");
@@ -95,7 +97,12 @@ fn the_plan_shows_where_the_demo_camera_measures_worst() {
         near.plus_minus < centre.plus_minus && centre.plus_minus < worst.plus_minus,
         "near {near:?} centre {centre:?} worst {worst:?}"
     );
-    assert!(worst.plus_minus.0 < 0.5 * first.worst.expect("seen").1.plus_minus.0);
+    // Knowing the lens adds nothing the anchors had not shown.
+    let first_worst = first.worst.expect("seen").1.plus_minus.0;
+    assert!(
+        (worst.plus_minus.0 - first_worst).abs() < 0.2 * first_worst,
+        "{worst:?} known, {first_worst} from the anchors"
+    );
 
     let mut harness = harness_on(state, None);
     harness.run_steps(2);

@@ -115,7 +115,7 @@ fn known_variance(bundle: &Bundle, v: usize) -> f64 {
 }
 
 /// Points spread over the whole table, its edges included.
-fn over(table: TableSize) -> Vec<TablePoint> {
+pub(crate) fn over(table: TableSize) -> Vec<TablePoint> {
     let (across, down) = TABLE_PROBES;
     (0..across)
         .flat_map(|i| {
