@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
-use super::promise::{Promise, corner_variance, promise};
+use super::promise::{PlaceGradients, Promise, corner_variance, promise};
 use super::view::{LensView, StandTag, Surface};
 use crate::anchors::TableSize;
 use crate::camera::{Camera, CameraPose, Intrinsics};
@@ -517,44 +517,20 @@ fn uncertainty(bundle: &Bundle) -> Uncertainty {
     };
     // For unit corner error; scaled below by the one assumed.
     let covariance = cholesky.inverse();
-    // The parameters that move where this view's camera puts a point: the lens's and its pose.
-    let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
-    indices.extend(bundle.pose_columns(v));
     let height = typical_height(&views[v]);
-    let sub = covariance.select_rows(&indices).select_columns(&indices);
-    let mut worst: f64 = 0.0;
-    let mut moved = Vec::new();
-    for probe in probes(bundle, v) {
-        let Some(pixel) = bundle.camera(v).project_at(&probe, height) else {
-            continue;
-        };
-        let mut gradient = DMatrix::zeros(2, indices.len());
-        for (column, &index) in indices.iter().enumerate() {
-            let step = bundle.step(index);
-            let at = |s: f64| {
-                bundle
-                    .nudged(index, s)
-                    .camera(v)
-                    .unproject_at(&pixel, height)
-            };
-            let (Some(a), Some(b)) = (at(step), at(-step)) else {
-                return UNDETERMINED;
-            };
-            gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
-            gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
-        }
-        let spread = &gradient * &sub * gradient.transpose();
-        // The larger eigenvalue of the 2×2 covariance: the worst direction.
-        let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
-        let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
-        worst = worst.max(largest.max(0.0));
-        moved.push((probe, gradient));
-    }
+    let Some(moved) = PlaceGradients::of(bundle, v, &probes(bundle, v), height) else {
+        return UNDETERMINED;
+    };
+    let sub = moved.select(&covariance);
+    let worst = moved
+        .worst_variances(&sub)
+        .map(|(_, variance)| variance)
+        .fold(0.0, f64::max);
     let judged = spread.max(JUDGED_CORNERS * JUDGED_CORNERS);
     let own = spread.max(LEAST_CORNERS * LEAST_CORNERS);
     let found = Uncertainty {
         worst: (worst * judged).sqrt(),
-        length: (relative_length_variance(&moved, &sub) * own).sqrt(),
+        length: (relative_length_variance(&moved.points, &sub) * own).sqrt(),
         transferable: lens_pinned(bundle, &(covariance * judged)),
     };
     if found.worst.is_finite() && found.length.is_finite() {

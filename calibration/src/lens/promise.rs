@@ -129,6 +129,74 @@ pub(crate) fn over(table: TableSize) -> Vec<TablePoint> {
         .collect()
 }
 
+/// How the places view `v`'s camera puts at `height` move with the bundle's numbers.
+pub(super) struct PlaceGradients {
+    /// The numbers that move them: the lens's and the view's pose.
+    pub indices: Vec<usize>,
+    /// Each point the camera sees, with its gradient (2 × the numbers, inches per unit).
+    pub points: Vec<(TablePoint, DMatrix<f64>)>,
+}
+
+impl PlaceGradients {
+    /// Of `points`, by central differences; `None` when a camera nudged along some number
+    /// cannot put a point.
+    pub fn of(
+        bundle: &Bundle,
+        v: usize,
+        points: &[TablePoint],
+        height: Inches,
+    ) -> Option<PlaceGradients> {
+        let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
+        indices.extend(bundle.pose_columns(v));
+        let camera = bundle.camera(v);
+        let mut moved = Vec::new();
+        for point in points {
+            let Some(pixel) = camera.project_at(point, height) else {
+                continue;
+            };
+            let mut gradient = DMatrix::zeros(2, indices.len());
+            for (column, &index) in indices.iter().enumerate() {
+                let step = bundle.step(index);
+                let at = |s: f64| {
+                    bundle
+                        .nudged(index, s)
+                        .camera(v)
+                        .unproject_at(&pixel, height)
+                };
+                let (a, b) = (at(step)?, at(-step)?);
+                gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
+                gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
+            }
+            moved.push((*point, gradient));
+        }
+        Some(PlaceGradients {
+            indices,
+            points: moved,
+        })
+    }
+
+    /// The covariance of the numbers that move the places, out of all the bundle's.
+    pub fn select(&self, covariance: &DMatrix<f64>) -> DMatrix<f64> {
+        covariance
+            .select_rows(&self.indices)
+            .select_columns(&self.indices)
+    }
+
+    /// Each point's variance in its worst direction, given the numbers' covariance (selected).
+    pub fn worst_variances<'a>(
+        &'a self,
+        covariance: &'a DMatrix<f64>,
+    ) -> impl Iterator<Item = (TablePoint, f64)> + 'a {
+        self.points.iter().map(move |(point, gradient)| {
+            let spread = gradient * covariance * gradient.transpose();
+            // The larger eigenvalue of the 2×2 covariance: the worst direction.
+            let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
+            let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
+            (*point, largest.max(0.0))
+        })
+    }
+}
+
 /// The worst standard deviation (inches, in the worst direction) of where view `v`'s camera
 /// puts a point at `height`, over `points`, given the covariance of the bundle's numbers, and
 /// where it is; `None` when a camera nudged along some number cannot put a point.
@@ -139,38 +207,18 @@ fn worst_spread(
     points: &[TablePoint],
     height: Inches,
 ) -> Option<(f64, TablePoint)> {
-    // The numbers that move where this view's camera puts a point: the lens's and its pose.
-    let mut indices: Vec<usize> = (0..bundle.free().len()).collect();
-    indices.extend(bundle.pose_columns(v));
-    let sub = covariance.select_rows(&indices).select_columns(&indices);
-    let camera = bundle.camera(v);
-    let mut worst = (0.0, TablePoint::origin());
-    for point in points {
-        let Some(pixel) = camera.project_at(point, height) else {
-            continue;
-        };
-        let mut gradient = DMatrix::zeros(2, indices.len());
-        for (column, &index) in indices.iter().enumerate() {
-            let step = bundle.step(index);
-            let at = |s: f64| {
-                bundle
-                    .nudged(index, s)
-                    .camera(v)
-                    .unproject_at(&pixel, height)
-            };
-            let (a, b) = (at(step)?, at(-step)?);
-            gradient[(0, column)] = (a.x - b.x) / (2.0 * step);
-            gradient[(1, column)] = (a.y - b.y) / (2.0 * step);
-        }
-        let spread = &gradient * &sub * gradient.transpose();
-        // The larger eigenvalue of the 2×2 covariance: the worst direction.
-        let (a, b, d) = (spread[(0, 0)], spread[(0, 1)], spread[(1, 1)]);
-        let largest = (a + d) / 2.0 + (((a - d) / 2.0).powi(2) + b * b).sqrt();
-        let sigma = largest.max(0.0).sqrt();
-        if sigma > worst.0 {
-            worst = (sigma, *point);
-        }
-    }
+    let moved = PlaceGradients::of(bundle, v, points, height)?;
+    let sub = moved.select(covariance);
+    let worst = moved.worst_variances(&sub).fold(
+        (0.0, TablePoint::origin()),
+        |worst, (point, variance)| {
+            if variance.sqrt() > worst.0 {
+                (variance.sqrt(), point)
+            } else {
+                worst
+            }
+        },
+    );
     worst.0.is_finite().then_some(worst)
 }
 
