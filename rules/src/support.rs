@@ -13,7 +13,7 @@ use crate::quarter::{Quarter, classify};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, UnitKind};
 use crate::situation::Situation;
-use crate::text::and_list;
+use crate::text::{and_list, capitalised};
 use crate::units::Inches;
 
 const SUPPORTS: RuleRef = RuleRef::read_as("Supports (§7.8)", "A27");
@@ -113,7 +113,6 @@ fn assign(
 /// Supports for every engaged unit: its status and the rulings that explain it.
 pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruling>) {
     let reach = situation.profile.distances().support;
-    let tolerance = situation.profile.tolerance().distance;
     let mut rulings = Vec::new();
     let mut slots: Vec<(usize, Quarter)> = Vec::new();
     let mut statuses: Vec<(usize, SupportStatus)> = Vec::new();
@@ -168,7 +167,7 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
                     let engaged = &situation.scene.units[*u];
                     engaged.side == supporter.side
                         && in_zone(situation, supporter, engaged, *zone)
-                        && gap(s, *u) <= reach + tolerance
+                        && gap(s, *u) <= reach + situation.margin(situation.gap_plus_minus(s, *u))
                 })
                 .map(|(slot, _)| slot)
                 .collect()
@@ -186,6 +185,7 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
         let (engaged, zone) = slots[slot];
         let s = candidates[*supporter];
         let distance = gap(s, engaged);
+        let plus_minus = situation.gap_plus_minus(s, engaged);
         if let Some((_, status)) = statuses.iter_mut().find(|(u, _)| *u == engaged) {
             status.supporters.push((
                 zone,
@@ -194,33 +194,41 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
             ));
             status.bonus += 1;
         }
-        rulings.push(support_ruling(
-            situation, s, engaged, zone, distance, reach, tolerance,
-        ));
-        given.push(Support {
+        let support = Support {
             engaged,
             zone,
             supporter: s,
             distance,
-        });
+            plus_minus,
+        };
+        rulings.push(support_ruling(situation, &support, reach));
+        given.push(support);
     }
     for (engaged, status) in &statuses {
         if status.can_be_supported {
             let received: Vec<&Support> = given.iter().filter(|g| g.engaged == *engaged).collect();
-            rulings.push(bonus_ruling(
-                situation, *engaged, &received, reach, tolerance,
-            ));
+            rulings.push(bonus_ruling(situation, *engaged, &received, reach));
         }
     }
     (statuses, rulings)
 }
 
-/// One support given: by `supporter`, in `engaged`'s `zone`, `distance` away.
+/// One support given: by `supporter`, in `engaged`'s `zone`, `distance` away (± `plus_minus`
+/// when the camera measured it).
 struct Support {
     engaged: usize,
     zone: Quarter,
     supporter: usize,
     distance: Inches,
+    plus_minus: Option<Inches>,
+}
+
+impl Support {
+    /// Whether its gap is too near the reach to tell which side it is: within the tape's
+    /// tolerance, or, measured, within its error bar.
+    fn near(&self, situation: &Situation, reach: Inches) -> bool {
+        (self.distance - reach).abs() <= situation.margin(self.plus_minus)
+    }
 }
 
 /// What an engaged unit gets from its supports, in a ruling of its own: the supporters' rulings
@@ -230,7 +238,6 @@ fn bonus_ruling(
     engaged: usize,
     received: &[&Support],
     reach: Inches,
-    tolerance: Inches,
 ) -> Ruling {
     let unit = &situation.scene.units[engaged];
     let reach_words = situation.profile.length(reach);
@@ -272,17 +279,23 @@ fn bonus_ruling(
     let near: Vec<&Support> = sure
         .iter()
         .copied()
-        .filter(|s| reach - s.distance <= tolerance)
+        .filter(|s| s.near(situation, reach))
         .collect();
     if !near.is_empty() {
         let names: Vec<String> = near
             .iter()
             .map(|s| situation.scene.units[s.supporter].name.clone())
             .collect();
+        let measured = near.iter().any(|s| s.plus_minus.is_some());
         explanation.push_str(&format!(
-            " {} {} within tolerance of {reach_words}: borderline — players decide.",
+            " {} {} {} {reach_words}: borderline — players decide.",
             and_list(&names),
-            if near.len() == 1 { "is" } else { "are" }
+            if near.len() == 1 { "is" } else { "are" },
+            if measured {
+                "too near to tell from"
+            } else {
+                "within tolerance of"
+            }
         ));
     }
     Ruling {
@@ -310,20 +323,13 @@ fn plain(situation: &Situation, index: usize, decision: Decision, explanation: S
     }
 }
 
-fn support_ruling(
-    situation: &Situation,
-    supporter: usize,
-    engaged: usize,
-    zone: Quarter,
-    distance: Inches,
-    reach: Inches,
-    tolerance: Inches,
-) -> Ruling {
+fn support_ruling(situation: &Situation, support: &Support, reach: Inches) -> Ruling {
     let (s, u) = (
-        &situation.scene.units[supporter],
-        &situation.scene.units[engaged],
+        &situation.scene.units[support.supporter],
+        &situation.scene.units[support.engaged],
     );
-    let borderline = (distance - reach).abs() <= tolerance;
+    let (distance, zone) = (support.distance, support.zone);
+    let borderline = support.near(situation, reach);
     // A supporter a little beyond the reach is only borderline: never call it "within".
     let (relation, verdict) = if distance <= reach {
         ("within", "+1")
@@ -335,11 +341,12 @@ fn support_ruling(
         s.name,
         u.name,
         zone.describe(),
-        situation.profile.length(distance.rounded()),
+        situation.length_within(distance, support.plus_minus),
         reach = situation.profile.length(reach)
     );
     if borderline {
-        explanation.push_str(" Borderline — players decide.");
+        let why = situation.undecided(support.plus_minus);
+        explanation.push_str(&format!(" {} — players decide.", capitalised(&why)));
     }
     let (closest, _) = u.footprint.closest_point(&s.footprint.leader());
     Ruling {
@@ -348,13 +355,16 @@ fn support_ruling(
         other: Some(u.id.clone()),
         decision: Decision::judge(true, borderline),
         rule: SUPPORTS,
-        figures: vec![Figure::inches("gap", distance), Figure::count("bonus", 1)],
+        figures: vec![
+            Figure::inches("gap", distance).within(support.plus_minus),
+            Figure::count("bonus", 1),
+        ],
         explanation,
         shapes: vec![Shape::segment(
             ShapeRole::Measure,
             &s.footprint.leader(),
             &closest,
-            situation.profile.length(distance.rounded()).to_string(),
+            situation.length_within(distance, support.plus_minus),
         )],
     }
 }

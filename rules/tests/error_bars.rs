@@ -289,3 +289,42 @@ fn a_guns_half_range_choice_is_decided_by_the_error_bar() {
         far.explanation
     );
 }
+
+#[test]
+fn a_support_the_camera_measured_is_decided_off_its_reach() {
+    // The 45th fights the 3e; the 52nd stands 6.3" behind it, 0.3" beyond the 6" reach: by the
+    // tape's 0.5" tolerance the players decide, a camera sure to ±0.03" can tell it is beyond.
+    let fight = |sd: Option<f64>| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                line("45th", "red", [30.0, 12.0], 90.0, sd),
+                line("3e", "blue", [30.0, 12.0], 270.0, sd),
+                line("52nd", "red", [30.0, 4.1], 90.0, sd),
+            ] });
+        rule(&Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene"))
+    };
+    let bonus = |report: &rules::rulings::Rulings| {
+        let own = common::of(report, "45th")
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Support && r.other.is_none())
+            .expect("its own support ruling");
+        (own.decision, own.explanation.clone())
+    };
+    let (by_hand, words) = bonus(&fight(None));
+    assert_eq!(by_hand, Decision::Borderline, "{words}");
+    let (tight, words) = bonus(&fight(Some(0.01)));
+    assert_eq!(tight, Decision::No, "{words}");
+    let wide = fight(Some(0.15));
+    let (unsure, words) = bonus(&wide);
+    assert_eq!(unsure, Decision::Borderline, "{words}");
+    let supporter = ruling_on(&wide, "52nd", Topic::Support, "45th");
+    assert!(
+        supporter.explanation.contains(" ± ")
+            && supporter
+                .explanation
+                .contains("The camera cannot tell within"),
+        "{}",
+        supporter.explanation
+    );
+}
