@@ -558,6 +558,19 @@ fn anchors_of(table: &Table) -> Vec<TagSighting> {
     anchors.copied().collect()
 }
 
+/// Calibrated as `vedette calibrate` does from the anchors alone: the lens fitted to them.
+fn lens_from_anchors(table: &Table) -> TableCalibration {
+    calibrate_from_tags(
+        &table.layout,
+        &[anchors_of(table)],
+        &HashMap::new(),
+        None,
+        HD,
+        None,
+    )
+    .expect("calibrates")
+}
+
 fn all_four_used(calibration: &TableCalibration, case: &str) {
     assert!(
         calibration.anchors.len() == 4 && calibration.rejected.is_empty(),
@@ -584,15 +597,7 @@ fn anchors_where_their_file_says_are_all_used_through_a_strong_barrel_lens() {
         for seed in 1..4 {
             let mut table = table(&camera, seed);
             blurred_anchors(&mut table, seed);
-            let alone = calibrate_from_tags(
-                &table.layout,
-                &[anchors_of(&table)],
-                &HashMap::new(),
-                None,
-                HD,
-                None,
-            )
-            .expect("calibrates");
+            let alone = lens_from_anchors(&table);
             all_four_used(&alone, &format!("anchors alone, {tilt}°, table {seed}"));
             if seed == 1 {
                 let with_stands = from_tags(&table);
@@ -665,11 +670,9 @@ fn moved_anchor_figures() {
             intrinsics: Some(camera.intrinsics),
             ..Settings::default()
         };
-        let anchors = anchors_of(table);
         [
             calibrate(&table.layout, &table.sightings, HD, &known).expect("calibrates"),
-            calibrate_from_tags(&table.layout, &[anchors], &HashMap::new(), None, HD, None)
-                .expect("calibrates"),
+            lens_from_anchors(table),
             from_tags(table),
         ]
     };
@@ -721,15 +724,7 @@ fn the_promise_covers_where_stands_truly_are_and_the_stand_tags_tighten_it() {
     for seed in 1..4 {
         let mut table = table(&camera, seed);
         blurred_anchors(&mut table, seed);
-        let alone = calibrate_from_tags(
-            &table.layout,
-            &[anchors_of(&table)],
-            &HashMap::new(),
-            None,
-            HD,
-            None,
-        )
-        .expect("calibrates");
+        let alone = lens_from_anchors(&table);
         let every = from_tags(&table);
         for (way, calibration) in [("anchors alone", &alone), ("every tag", &every)] {
             let promise = calibration.promise.expect("a promise");

@@ -197,6 +197,15 @@ impl Situation<'_> {
         }
     }
 
+    /// How a length near its threshold is near it, in a sentence "… is {} 6"": within the tape's
+    /// tolerance for one drawn by hand, too near to tell for one the camera measured.
+    pub fn near_words(plus_minus: Option<Inches>) -> &'static str {
+        match plus_minus {
+            Some(_) => "too near to tell from",
+            None => "within tolerance of",
+        }
+    }
+
     /// Why a length near its threshold is for the players: "the camera cannot tell within
     /// 0.42\"" for a measured one, plain "borderline" for one drawn by hand.
     pub fn undecided(&self, plus_minus: Option<Inches>) -> String {

@@ -286,16 +286,12 @@ fn bonus_ruling(
             .iter()
             .map(|s| situation.scene.units[s.supporter].name.clone())
             .collect();
-        let measured = near.iter().any(|s| s.plus_minus.is_some());
+        let measured = near.iter().find_map(|s| s.plus_minus);
         explanation.push_str(&format!(
             " {} {} {} {reach_words}: borderline — players decide.",
             and_list(&names),
             if near.len() == 1 { "is" } else { "are" },
-            if measured {
-                "too near to tell from"
-            } else {
-                "within tolerance of"
-            }
+            Situation::near_words(measured)
         ));
     }
     Ruling {

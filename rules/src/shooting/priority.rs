@@ -490,7 +490,7 @@ fn open_choice(
         "{} ({}) is {} half the gun's range ({})",
         name_of(situation, first),
         situation.length_within(first.range, first.plus_minus),
-        near_words(first),
+        Situation::near_words(first.plus_minus),
         situation.profile.length(half)
     );
     let mut report = ShootingReport::default();
@@ -537,15 +537,6 @@ fn open_choice(
     report
 }
 
-/// How a range near half a gun's range is near it: within the tape's tolerance, or, measured
-/// by the camera, within its error bar.
-fn near_words(t: &Assessment) -> &'static str {
-    match t.plus_minus {
-        Some(_) => "too near to tell from",
-        None => "within tolerance of",
-    }
-}
-
 /// A gun's half range also divides its medium from its long range: a target it may shoot
 /// within tolerance of it has a borderline band, whatever its choice.
 fn band_notes(
@@ -568,7 +559,7 @@ fn band_notes(
         ruling.explanation.push_str(&format!(
             " Its range band is borderline: {} is {} half the gun's range ({}), which divides {} from {} — players decide.",
             situation.length_within(t.range, t.plus_minus),
-            near_words(t),
+            Situation::near_words(t.plus_minus),
             profile.length(half),
             RangeBand::Medium.describe(words),
             RangeBand::ArtilleryLong.describe(words),

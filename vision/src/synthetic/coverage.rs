@@ -142,27 +142,23 @@ impl Coverage {
         truth: &HashMap<String, Vec<TrueStand>>,
         stands: &[(usize, OrientedRect, TrueStand)],
     ) {
-        let small: HashMap<&str, bool> = stands
-            .iter()
-            .map(|(u, _, t)| (seen.units[*u].id.as_str(), t.small))
-            .fold(HashMap::new(), |mut m, (id, s)| {
-                *m.entry(id).or_default() |= s;
-                m
-            });
+        // Whether each judged unit has a small tag.
+        let mut small: HashMap<&str, bool> = HashMap::new();
+        for (u, _, truly) in stands {
+            *small.entry(seen.units[*u].id.as_str()).or_default() |= truly.small;
+        }
         let Some(true_scene) = placed_truly(seen, truth) else {
             return;
         };
         let stated = arc_shares(&rulings(seen));
         let truly = arc_shares(&rulings(&true_scene));
-        for ((unit, target), (share, plus_minus)) in &stated {
-            let (Some(plus_minus), Some((true_share, _))) =
-                (plus_minus, truly.get(&(unit.clone(), target.clone())))
-            else {
+        for (pair, (share, plus_minus)) in &stated {
+            let (Some(plus_minus), Some((true_share, _))) = (plus_minus, truly.get(pair)) else {
                 continue;
             };
             let partly = |s: f64| s > 0.0 && s < 1.0;
             let (Some(small_shooter), Some(small_target)) =
-                (small.get(unit.as_str()), small.get(target.as_str()))
+                (small.get(pair.0.as_str()), small.get(pair.1.as_str()))
             else {
                 continue;
             };
