@@ -69,6 +69,8 @@ pub struct Contact {
     pub b: usize,
     /// Base edge to base edge.
     pub gap: Inches,
+    /// How far the camera may have the gap off, 95 % either way, when it placed both.
+    pub plus_minus: Option<Inches>,
 }
 
 /// A scene ready for rulings.
@@ -152,10 +154,9 @@ impl Situation<'_> {
     /// when it placed both (nothing is measured for a scene drawn by hand).
     pub fn gap_plus_minus(&self, a: usize, b: usize) -> Option<Inches> {
         let units = &self.scene.units;
-        units[a].footprint.sd()?;
-        units[b].footprint.sd()?;
-        let (from, to) = units[a].footprint.nearest_points_to(&units[b].footprint)?;
-        self.plus_minus(a, from, b, to)
+        units[a]
+            .footprint
+            .gap_plus_minus(&units[b].footprint, self.scene.length_sd)
     }
 
     /// How far the camera may have the distance of unit `a`'s point `at` from the ray that
@@ -185,16 +186,9 @@ impl Situation<'_> {
         }
     }
 
-    /// How near its threshold a length must be to be borderline: the profile's tolerance for a
-    /// length no camera measured; for a measured one its 95 % half-width (the camera cannot
-    /// tell), or the wider of the two under `[tolerance] measured = "either"`.
+    /// How near its threshold a length must be to be borderline ([`Tolerance::margin`]).
     pub fn margin(&self, plus_minus: Option<Inches>) -> Inches {
-        let tolerance = self.profile.tolerance();
-        match (plus_minus, tolerance.measured) {
-            (None, _) => tolerance.distance,
-            (Some(within), MeasuredBorderline::Interval) => within,
-            (Some(within), MeasuredBorderline::Either) => within.max(tolerance.distance),
-        }
+        self.profile.tolerance().margin(plus_minus)
     }
 
     /// How a length near its threshold is near it, in a sentence "… is {} 6"": within the tape's
@@ -237,7 +231,8 @@ impl<'a> Situation<'a> {
     /// Prepare a scene with its ruleset's profile.
     pub fn new(scene: &'a Scene, profile: &'a Profile) -> Situation<'a> {
         let terrain = TerrainMap::new(scene, profile);
-        let near_contact = profile.distances().contact + profile.tolerance().distance;
+        let tolerance = profile.tolerance();
+        let contact = profile.distances().contact;
         let boxes: Vec<Aabb> = scene.units.iter().map(aabb_of).collect();
         let mut sides: Vec<&str> = scene.units.iter().map(|u| u.side.as_str()).collect();
         sides.sort_unstable();
@@ -254,19 +249,36 @@ impl<'a> Situation<'a> {
                     .unwrap_or(0)
             })
             .collect();
+        let worst: Vec<Inches> = scene
+            .units
+            .iter()
+            .map(|u| u.footprint.worst_plus_minus())
+            .collect();
         let mut contacts = Vec::new();
         for (a, unit_a) in scene.units.iter().enumerate() {
             for (b, unit_b) in scene.units.iter().enumerate().skip(a + 1) {
-                if side_of[a] == side_of[b] || aabb_gap(&boxes[a], &boxes[b]) > near_contact {
+                // No pair further apart than this can be near enough to touch, whatever decides.
+                let near = contact + tolerance.distance.max(worst[a] + worst[b]);
+                if side_of[a] == side_of[b] || aabb_gap(&boxes[a], &boxes[b]) > near {
                     continue;
                 }
                 let gap = unit_a.footprint.gap_to(&unit_b.footprint);
-                if gap <= near_contact {
-                    contacts.push(Contact { a, b, gap });
+                if gap > near {
+                    continue;
+                }
+                let plus_minus = unit_a
+                    .footprint
+                    .gap_plus_minus(&unit_b.footprint, scene.length_sd);
+                if gap <= contact + tolerance.margin(plus_minus) {
+                    contacts.push(Contact {
+                        a,
+                        b,
+                        gap,
+                        plus_minus,
+                    });
                 }
             }
         }
-        let contact = profile.distances().contact;
         let units: Vec<UnitView> = scene
             .units
             .iter()

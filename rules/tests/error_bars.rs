@@ -328,3 +328,152 @@ fn a_support_the_camera_measured_is_decided_off_its_reach() {
         supporter.explanation
     );
 }
+
+/// The table's general ruling on `topic`, if any.
+fn general(scene: &Scene, topic: Topic) -> Option<rules::ruling::Ruling> {
+    rule(scene).general.into_iter().find(|r| r.topic == topic)
+}
+
+#[test]
+fn a_contact_the_camera_measured_is_borderline_only_when_it_cannot_tell() {
+    // The 3e's front 0.3" from the 45th's: by hand, within the 0.5" tolerance of touching,
+    // borderline; measured to ±0.03", plainly apart (no contact at all); measured to ±0.55",
+    // the camera cannot tell.
+    let contact = |gap: f64, sd: Option<f64>| general(&facing_lines(gap, sd), Topic::Contact);
+    let by_hand = contact(0.3, None).expect("a contact by hand");
+    assert_eq!(by_hand.decision, Decision::Borderline);
+    assert!(by_hand.figures[0].plus_minus.is_none());
+    assert_eq!(contact(0.3, Some(0.01)), None);
+    let wide = contact(0.3, Some(0.2)).expect("a contact in doubt");
+    assert_eq!(wide.decision, Decision::Borderline, "{}", wide.explanation);
+    assert!(
+        wide.explanation.contains("the camera cannot tell within"),
+        "{}",
+        wide.explanation
+    );
+    // Flush, seen tightly: in contact, with the gap's error bar; the same by hand, as always.
+    let flush = contact(0.0, Some(0.01)).expect("a contact");
+    assert_eq!(flush.decision, Decision::Yes, "{}", flush.explanation);
+    assert!(
+        flush.explanation.contains("in contact (0.00\" ± 0.0"),
+        "{}",
+        flush.explanation
+    );
+    assert!(flush.figures[0].plus_minus.is_some());
+    assert_eq!(contact(0.0, None).map(|c| c.decision), Some(Decision::Yes));
+}
+
+/// The 45th moved `by` inches straight ahead between two scenes seen with `sd`.
+fn moved_ahead(by: f64, sd: Option<f64>) -> rules::movement::MoveCheck {
+    let table = |y: f64| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                line("45th", "red", [30.0, y], 90.0, sd),
+                line("3e", "blue", [30.0, 46.0], 270.0, sd),
+            ] });
+        Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene")
+    };
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let (checks, _) = rules::movement::check_moves(&table(4.0), &table(4.0 + by), profile);
+    checks
+        .into_iter()
+        .find(|c| c.unit == "45th")
+        .expect("the 45th's move")
+}
+
+#[test]
+fn a_move_the_camera_measured_is_counted_off_its_error_bar() {
+    // 12.3" against a 12" move: by hand within the 0.5" tolerance of one move, borderline;
+    // measured to ±0.03", two moves, decided; measured to ±0.55", the camera cannot tell.
+    let by_hand = moved_ahead(12.3, None);
+    assert_eq!(
+        (by_hand.moves, by_hand.rulings[0].decision),
+        (1, Decision::Borderline)
+    );
+    let tight = moved_ahead(12.3, Some(0.01));
+    let words = &tight.rulings[0].explanation;
+    assert_eq!(
+        (tight.moves, tight.rulings[0].decision),
+        (2, Decision::May),
+        "{words}"
+    );
+    assert!(words.contains("moved 12.30\" ± 0.03\""), "{words}");
+    let wide = moved_ahead(12.3, Some(0.2));
+    let words = &wide.rulings[0].explanation;
+    assert_eq!(
+        (wide.moves, wide.rulings[0].decision),
+        (1, Decision::Borderline),
+        "{words}"
+    );
+    assert!(words.contains("the camera cannot tell within"), "{words}");
+}
+
+/// Two units of Picton's brigade side by side, `gap` apart, seen with `sd`.
+fn brigade_apart(gap: f64, sd: Option<f64>) -> Scene {
+    let mut left = line("45th", "red", [30.0, 12.0], 90.0, sd);
+    let mut right = line("2nd", "red", [30.0 + 9.4 + gap, 12.0], 90.0, sd);
+    left["brigade"] = json!("picton");
+    right["brigade"] = json!("picton");
+    let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+        "units": [left, right, line("3e", "blue", [30.0, 44.0], 270.0, sd)] });
+    Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene")
+}
+
+fn cohesion(scene: &Scene) -> rules::ruling::Ruling {
+    general(scene, Topic::Command).expect("a cohesion ruling")
+}
+
+#[test]
+fn a_brigades_cohesion_the_camera_measured_is_decided_off_its_reach() {
+    // 6.2" apart: by hand within tolerance of the 6" reach, borderline; measured to ±0.03", cut
+    // off, decided.
+    assert_eq!(
+        cohesion(&brigade_apart(6.2, None)).decision,
+        Decision::Borderline
+    );
+    let tight = cohesion(&brigade_apart(6.2, Some(0.01)));
+    assert_eq!(tight.decision, Decision::No, "{}", tight.explanation);
+    assert!(
+        tight.explanation.contains("6.20\" ± 0.03\""),
+        "{}",
+        tight.explanation
+    );
+    // 5.98" apart: together by hand, as always; measured to ±0.03" the camera cannot tell the
+    // gap from the reach, so the players decide; well inside it, decided.
+    assert_eq!(cohesion(&brigade_apart(5.98, None)).decision, Decision::Yes);
+    let held = cohesion(&brigade_apart(5.98, Some(0.01)));
+    assert_eq!(held.decision, Decision::Borderline, "{}", held.explanation);
+    assert!(
+        held.explanation
+            .contains("The camera cannot tell within 0.03\""),
+        "{}",
+        held.explanation
+    );
+    assert_eq!(
+        cohesion(&brigade_apart(5.0, Some(0.01))).decision,
+        Decision::Yes
+    );
+}
+
+#[test]
+fn a_brigade_move_the_camera_measured_is_decided_off_its_reach() {
+    // The 2nd steps 0.5" further away, ending 6.2" from the 45th: by hand within tolerance of
+    // the reach (borderline); measured to ±0.03", the move plainly breaks the brigade.
+    let profile = rules::Profile::builtin(rules::RulesetId::BlackPowder);
+    let ruling = |sd: Option<f64>| {
+        rules::movement::check_brigades(&brigade_apart(5.7, sd), &brigade_apart(6.2, sd), profile)
+            .into_iter()
+            .next()
+            .expect("a brigade ruling")
+    };
+    assert_eq!(ruling(None).decision, Decision::Borderline);
+    let tight = ruling(Some(0.01));
+    assert_eq!(tight.decision, Decision::No, "{}", tight.explanation);
+    let wide = ruling(Some(0.2));
+    assert_eq!(wide.decision, Decision::Borderline, "{}", wide.explanation);
+    assert!(
+        wide.explanation.contains("the camera cannot tell within"),
+        "{}",
+        wide.explanation
+    );
+}

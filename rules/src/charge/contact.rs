@@ -25,7 +25,7 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
     );
     let face_quarter = classify(b.footprint.frame(), &a.footprint.leader()).face;
     let face = Face::of(b.footprint.frame(), face_quarter);
-    let reach = distances.contact + situation.profile.tolerance().distance;
+    let reach = distances.contact + situation.margin(contact.plus_minus);
     let covered = face
         .covered_by(a.footprint.stands(), reach)
         .map_or(0.0, |(from, to)| (to - from).0);
@@ -35,15 +35,24 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
         0.0
     };
     let touching = contact.gap <= distances.contact;
-    let mut explanation = if touching {
-        format!("{} and {} are in contact", a.name, b.name)
-    } else {
-        format!(
-            "{} and {} are {} apart: borderline — players decide whether they touch",
+    // Drawn by hand, only a gap beyond the contact distance is in doubt (the distance already
+    // allows for a camera never seeing 0); measured, a gap the camera cannot tell from the
+    // contact distance either way.
+    let borderline = !touching
+        || contact.plus_minus.is_some()
+            && distances.contact - contact.gap <= situation.margin(contact.plus_minus);
+    let apart = situation.length_within(contact.gap, contact.plus_minus);
+    let mut explanation = match (touching, borderline) {
+        (true, false) if contact.plus_minus.is_some() => {
+            format!("{} and {} are in contact ({apart} apart)", a.name, b.name)
+        }
+        (true, false) => format!("{} and {} are in contact", a.name, b.name),
+        _ => format!(
+            "{} and {} are {apart} apart: {} — players decide whether they touch",
             a.name,
             b.name,
-            situation.profile.length(contact.gap.rounded())
-        )
+            situation.undecided(contact.plus_minus),
+        ),
     };
     explanation.push_str(&format!(
         "; {} covers {:.0}% of {}'s {} face",
@@ -62,10 +71,10 @@ fn contact_ruling(situation: &Situation, contact: &Contact) -> Ruling {
         topic: Topic::Contact,
         unit: a.id.clone(),
         other: Some(b.id.clone()),
-        decision: Decision::judge(true, !touching),
+        decision: Decision::judge(true, borderline),
         rule: CONTACT,
         figures: vec![
-            Figure::inches("gap", contact.gap),
+            Figure::inches("gap", contact.gap).within(contact.plus_minus),
             Figure::fraction("face covered", fraction),
         ],
         explanation,

@@ -2,9 +2,9 @@
 //! one group — each within 6" of another — both before and after the move. A move that tears a
 //! group apart names the unit whose move did it.
 
-use crate::command::{brigades, cut_off};
+use crate::command::{brigades, cut_off, pair_plus_minus, widest_doubt};
 use crate::geometry::angle_between;
-use crate::profile::Profile;
+use crate::profile::{Profile, Tolerance};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
 use crate::text::possessive;
@@ -28,25 +28,43 @@ pub(crate) fn moved(before: &Unit, after: &Unit) -> bool {
 /// One brigade's units at one moment, and whether they form a group.
 struct Group<'u> {
     units: Vec<&'u Unit>,
+    /// The scene's relative error of every length, when a camera measured it.
+    length_sd: Option<f64>,
 }
 
 impl Group<'_> {
-    /// The units cut off from the group at `reach`: (unit, nearest in the group, gap), as
+    /// The units cut off from the group at `reach`, with each pair's reach moved by `slack`
+    /// (given the pair's error bar, if measured): (unit, nearest in the group, gap), as
     /// positions in `units`.
-    fn cut(&self, reach: Inches) -> Vec<(usize, usize, Inches)> {
-        let owned: Vec<Unit> = self.units.iter().map(|u| (*u).clone()).collect();
-        let members: Vec<usize> = (0..owned.len()).collect();
-        cut_off(&owned, &members, reach)
-            .into_iter()
-            .map(|c| (c.unit, c.nearest, c.gap))
-            .collect()
+    fn cut_with(
+        &self,
+        reach: Inches,
+        slack: impl Fn(Option<Inches>) -> Inches,
+    ) -> Vec<(usize, usize, Inches)> {
+        let units = &self.units;
+        cut_off(units, |a, b| {
+            reach + slack(pair_plus_minus(units[a], units[b], self.length_sd))
+        })
+        .into_iter()
+        .map(|c| (c.unit, c.nearest, c.gap))
+        .collect()
     }
 
-    /// Whether it is one group, and whether that is within tolerance of changing.
-    fn cohesive(&self, reach: Inches, tolerance: Inches) -> (bool, bool) {
+    /// The units cut off from the group at `reach`.
+    fn cut(&self, reach: Inches) -> Vec<(usize, usize, Inches)> {
+        self.cut_with(reach, |_| Inches::ZERO)
+    }
+
+    /// Whether it is one group, and whether a gap too near the reach to tell (each pair's
+    /// margin: the tolerance drawn by hand, its error bar measured) could change that.
+    fn cohesive(&self, reach: Inches, tolerance: &Tolerance) -> (bool, bool) {
         let at = self.cut(reach).is_empty();
-        let tight = self.cut(reach - tolerance).is_empty();
-        let loose = self.cut(reach + tolerance).is_empty();
+        let tight = self
+            .cut_with(reach, |within| -tolerance.margin(within))
+            .is_empty();
+        let loose = self
+            .cut_with(reach, |within| tolerance.margin(within))
+            .is_empty();
         (at, tight != loose)
     }
 }
@@ -59,7 +77,7 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
         return Vec::new();
     }
     let reach = profile.distances().brigade_cohesion;
-    let tolerance = profile.tolerance().distance;
+    let tolerance = profile.tolerance();
     let mut rulings = Vec::new();
     for ((_, brigade), members) in brigades(before) {
         // The units seen in both scenes, in the same order.
@@ -75,12 +93,14 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
         }
         let start = Group {
             units: pairs.iter().map(|(b, _)| *b).collect(),
+            length_sd: before.length_sd,
         };
         let end = Group {
             units: pairs.iter().map(|(_, a)| *a).collect(),
+            length_sd: after.length_sd,
         };
-        let (was, was_borderline) = start.cohesive(reach, tolerance);
-        let (is, is_borderline) = end.cohesive(reach, tolerance);
+        let (was, was_borderline) = start.cohesive(reach, &tolerance);
+        let (is, is_borderline) = end.cohesive(reach, &tolerance);
         // The units whose move alone broke the group: put one back and the group holds.
         let breakers: Vec<&Unit> = if was && !is {
             (0..pairs.len())
@@ -88,7 +108,12 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
                 .filter(|&i| {
                     let mut units = end.units.clone();
                     units[i] = pairs[i].0;
-                    Group { units }.cut(reach).is_empty()
+                    Group {
+                        units,
+                        length_sd: after.length_sd,
+                    }
+                    .cut(reach)
+                    .is_empty()
                 })
                 .map(|i| pairs[i].0)
                 .collect()
@@ -137,11 +162,22 @@ pub fn check_brigades(before: &Scene, after: &Scene, profile: &Profile) -> Vec<R
         };
         let borderline = was_borderline || is_borderline;
         if borderline {
-            explanation.push_str(&format!(
-                " A gap is within {tolerance} of {reach}: borderline — players decide.",
-                tolerance = profile.length(tolerance),
-                reach = profile.length(reach)
-            ));
+            let doubt = widest_doubt(&start.units, before.length_sd, reach, &tolerance)
+                .into_iter()
+                .chain(widest_doubt(&end.units, after.length_sd, reach, &tolerance))
+                .reduce(Inches::max);
+            explanation.push_str(&match doubt {
+                Some(within) => format!(
+                    " A gap is too near to tell from {reach}: the camera cannot tell within {} — players decide.",
+                    profile.length(within.rounded_up()),
+                    reach = profile.length(reach)
+                ),
+                None => format!(
+                    " A gap is within {tolerance} of {reach}: borderline — players decide.",
+                    tolerance = profile.length(tolerance.distance),
+                    reach = profile.length(reach)
+                ),
+            });
         }
         let (shown, cut) = if was {
             (&end, &after_cut)

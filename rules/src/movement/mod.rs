@@ -18,6 +18,7 @@ use crate::quarter::{Quarter, classify};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
 use crate::situation::Situation;
+use crate::text::capitalised;
 use crate::units::Inches;
 
 const ALLOWANCE: RuleRef = RuleRef::read_as("Moving Units (§4.1)", "A19");
@@ -85,7 +86,7 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
         .filter_map(|(index, unit)| {
             after
                 .unit(&unit.id)
-                .map(|moved| check_move(&situation, index, moved))
+                .map(|moved| check_move(&situation, index, (moved, after.length_sd)))
         })
         .collect();
     for check in &mut checks {
@@ -108,9 +109,10 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
     (checks, roll)
 }
 
-fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
+/// The unit's move to `after` (the unit, and its scene's relative error of every length).
+fn check_move(situation: &Situation, index: usize, after: (&Unit, Option<f64>)) -> MoveCheck {
     let profile = situation.profile;
-    let tolerance = profile.tolerance().distance;
+    let (after, after_length_sd) = after;
     let before = &situation.scene.units[index];
     let (most_moves, formation_limit) = profile.moves_per_turn(before.formation);
     let moves_per_order = f64::from(most_moves);
@@ -139,14 +141,32 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         ),
         None => (Inches::ZERO, Inches::ZERO, Vec::new(), None, None),
     };
+    let plus_minus = path.and_then(|(from, to)| {
+        let length_sd = match (situation.scene.length_sd, after_length_sd) {
+            (Some(then), Some(now)) => Some(then.max(now)),
+            (then, now) => then.or(now),
+        };
+        before
+            .footprint
+            .plus_minus_to(from, &after.footprint, to, length_sd)
+    });
+    // Terrain that doubles a length doubles its error too.
+    let cost_plus_minus = plus_minus.map(|within| {
+        if distance.0 > 0.0 {
+            within * (cost.0 / distance.0)
+        } else {
+            within
+        }
+    });
+    let margin = situation.margin(cost_plus_minus);
     let moves = if allowance.0 > 0.0 {
-        ((cost - tolerance).0 / allowance.0).ceil().max(0.0) as u32
+        ((cost - margin).0 / allowance.0).ceil().max(0.0) as u32
     } else {
         0
     };
     let step_borderline = allowance.0 > 0.0 && {
         let nearest = (cost.0 / allowance.0).round() * allowance.0;
-        nearest > 0.0 && (cost.0 - nearest).abs() <= tolerance.0
+        nearest > 0.0 && (cost.0 - nearest).abs() <= margin.0
     };
     let mut rulings = Vec::new();
     let terrain = if notes.is_empty() {
@@ -159,16 +179,16 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         n if (n as f64) <= moves_per_order => format!(
             "{} moved {}, costing {}{terrain}: {n} move{} of {allowance}.",
             before.name,
-            situation.profile.length(distance.rounded()),
-            situation.profile.length(cost.rounded()),
+            situation.length_within(distance, plus_minus),
+            situation.length_within(cost, cost_plus_minus),
             if n == 1 { "" } else { "s" },
             allowance = situation.profile.length(allowance)
         ),
         n => format!(
             "{} moved {}, costing {}{terrain}: {n} moves of {allowance}, more than the {most_moves} {}.",
             before.name,
-            situation.profile.length(distance.rounded()),
-            situation.profile.length(cost.rounded()),
+            situation.length_within(distance, plus_minus),
+            situation.length_within(cost, cost_plus_minus),
             if formation_limit {
                 format!("a unit in {} may make in a turn", before.formation.as_str())
             } else {
@@ -181,8 +201,11 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         explanation.push_str(&format!(" It may not enter {terrain}."));
     }
     if step_borderline && moves > 0 {
-        explanation
-            .push_str(" Within tolerance of a whole number of moves: borderline — players decide.");
+        explanation.push_str(&format!(
+            " {} a whole number of moves: {} — players decide.",
+            capitalised(Situation::near_words(cost_plus_minus)),
+            situation.undecided(cost_plus_minus)
+        ));
     }
     rulings.push(Ruling {
         topic: Topic::Movement,
@@ -195,8 +218,8 @@ fn check_move(situation: &Situation, index: usize, after: &Unit) -> MoveCheck {
         },
         rule: ALLOWANCE,
         figures: vec![
-            Figure::inches("moved", distance),
-            Figure::inches("cost", cost),
+            Figure::inches("moved", distance).within(plus_minus),
+            Figure::inches("cost", cost).within(cost_plus_minus),
             Figure::count("moves", moves as i64),
         ],
         explanation,

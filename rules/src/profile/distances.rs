@@ -31,6 +31,19 @@ pub enum MeasuredBorderline {
     Either,
 }
 
+impl Tolerance {
+    /// How near its threshold a length must be to be borderline: the tolerance for a length no
+    /// camera measured; for a measured one its 95 % half-width (the camera cannot tell), or the
+    /// wider of the two under `[tolerance] measured = "either"`.
+    pub fn margin(&self, plus_minus: Option<Inches>) -> Inches {
+        match (plus_minus, self.measured) {
+            (None, _) => self.distance,
+            (Some(within), MeasuredBorderline::Interval) => within,
+            (Some(within), MeasuredBorderline::Either) => within.max(self.distance),
+        }
+    }
+}
+
 /// The distances a profile measures against, unscaled as written in the profile.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

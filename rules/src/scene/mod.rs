@@ -399,6 +399,33 @@ impl Footprint {
         ))
     }
 
+    /// How far the camera may have the gap to `other` off, 95 % either way, when it placed both
+    /// (the two footprints may be of different moments, as a move's are).
+    pub fn gap_plus_minus(&self, other: &Footprint, length_sd: Option<f64>) -> Option<Inches> {
+        self.sd()?;
+        other.sd()?;
+        let (from, to) = self.nearest_points_to(other)?;
+        self.plus_minus_to(from, other, to, length_sd)
+    }
+
+    /// The most any point of these bases may be off, 95 % in any direction, when a camera
+    /// placed them (zero otherwise): a bound that rules out pairs too far apart to matter.
+    pub fn worst_plus_minus(&self) -> Inches {
+        let Some(sd) = self.sd() else {
+            return Inches::ZERO;
+        };
+        let worst = self
+            .stands
+            .iter()
+            .zip(sd)
+            .map(|(stand, sd)| {
+                let reach = (stand.width().0.hypot(stand.depth().0)) / 2.0;
+                sd.centre().trace() + (sd.facing().0.to_radians() * reach).powi(2)
+            })
+            .fold(0.0, f64::max);
+        Inches(crate::uncertainty::Z95 * worst.sqrt())
+    }
+
     /// The two nearest points of these bases and another footprint's: the ends of the gap
     /// between them (one point, inside both, where they overlap).
     pub fn nearest_points_to(&self, other: &Footprint) -> Option<(TablePoint, TablePoint)> {
