@@ -477,3 +477,45 @@ fn a_brigade_move_the_camera_measured_is_decided_off_its_reach() {
         wide.explanation
     );
 }
+
+#[test]
+fn a_share_the_camera_cannot_tell_from_half_in_the_arc_is_borderline() {
+    // The 3e straddles the 45th's arc, about 57 % in it: clear by hand, and clear seen to
+    // ±0.01" (1 σ); seen to ±0.3" the share's interval holds one half, and half in the arc decides
+    // whether it is a clear target (A7).
+    let shot = |sd: Option<f64>| {
+        let doc = json!({ "ruleset": "black-powder", "table": { "width": 72, "depth": 48 },
+            "units": [
+                line("45th", "red", [30.0, 12.0], 90.0, sd),
+                line("3e", "blue", [42.8, 20.0], 270.0, sd),
+            ] });
+        let scene = Scene::parse(&doc.to_string(), Format::Json, "seen.json").expect("scene");
+        ruling_on(&rule(&scene), "45th", Topic::Shooting, "3e").clone()
+    };
+    let by_hand = shot(None);
+    let share = |ruling: &rules::ruling::Ruling| {
+        let figure = ruling.figures.iter().find(|f| f.name == "in arc");
+        figure.map(|f| (f.value, f.plus_minus)).expect("the share")
+    };
+    assert!(
+        (0.52..0.62).contains(&share(&by_hand).0),
+        "{:?}",
+        share(&by_hand)
+    );
+    assert_eq!(by_hand.decision, Decision::Must, "{}", by_hand.explanation);
+    let tight = shot(Some(0.01));
+    assert_eq!(tight.decision, Decision::Must, "{}", tight.explanation);
+    let wide = shot(Some(0.3));
+    let (value, within) = share(&wide);
+    assert!(
+        within.is_some_and(|w| (value - 0.5).abs() <= w),
+        "{value} ± {within:?}"
+    );
+    assert_eq!(wide.decision, Decision::Borderline, "{}", wide.explanation);
+    assert!(
+        wide.explanation
+            .contains("the camera cannot tell whether half is"),
+        "{}",
+        wide.explanation
+    );
+}

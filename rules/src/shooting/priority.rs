@@ -866,6 +866,18 @@ fn target_ruling(
             max = situation.profile.length(max)
         ));
     }
+    // Half in the arc decides whether the target is clear (A7); a share the camera cannot
+    // tell from half leaves that to the players. Drawn by hand, a share is what it is.
+    let half_in_arc_borderline = t
+        .arc_plus_minus
+        .is_some_and(|within| (t.arc_fraction - 0.5).abs() <= within);
+    if half_in_arc_borderline {
+        explanation.push_str(&format!(
+            " {:.0}% ± {:.0}% of it is in the arc: the camera cannot tell whether half is, which decides whether it is a clear target — players decide.",
+            t.arc_fraction * 100.0,
+            t.arc_plus_minus.unwrap_or(0.0) * 100.0
+        ));
+    }
     if t.enfilade {
         explanation.push_str(" Its leader is in the target's enfilade corridor: double dice.");
     }
@@ -899,7 +911,7 @@ fn target_ruling(
         topic: Topic::Shooting,
         unit: unit.id.clone(),
         other: Some(t.id.clone()),
-        decision: if borderline || overhead_borderline {
+        decision: if borderline || overhead_borderline || half_in_arc_borderline {
             Decision::Borderline
         } else {
             decision
