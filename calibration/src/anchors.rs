@@ -199,6 +199,39 @@ impl AnchorLayout {
         }
     }
 
+    /// A long table's layout for `cameras` cameras side by side along it, each over an equal
+    /// share: a pair of anchors (near and far edge) at both ends of the table, at every seam
+    /// between two cameras' shares and in the middle of every share, so each camera sees six
+    /// and neighbours share the pair at their seam. Ids go pair by pair from the west end,
+    /// near edge first.
+    pub fn long_table(
+        table: TableSize,
+        cameras: usize,
+        size: Inches,
+        inset: Inches,
+    ) -> AnchorLayout {
+        let columns = 2 * cameras.max(1);
+        let share = table.width / columns as f64;
+        let i = inset.0;
+        let anchors = (0..=columns)
+            .map(|k| (share * k as f64).clamp(i, table.width - i))
+            .flat_map(|x| [(x, i), (x, table.depth - i)])
+            .zip(0..)
+            .map(|((x, y), id)| Anchor {
+                id,
+                center: TablePoint::new(x, y),
+                size: size.0,
+                facing: default_facing(),
+                height: 0.0,
+            })
+            .collect();
+        AnchorLayout {
+            family: default_family(),
+            table,
+            anchors,
+        }
+    }
+
     /// The anchor with this id.
     pub fn anchor(&self, id: u32) -> Option<&Anchor> {
         self.anchors.iter().find(|a| a.id == id)

@@ -22,6 +22,7 @@ pub mod bearing;
 pub mod detect;
 pub mod error;
 pub mod error_map;
+pub mod fusion;
 pub mod health;
 pub mod image_io;
 pub mod live;
@@ -40,6 +41,7 @@ pub mod uncertainty;
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
 pub use error_map::ErrorMap;
+pub use fusion::{CameraTags, Conflict, FusedTag, FusedTags, fuse};
 pub use health::{Ailment, HealthWatch, Remedy, TagLook};
 pub use image_io::{
     check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,

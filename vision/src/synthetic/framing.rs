@@ -3,6 +3,7 @@
 
 use calibration::{Camera, CameraPose, ImageSize, Intrinsics, TablePoint3, TableSize};
 use nalgebra::Vector3;
+use rules::geometry::TablePoint;
 use rules::units::Degrees;
 
 /// A camera `tilt` from vertical, with an ideal lens of `field_of_view` horizontally, as close
@@ -35,8 +36,24 @@ pub fn framing_camera_from(
     tilt: Degrees,
     bearing: Degrees,
 ) -> Camera {
+    framing_camera_over((TablePoint::origin(), table), intrinsics, tilt, bearing)
+}
+
+/// The same over one part of the table: the rectangle from `area.0` (its south-west corner)
+/// `area.1` wide and deep, as one of several cameras over a long table frames its share.
+pub fn framing_camera_over(
+    area: (TablePoint, TableSize),
+    intrinsics: Intrinsics,
+    tilt: Degrees,
+    bearing: Degrees,
+) -> Camera {
+    let (origin, table) = area;
     let image_size = intrinsics.image_size;
-    let target = TablePoint3::new(table.width / 2.0, table.depth / 2.0, 0.0);
+    let target = TablePoint3::new(
+        origin.x + table.width / 2.0,
+        origin.y + table.depth / 2.0,
+        0.0,
+    );
     let place = |distance: f64| {
         let (t, b) = (tilt.0.to_radians(), bearing.0.to_radians());
         let eye = TablePoint3::new(
@@ -60,7 +77,7 @@ pub fn framing_camera_from(
         .iter()
         .all(|&(x, y)| {
             camera
-                .project(&TablePoint3::new(x, y, 0.0))
+                .project(&TablePoint3::new(origin.x + x, origin.y + y, 0.0))
                 .is_some_and(|p| {
                     p.x >= margin
                         && p.y >= margin

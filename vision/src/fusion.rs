@@ -1,0 +1,294 @@
+//! One table from several cameras: each camera's placed tags of a moment fused into one pose
+//! per tag, in the one table frame every camera was calibrated into from the shared anchors.
+//!
+//! Decisions:
+//! - A tag seen by several cameras is placed from all of them, each reading weighed by how
+//!   sure it is: the inverse of its covariance (corner noise through that camera, and that
+//!   camera's calibration). Its stated height's error is common to every reading of the tag,
+//!   so it is not part of the weights; it is carried through them: cameras on either side of a
+//!   tag see a wrong height shift it opposite ways, and the fused pose is shifted by the
+//!   weighted sum of their shifts (much less than either when they face each other).
+//! - Near the edge of its picture a camera's weight fades to nothing ([`FADE`]): a stand
+//!   carried out of one view into the next slides from one camera's reading to the other's
+//!   instead of jumping by the cameras' small disagreement, as photographs stitched into a
+//!   panorama are feathered across their overlap. The fused covariance is that of the weighted
+//!   mean actually taken, not of the ideal one.
+//! - Two readings of one tag further apart than both error bars allow (beyond 99.9 %) and than
+//!   matters on the table ([`CONFLICT_PLACE`], [`CONFLICT_FACING`]) are a conflict: the tag is
+//!   named with every camera's reading and left out of the table, never guessed between.
+
+use calibration::TableCalibration;
+use nalgebra::{Matrix3, Vector3};
+use rules::geometry::{TablePoint, TableVector};
+use rules::units::{Degrees, Inches};
+use serde::Serialize;
+
+use crate::locate::{LocatedTag, TagPose};
+use crate::uncertainty::TagUncertainty;
+
+/// The share of the picture's shorter side over which a camera's weight fades out at its
+/// edges: about 86 px of a 1080p picture, four or five tag widths.
+pub const FADE: f64 = 0.08;
+
+/// Readings of one tag nearer than this, table inches, never conflict, however sure.
+pub const CONFLICT_PLACE: Inches = Inches(0.1);
+
+/// Facings nearer than this never conflict, however sure.
+pub const CONFLICT_FACING: Degrees = Degrees(5.0);
+
+/// Beyond this squared Mahalanobis distance two readings are not of one pose: 99.9 % of the
+/// chi-squared distribution with 3 degrees of freedom (x, y, facing).
+const CHI2_3_999: f64 = 16.266;
+
+/// One camera's tags of one moment.
+#[derive(Clone, Copy, Debug)]
+pub struct CameraTags<'a> {
+    /// The camera's name, as the player gave it ("north", "webcam 2").
+    pub camera: &'a str,
+    /// Its calibration into the table's frame.
+    pub calibration: &'a TableCalibration,
+    /// The tags it placed.
+    pub tags: &'a [LocatedTag],
+}
+
+/// A tag placed from every camera that read it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FusedTag {
+    /// Where it is and what it is.
+    #[serde(flatten)]
+    pub tag: LocatedTag,
+    /// The cameras that read it, most trusted first.
+    pub seen_by: Vec<String>,
+}
+
+/// One camera's reading of a tag that another camera read elsewhere.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Reading {
+    /// The camera.
+    pub camera: String,
+    /// Where it placed the tag.
+    pub at: TablePoint,
+    /// Which way it read the tag's top.
+    pub facing: Degrees,
+}
+
+/// A tag two cameras read differently: named, left out of the table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Conflict {
+    /// The tag.
+    pub id: u32,
+    /// Every camera's reading of it.
+    pub readings: Vec<Reading>,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let readings: Vec<String> = self
+            .readings
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} at ({:.2}, {:.2}) facing {:.0}°",
+                    r.camera, r.at.x, r.at.y, r.facing.0
+                )
+            })
+            .collect();
+        write!(
+            f,
+            "tag {} is read in different places by the cameras ({}): left off the table until they agree",
+            self.id,
+            readings.join("; ")
+        )
+    }
+}
+
+/// Every tag of a moment, from all the cameras.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FusedTags {
+    /// The tags placed, by id.
+    pub tags: Vec<FusedTag>,
+    /// The tags the cameras disagree on.
+    pub conflicts: Vec<Conflict>,
+}
+
+impl FusedTags {
+    /// The fused poses, as one camera's would be given to [`crate::scene_on_table`].
+    pub fn poses(&self) -> impl Iterator<Item = &TagPose> {
+        self.tags.iter().map(|t| &t.tag.pose)
+    }
+}
+
+/// One camera's reading, ready to weigh.
+struct Weighed<'a> {
+    camera: &'a str,
+    tag: &'a LocatedTag,
+    /// Its covariance with its stated height taken as true (x, y, facing in radians).
+    covariance: Matrix3<f64>,
+    /// How far the edge of the picture fades it, 0 to 1.
+    fade: f64,
+}
+
+/// Fuse the cameras' tags of one moment; `height_sd` is how far stated heights may be off
+/// (the roster's), which decides how far apart two cameras may read one tag.
+pub fn fuse(cameras: &[CameraTags], height_sd: Inches) -> FusedTags {
+    let mut by_id: std::collections::BTreeMap<u32, Vec<Weighed>> = Default::default();
+    for view in cameras {
+        for tag in view.tags {
+            by_id.entry(tag.pose.id).or_default().push(Weighed {
+                camera: view.camera,
+                tag,
+                covariance: tag.pose.uncertainty.covariance,
+                fade: edge_fade(view.calibration, &tag.pose),
+            });
+        }
+    }
+    let mut fused = FusedTags::default();
+    for (id, readings) in by_id {
+        if let Some(conflict) = conflict(id, &readings, height_sd) {
+            tracing::debug!(%conflict, "cameras disagree");
+            fused.conflicts.push(conflict);
+        } else if let Some(tag) = weighted_mean(&readings) {
+            fused.tags.push(tag);
+        }
+    }
+    fused
+}
+
+/// How much a camera's reading counts for being near its picture's edge: nothing at the edge,
+/// fully from [`FADE`] of the picture in, smoothly between.
+fn edge_fade(calibration: &TableCalibration, pose: &TagPose) -> f64 {
+    let camera = &calibration.camera;
+    let size = camera.intrinsics.image_size;
+    let Some(pixel) = camera.project_at(&pose.center, pose.height) else {
+        return 0.0;
+    };
+    let (width, height) = (f64::from(size.width), f64::from(size.height));
+    let inside = pixel
+        .x
+        .min(pixel.y)
+        .min(width - pixel.x)
+        .min(height - pixel.y);
+    let t = (inside / (FADE * width.min(height))).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The readings' poses as vectors (x, y, facing in radians), the facings unwrapped about the
+/// first reading's so that 359° and 1° average to 0°.
+fn as_vectors(readings: &[Weighed]) -> Vec<Vector3<f64>> {
+    let first = readings.first().map_or(0.0, |r| r.tag.pose.facing.0);
+    readings
+        .iter()
+        .map(|r| {
+            let pose = &r.tag.pose;
+            let turn = (pose.facing.0 - first + 540.0).rem_euclid(360.0) - 180.0;
+            Vector3::new(pose.center.x, pose.center.y, (first + turn).to_radians())
+        })
+        .collect()
+}
+
+/// The shift of a reading for each inch its tag is higher than stated, as a pose vector.
+fn height_shift(tag: &LocatedTag) -> Vector3<f64> {
+    let per = tag.pose.uncertainty.per_height;
+    Vector3::new(per.x, per.y, 0.0)
+}
+
+/// A conflict if any two readings are further apart than their error bars and than matters.
+fn conflict(id: u32, readings: &[Weighed], height_sd: Inches) -> Option<Conflict> {
+    let poses = as_vectors(readings);
+    let apart = |i: usize, j: usize| {
+        let difference = poses[i] - poses[j];
+        let place = difference.xy().norm();
+        let facing = difference.z.to_degrees().abs();
+        if place <= CONFLICT_PLACE.0 && facing <= CONFLICT_FACING.0 {
+            return false;
+        }
+        let heights = (height_shift(readings[i].tag) - height_shift(readings[j].tag)) * height_sd.0;
+        let spread =
+            readings[i].covariance + readings[j].covariance + heights * heights.transpose();
+        spread
+            .try_inverse()
+            .is_none_or(|inverse| difference.dot(&(inverse * difference)) > CHI2_3_999)
+    };
+    let disagree = (0..readings.len())
+        .flat_map(|i| (i + 1..readings.len()).map(move |j| (i, j)))
+        .any(|(i, j)| apart(i, j));
+    disagree.then(|| Conflict {
+        id,
+        readings: readings
+            .iter()
+            .map(|r| Reading {
+                camera: r.camera.to_owned(),
+                at: r.tag.pose.center,
+                facing: r.tag.pose.facing,
+            })
+            .collect(),
+    })
+}
+
+/// The readings' weighted mean (see the module's decisions); none if no reading can be
+/// weighed.
+fn weighted_mean(readings: &[Weighed]) -> Option<FusedTag> {
+    let first = readings.first()?;
+    if let [only] = readings {
+        return Some(FusedTag {
+            tag: only.tag.clone(),
+            seen_by: vec![only.camera.to_owned()],
+        });
+    }
+    let poses = as_vectors(readings);
+    // Each reading's information, faded at its picture's edge (a floor keeps a reading seen
+    // only at the very edge of every picture weighable).
+    let informations: Vec<Matrix3<f64>> = readings
+        .iter()
+        .map(|r| r.covariance.try_inverse().map(|i| i * r.fade.max(1e-6)))
+        .collect::<Option<_>>()?;
+    let total = informations.iter().sum::<Matrix3<f64>>().try_inverse()?;
+    let weights: Vec<Matrix3<f64>> = informations.iter().map(|i| total * i).collect();
+    let mean: Vector3<f64> = weights.iter().zip(&poses).map(|(w, p)| w * p).sum();
+    let covariance: Matrix3<f64> = weights
+        .iter()
+        .zip(readings)
+        .map(|(w, r)| w * r.covariance * w.transpose())
+        .sum();
+    let shift: Vector3<f64> = weights
+        .iter()
+        .zip(readings)
+        .map(|(w, r)| w * height_shift(r.tag))
+        .sum();
+    let mut order: Vec<usize> = (0..readings.len()).collect();
+    // Most trusted first: the larger share of the place's information.
+    order.sort_by(|&a, &b| weights[b].trace().total_cmp(&weights[a].trace()));
+    let pose = &first.tag.pose;
+    let fused_pose = TagPose {
+        id: pose.id,
+        center: TablePoint::new(mean.x, mean.y),
+        facing: Degrees(mean.z.to_degrees().rem_euclid(360.0)),
+        height: pose.height,
+        measured_size: Inches(
+            weights
+                .iter()
+                .zip(readings)
+                .map(|(w, r)| w[(0, 0)] * r.tag.pose.measured_size.0)
+                .sum(),
+        ),
+        pixels: readings
+            .iter()
+            .map(|r| r.tag.pose.pixels)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or(pose.pixels),
+        uncertainty: TagUncertainty {
+            covariance,
+            per_height: TableVector::new(shift.x, shift.y),
+        },
+    };
+    Some(FusedTag {
+        tag: LocatedTag {
+            pose: fused_pose,
+            role: first.tag.role.clone(),
+        },
+        seen_by: order
+            .into_iter()
+            .map(|i| readings[i].camera.to_owned())
+            .collect(),
+    })
+}
