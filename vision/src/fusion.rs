@@ -16,6 +16,10 @@
 //! - Two readings of one tag further apart than both error bars allow (beyond 99.9 %) and than
 //!   matters on the table ([`CONFLICT_PLACE`], [`CONFLICT_FACING`]) are a conflict: the tag is
 //!   named with every camera's reading and left out of the table, never guessed between.
+//! - A camera that does not see a tag now (a hand over it, or the stand carried out of its
+//!   view) may still hold where it last lay. A held reading counts only when no camera sees the
+//!   tag now: a stand carried from one view into the next is where the camera that sees it
+//!   says, not in conflict with where the other last saw it.
 
 use calibration::TableCalibration;
 use nalgebra::{Matrix3, Vector3};
@@ -47,8 +51,10 @@ pub struct CameraTags<'a> {
     pub camera: &'a str,
     /// Its calibration into the table's frame.
     pub calibration: &'a TableCalibration,
-    /// The tags it placed.
+    /// The tags it sees now, placed.
     pub tags: &'a [LocatedTag],
+    /// The tags it saw and holds where they last lay, not in view now.
+    pub held: &'a [LocatedTag],
 }
 
 /// A tag placed from every camera that read it.
@@ -132,15 +138,23 @@ struct Weighed<'a> {
 /// (the roster's), which decides how far apart two cameras may read one tag.
 pub fn fuse(cameras: &[CameraTags], height_sd: Inches) -> FusedTags {
     let mut by_id: std::collections::BTreeMap<u32, Vec<Weighed>> = Default::default();
+    let mut held: std::collections::BTreeMap<u32, Vec<Weighed>> = Default::default();
     for view in cameras {
+        let weighed = |tag| Weighed {
+            camera: view.camera,
+            tag,
+            covariance: tag.pose.uncertainty.covariance,
+            fade: edge_fade(view.calibration, &tag.pose),
+        };
         for tag in view.tags {
-            by_id.entry(tag.pose.id).or_default().push(Weighed {
-                camera: view.camera,
-                tag,
-                covariance: tag.pose.uncertainty.covariance,
-                fade: edge_fade(view.calibration, &tag.pose),
-            });
+            by_id.entry(tag.pose.id).or_default().push(weighed(tag));
         }
+        for tag in view.held {
+            held.entry(tag.pose.id).or_default().push(weighed(tag));
+        }
+    }
+    for (id, readings) in held {
+        by_id.entry(id).or_insert(readings);
     }
     let mut fused = FusedTags::default();
     for (id, readings) in by_id {

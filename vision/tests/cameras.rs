@@ -122,6 +122,7 @@ impl Rig {
                 camera: &self.names[k],
                 calibration: &self.calibrations[k],
                 tags: &readings[k],
+                held: &[],
             })
             .collect();
         fuse(&views, Inches(0.6 / 25.4))
@@ -387,6 +388,7 @@ fn three_rendered_webcams_over_a_long_table_place_every_stand_any_sees() {
             camera: names[k],
             calibration: &calibrations[k],
             tags: &placed[k],
+            held: &[],
         })
         .collect();
     let fused = fuse(&views, Inches(0.6 / 25.4));
@@ -422,4 +424,41 @@ fn three_rendered_webcams_over_a_long_table_place_every_stand_any_sees() {
         errors.len()
     );
     assert!(p95 <= 0.05, "p95 {p95:.4}\"");
+}
+
+#[test]
+fn a_stand_carried_out_of_one_view_is_where_the_camera_that_sees_it_says() {
+    // The first camera last saw tag 9 at (30, 30) and holds it there (a hand, or the stand
+    // carried away); the second sees it now at (60, 30): no conflict, the stand is where it is
+    // seen. Seen by no camera now, a held reading still places it.
+    let rig = Rig::new(3, 0.1, 7);
+    let mut noise = Noise(8);
+    let then = rig.read(9, &tag_at(TablePoint::new(30.0, 30.0), STATED), &mut noise);
+    let now = rig.read(9, &tag_at(TablePoint::new(60.0, 30.0), STATED), &mut noise);
+    assert!(!then[0].is_empty() && !now[1].is_empty());
+    let nothing: Vec<LocatedTag> = Vec::new();
+    let views = [
+        CameraTags {
+            camera: "camera 1",
+            calibration: &rig.calibrations[0],
+            tags: &nothing,
+            held: &then[0],
+        },
+        CameraTags {
+            camera: "camera 2",
+            calibration: &rig.calibrations[1],
+            tags: &now[1],
+            held: &nothing,
+        },
+    ];
+    let fused = fuse(&views, Inches(0.6 / 25.4));
+    assert!(fused.conflicts.is_empty(), "{:?}", fused.conflicts);
+    let centre = fused.tags[0].tag.pose.center;
+    assert!(
+        (centre - TablePoint::new(60.0, 30.0)).norm() < 0.05,
+        "{centre:?}"
+    );
+    assert_eq!(fused.tags[0].seen_by, vec!["camera 2".to_owned()]);
+    let only_held = fuse(&views[..1], Inches(0.6 / 25.4));
+    assert!((only_held.tags[0].tag.pose.center - TablePoint::new(30.0, 30.0)).norm() < 0.05);
 }
