@@ -131,12 +131,16 @@ fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ru
     };
     let held_in_doubt = cut.is_empty() && !cut_off(&units, tight).is_empty();
     let borderline = cut_in_doubt || held_in_doubt;
-    let doubt = widest_doubt(
-        &units,
-        situation.scene.length_sd,
-        reach,
-        &situation.profile.tolerance(),
-    );
+    let doubt = borderline
+        .then(|| {
+            widest_doubt(
+                &units,
+                situation.scene.length_sd,
+                reach,
+                &situation.profile.tolerance(),
+            )
+        })
+        .flatten();
     let mut explanation = if cut.is_empty() {
         format!(
             "Brigade {brigade}: all {} units are within {reach} of one another as a group: it may take a brigade order.",

@@ -2,7 +2,7 @@
 //! one group — each within 6" of another — both before and after the move. A move that tears a
 //! group apart names the unit whose move did it.
 
-use crate::command::{brigades, cut_off, pair_plus_minus, widest_doubt};
+use crate::command::{CutOff, brigades, cut_off, pair_plus_minus, widest_doubt};
 use crate::geometry::angle_between;
 use crate::profile::{Profile, Tolerance};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
@@ -25,6 +25,13 @@ pub(crate) fn moved(before: &Unit, after: &Unit) -> bool {
         })
 }
 
+/// Units cut off as (unit, nearest in the group, gap).
+fn triples(cut: Vec<CutOff>) -> Vec<(usize, usize, Inches)> {
+    cut.into_iter()
+        .map(|c| (c.unit, c.nearest, c.gap))
+        .collect()
+}
+
 /// One brigade's units at one moment, and whether they form a group.
 struct Group<'u> {
     units: Vec<&'u Unit>,
@@ -42,17 +49,14 @@ impl Group<'_> {
         slack: impl Fn(Option<Inches>) -> Inches,
     ) -> Vec<(usize, usize, Inches)> {
         let units = &self.units;
-        cut_off(units, |a, b| {
-            reach + slack(pair_plus_minus(units[a], units[b], self.length_sd))
-        })
-        .into_iter()
-        .map(|c| (c.unit, c.nearest, c.gap))
-        .collect()
+        let reach_of =
+            |a: usize, b: usize| reach + slack(pair_plus_minus(units[a], units[b], self.length_sd));
+        triples(cut_off(units, reach_of))
     }
 
     /// The units cut off from the group at `reach`.
     fn cut(&self, reach: Inches) -> Vec<(usize, usize, Inches)> {
-        self.cut_with(reach, |_| Inches::ZERO)
+        triples(cut_off(&self.units, |_, _| reach))
     }
 
     /// Whether it is one group, and whether a gap too near the reach to tell (each pair's
