@@ -13,13 +13,28 @@
 //!   instead of jumping by the cameras' small disagreement, as photographs stitched into a
 //!   panorama are feathered across their overlap. The fused covariance is that of the weighted
 //!   mean actually taken, not of the ideal one.
+//! - A camera's calibration is pinned by the anchors it saw; beyond them it extrapolates, and
+//!   its error there grows in a way its error bars do not hold (a webcam over one share of a
+//!   long table sees tags far into the next share, 0.1"–0.2" off). So its weight also fades
+//!   to nothing over [`BEYOND_ANCHORS`] outside the box its anchors span; a tag no other
+//!   camera sees is still placed by it.
 //! - Two readings of one tag further apart than both error bars allow (beyond 99.9 %) and than
-//!   matters on the table ([`CONFLICT_PLACE`], [`CONFLICT_FACING`]) are a conflict: the tag is
+//!   a misread would put them ([`CONFLICT_PLACE`]: a tag read as another's id lies on another
+//!   stand, a tag's width away or more; or [`CONFLICT_FACING`]) are a conflict: the tag is
 //!   named with every camera's reading and left out of the table, never guessed between.
+//! - Cameras disagree a little near their seams (each calibration's own small error, each
+//!   camera's view of a wrong stated height). While several cameras see a tag, each camera's
+//!   offset from their consensus there is learnt ([`Agreement`]: a running mean over its last
+//!   [`AGREEMENT_FRAMES`] readings); every reading is corrected by its camera's offset before
+//!   it is weighed, so when one camera stops seeing the tag (a hand over it in that view) the
+//!   others still put it where the consensus had it instead of jumping by the disagreement.
+//!   An offset holds only within [`AGREEMENT_RADIUS`] of where it was learnt.
 //! - A camera that does not see a tag now (a hand over it, or the stand carried out of its
 //!   view) may still hold where it last lay. A held reading counts only when no camera sees the
 //!   tag now: a stand carried from one view into the next is where the camera that sees it
 //!   says, not in conflict with where the other last saw it.
+
+use std::collections::{BTreeMap, HashMap};
 
 use calibration::TableCalibration;
 use nalgebra::{Matrix3, Vector3};
@@ -34,11 +49,22 @@ use crate::uncertainty::TagUncertainty;
 /// edges: about 86 px of a 1080p picture, four or five tag widths.
 pub const FADE: f64 = 0.08;
 
-/// Readings of one tag nearer than this, table inches, never conflict, however sure.
-pub const CONFLICT_PLACE: Inches = Inches(0.1);
+/// Over this distance outside its anchors' box a camera's weight fades out, table inches.
+pub const BEYOND_ANCHORS: Inches = Inches(12.0);
+
+/// Readings of one tag nearer than this, table inches, never conflict, however sure: two
+/// cameras' calibrations may disagree by a few tenths far from their anchors.
+pub const CONFLICT_PLACE: Inches = Inches(0.5);
 
 /// Facings nearer than this never conflict, however sure.
 pub const CONFLICT_FACING: Degrees = Degrees(5.0);
+
+/// A camera's offset from the consensus at a tag is the mean of this many of its last
+/// readings, at most.
+pub const AGREEMENT_FRAMES: f64 = 30.0;
+
+/// A camera's offset at a tag holds within this of where it was learnt, table inches.
+pub const AGREEMENT_RADIUS: Inches = Inches(1.0);
 
 /// Beyond this squared Mahalanobis distance two readings are not of one pose: 99.9 % of the
 /// chi-squared distribution with 3 degrees of freedom (x, y, facing).
@@ -124,27 +150,94 @@ impl FusedTags {
     }
 }
 
-/// One camera's reading, ready to weigh.
+/// What each camera's readings of each tag have differed from the cameras' consensus (see
+/// the module's decisions): kept from moment to moment by whoever fuses a live table.
+#[derive(Clone, Debug, Default)]
+pub struct Agreement {
+    offsets: HashMap<(u32, String), Offset>,
+}
+
+/// One camera's offset at one tag.
+#[derive(Clone, Copy, Debug)]
+struct Offset {
+    by: TableVector,
+    /// Where the consensus was when it was last learnt.
+    at: TablePoint,
+    /// Readings learnt from.
+    count: f64,
+}
+
+impl Agreement {
+    /// How far `camera`'s reading of tag `id` at `at` is off the consensus, as learnt.
+    fn offset(&self, id: u32, camera: &str, at: TablePoint) -> TableVector {
+        self.offsets
+            .get(&(id, camera.to_owned()))
+            .filter(|o| (o.at - at).norm() <= AGREEMENT_RADIUS.0)
+            .map_or(TableVector::zeros(), |o| o.by)
+    }
+
+    /// Learn from readings (already corrected) that fused into `consensus`.
+    fn learn(&mut self, id: u32, readings: &[Weighed], consensus: TablePoint) {
+        for reading in readings {
+            let key = (id, reading.camera.to_owned());
+            let residual = reading.tag.pose.center - consensus;
+            let offset = self.offsets.entry(key).or_insert(Offset {
+                by: TableVector::zeros(),
+                at: consensus,
+                count: 0.0,
+            });
+            if (offset.at - consensus).norm() > AGREEMENT_RADIUS.0 {
+                *offset = Offset {
+                    by: TableVector::zeros(),
+                    at: consensus,
+                    count: 0.0,
+                };
+            }
+            offset.count = (offset.count + 1.0).min(AGREEMENT_FRAMES);
+            offset.by += residual / offset.count;
+            offset.at = consensus;
+        }
+    }
+}
+
+/// One camera's reading, ready to weigh: its place corrected by its camera's offset there.
 struct Weighed<'a> {
     camera: &'a str,
-    tag: &'a LocatedTag,
+    tag: LocatedTag,
     /// Its covariance with its stated height taken as true (x, y, facing in radians).
     covariance: Matrix3<f64>,
     /// How far the edge of the picture fades it, 0 to 1.
     fade: f64,
 }
 
-/// Fuse the cameras' tags of one moment; `height_sd` is how far stated heights may be off
-/// (the roster's), which decides how far apart two cameras may read one tag.
+/// Fuse the cameras' tags of one moment, with nothing learnt of how they agree; `height_sd`
+/// is how far stated heights may be off (the roster's), which decides how far apart two
+/// cameras may read one tag.
 pub fn fuse(cameras: &[CameraTags], height_sd: Inches) -> FusedTags {
-    let mut by_id: std::collections::BTreeMap<u32, Vec<Weighed>> = Default::default();
-    let mut held: std::collections::BTreeMap<u32, Vec<Weighed>> = Default::default();
+    fuse_agreeing(cameras, height_sd, &mut Agreement::default())
+}
+
+/// Fuse the cameras' tags of one moment, correcting each reading by what `agreement` has
+/// learnt of its camera there, and learning from the tags several cameras see.
+pub fn fuse_agreeing(
+    cameras: &[CameraTags],
+    height_sd: Inches,
+    agreement: &mut Agreement,
+) -> FusedTags {
+    let mut by_id: BTreeMap<u32, Vec<Weighed>> = BTreeMap::new();
+    let mut held: BTreeMap<u32, Vec<Weighed>> = BTreeMap::new();
     for view in cameras {
-        let weighed = |tag| Weighed {
-            camera: view.camera,
-            tag,
-            covariance: tag.pose.uncertainty.covariance,
-            fade: edge_fade(view.calibration, &tag.pose),
+        let weighed = |tag: &LocatedTag| {
+            let mut tag = tag.clone();
+            let centre = tag.pose.center;
+            tag.pose.center = centre - agreement.offset(tag.pose.id, view.camera, centre);
+            Weighed {
+                camera: view.camera,
+                covariance: tag.pose.uncertainty.covariance,
+                fade: edge_fade(view.calibration, &tag.pose)
+                    * anchors_fade(view.calibration, &tag.pose),
+                tag,
+            }
         };
         for tag in view.tags {
             by_id.entry(tag.pose.id).or_default().push(weighed(tag));
@@ -162,6 +255,9 @@ pub fn fuse(cameras: &[CameraTags], height_sd: Inches) -> FusedTags {
             tracing::debug!(%conflict, "cameras disagree");
             fused.conflicts.push(conflict);
         } else if let Some(tag) = weighted_mean(&readings) {
+            if readings.len() > 1 {
+                agreement.learn(id, &readings, tag.tag.pose.center);
+            }
             fused.tags.push(tag);
         }
     }
@@ -182,7 +278,34 @@ fn edge_fade(calibration: &TableCalibration, pose: &TagPose) -> f64 {
         .min(pixel.y)
         .min(width - pixel.x)
         .min(height - pixel.y);
-    let t = (inside / (FADE * width.min(height))).clamp(0.0, 1.0);
+    smoothstep(inside / (FADE * width.min(height)))
+}
+
+/// How much a camera's reading counts for lying outside the box its anchors span: fully
+/// inside, nothing from [`BEYOND_ANCHORS`] out, smoothly between.
+fn anchors_fade(calibration: &TableCalibration, pose: &TagPose) -> f64 {
+    let Some((low, high)) = calibration.anchors.iter().fold(None, |span, fit| {
+        let (centre, half) = (fit.anchor.center, fit.anchor.size / 2.0);
+        let (low, high) = span.unwrap_or((centre, centre));
+        Some((
+            TablePoint::new(low.x.min(centre.x - half), low.y.min(centre.y - half)),
+            TablePoint::new(high.x.max(centre.x + half), high.y.max(centre.y + half)),
+        ))
+    }) else {
+        return 1.0;
+    };
+    let at = pose.center;
+    let outside = TableVector::new(
+        (low.x - at.x).max(at.x - high.x).max(0.0),
+        (low.y - at.y).max(at.y - high.y).max(0.0),
+    )
+    .norm();
+    smoothstep(1.0 - outside / BEYOND_ANCHORS.0)
+}
+
+/// 0 below 0, 1 above 1, and smoothly between.
+fn smoothstep(t: f64) -> f64 {
+    let t = t.clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
 
@@ -216,7 +339,8 @@ fn conflict(id: u32, readings: &[Weighed], height_sd: Inches) -> Option<Conflict
         if place <= CONFLICT_PLACE.0 && facing <= CONFLICT_FACING.0 {
             return false;
         }
-        let heights = (height_shift(readings[i].tag) - height_shift(readings[j].tag)) * height_sd.0;
+        let heights =
+            (height_shift(&readings[i].tag) - height_shift(&readings[j].tag)) * height_sd.0;
         let spread =
             readings[i].covariance + readings[j].covariance + heights * heights.transpose();
         spread
@@ -267,7 +391,7 @@ fn weighted_mean(readings: &[Weighed]) -> Option<FusedTag> {
     let shift: Vector3<f64> = weights
         .iter()
         .zip(readings)
-        .map(|(w, r)| w * height_shift(r.tag))
+        .map(|(w, r)| w * height_shift(&r.tag))
         .sum();
     let mut order: Vec<usize> = (0..readings.len()).collect();
     // Most trusted first: the larger share of the place's information.

@@ -32,6 +32,7 @@ pub mod partial;
 pub mod pattern;
 pub mod printables;
 pub mod refine;
+pub mod rig;
 pub mod sight;
 pub mod source;
 pub mod synthetic;
@@ -41,7 +42,7 @@ pub mod uncertainty;
 pub use detect::{Detection, Detections, DetectorSettings, TagDetector};
 pub use error::VisionError;
 pub use error_map::ErrorMap;
-pub use fusion::{CameraTags, Conflict, FusedTag, FusedTags, fuse};
+pub use fusion::{Agreement, CameraTags, Conflict, FusedTag, FusedTags, fuse, fuse_agreeing};
 pub use health::{Ailment, HealthWatch, Remedy, TagLook};
 pub use image_io::{
     check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,

@@ -226,6 +226,11 @@ pub enum BenchCommand {
     /// live pipeline, and judge where units are ruled, the moves reported, the tags found and
     /// the time a frame takes, the tracker as it is beside the tracker as it was.
     Play(crate::commands::bench_play::PlayBench),
+    /// Play an evening's game on a convention table (12'×6') seen by several 1080p webcams
+    /// side by side, one unplugged for part of it, each calibrated from its own anchors, their
+    /// tags fused: recall, where stands are placed, how a stand in two views wavers, what the
+    /// unplugged camera leaves unseen, the time a frame takes.
+    Cameras(crate::commands::bench_cameras::CamerasBench),
     /// Record an evening's game of hours as the app records it (60 units carried and slid by
     /// hand, 30 frames a second, turn marks, cases, the webcam's pictures), then open the
     /// record and scrub it: the hand-over's cost on the ruling thread, the record's size an
@@ -391,6 +396,7 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             out,
         ),
         BenchCommand::Play(bench) => crate::commands::bench_play::run(bench, out),
+        BenchCommand::Cameras(bench) => crate::commands::bench_cameras::run(bench, out),
         BenchCommand::Record(bench) => crate::commands::bench_record::run(bench, out),
         BenchCommand::App {
             seconds,

@@ -3,6 +3,7 @@
 pub mod args;
 pub mod bench;
 pub mod bench_accuracy;
+pub mod bench_cameras;
 pub mod bench_live;
 pub mod bench_play;
 pub mod bench_print;

@@ -54,6 +54,9 @@ pub struct EveningSettings {
     pub supersample: u32,
     /// Seed of the whole evening.
     pub seed: u64,
+    /// Cameras side by side over the table, each over an equal share of its length: one has
+    /// the anchors at the table's corners, more a long table's layout (a pair at each seam).
+    pub cameras: usize,
 }
 
 impl Default for EveningSettings {
@@ -74,6 +77,7 @@ impl Default for EveningSettings {
             scenery: Scenery::Busy { seed: 7 },
             supersample: 2,
             seed: 1,
+            cameras: 1,
         }
     }
 }
@@ -232,8 +236,15 @@ impl Evening {
         // is the same evening up to where the shorter one ends.
         let stream =
             |part: u64| Noise::new(settings.seed.wrapping_mul(0x9E37_79B9).wrapping_add(part));
-        let pieces = deploy(&settings, &mut stream(1));
-        let roster = roster_of(&settings, &pieces);
+        let anchors = if settings.cameras > 1 {
+            AnchorLayout::long_table(settings.table, settings.cameras, Inches(2.0), Inches(1.5))
+        } else {
+            AnchorLayout::corners(settings.table, Inches(2.0), Inches(1.5))
+        };
+        // Stands' tags after the anchors' ids, from 10 as ever for the corners' four.
+        let first_tag = anchors.anchors.iter().map(|a| a.id + 1).fold(10, u32::max);
+        let pieces = deploy(&settings, first_tag, &mut stream(1));
+        let roster = roster_of(&settings, &pieces, first_tag);
         let mut plan = Plan::new(&pieces);
         plan.play(&settings, &mut stream(2));
         let mut noise = stream(3);
@@ -254,7 +265,7 @@ impl Evening {
         let moves = plan.moves(&pieces);
         Evening {
             settings,
-            anchors: AnchorLayout::corners(settings.table, Inches(2.0), Inches(1.5)),
+            anchors,
             roster,
             pieces,
             gestures: plan.gestures,
@@ -270,7 +281,7 @@ impl Evening {
         &self.settings
     }
 
-    /// The anchors at the table's corners.
+    /// The table's anchors: at its corners, or a long table's layout for several cameras.
     pub fn anchors(&self) -> &AnchorLayout {
         &self.anchors
     }
@@ -848,10 +859,10 @@ impl Visit {
 
 /// Lay the units out: two sides facing each other across the middle, trays of two or three
 /// stands and single bases, none closer than [`ROOM`] to another.
-fn deploy(settings: &EveningSettings, noise: &mut Noise) -> Vec<Piece> {
+fn deploy(settings: &EveningSettings, first_tag: u32, noise: &mut Noise) -> Vec<Piece> {
     let table = settings.table;
     let mut pieces: Vec<Piece> = Vec::new();
-    let mut next_tag = 10;
+    let mut next_tag = first_tag;
     let mut attempts = 0;
     while pieces.len() < settings.units && attempts < settings.units * 200 {
         attempts += 1;
@@ -898,7 +909,7 @@ fn deploy(settings: &EveningSettings, noise: &mut Noise) -> Vec<Piece> {
 }
 
 /// The roster of the evening: each piece a unit of its stands (a line), one tag a stand.
-fn roster_of(settings: &EveningSettings, pieces: &[Piece]) -> Roster {
+fn roster_of(settings: &EveningSettings, pieces: &[Piece], first_tag: u32) -> Roster {
     let units = pieces
         .iter()
         .map(|piece| UnitDoc {
@@ -957,7 +968,7 @@ fn roster_of(settings: &EveningSettings, pieces: &[Piece]) -> Roster {
     // a scene it always makes.
     let scene = Scene::from_doc(doc, "the evening's game")
         .unwrap_or_else(|e| unreachable!("the evening's units make a scene: {e}"));
-    Roster::for_scene(&scene, defaults, 10)
+    Roster::for_scene(&scene, defaults, first_tag)
 }
 
 fn unit_name(id: &str, stands: usize) -> String {

@@ -36,16 +36,42 @@ pub fn framing_camera_from(
     tilt: Degrees,
     bearing: Degrees,
 ) -> Camera {
-    framing_camera_over((TablePoint::origin(), table), intrinsics, tilt, bearing)
+    // The picture's top towards the table's far edge, from whichever side.
+    framing(
+        (TablePoint::origin(), table),
+        intrinsics,
+        (tilt, bearing),
+        Vector3::y(),
+    )
 }
 
-/// The same over one part of the table: the rectangle from `area.0` (its south-west corner)
-/// `area.1` wide and deep, as one of several cameras over a long table frames its share.
+/// A camera hung over one part of the table, the rectangle from `area.0` (its south-west
+/// corner) `area.1` wide and deep, as one of several cameras on a rig along a long table frames
+/// its share: it stands towards `bearing` from the share's centre, `tilt` from vertical, the
+/// picture's top the way it looks (from the west end, the picture's long side spans the
+/// table's depth).
 pub fn framing_camera_over(
     area: (TablePoint, TableSize),
     intrinsics: Intrinsics,
     tilt: Degrees,
     bearing: Degrees,
+) -> Camera {
+    let b = bearing.0.to_radians();
+    framing(
+        area,
+        intrinsics,
+        (tilt, bearing),
+        Vector3::new(-b.cos(), -b.sin(), 0.0),
+    )
+}
+
+/// As close as the camera can be while `area` shows whole, from `(tilt, bearing)`, the picture's
+/// top towards `up`.
+fn framing(
+    area: (TablePoint, TableSize),
+    intrinsics: Intrinsics,
+    (tilt, bearing): (Degrees, Degrees),
+    up: Vector3<f64>,
 ) -> Camera {
     let (origin, table) = area;
     let image_size = intrinsics.image_size;
@@ -63,7 +89,7 @@ pub fn framing_camera_over(
         );
         Camera {
             intrinsics,
-            pose: CameraPose::looking_at(eye, target, Vector3::y()),
+            pose: CameraPose::looking_at(eye, target, up),
         }
     };
     let margin = 0.03 * f64::from(image_size.width.min(image_size.height));
