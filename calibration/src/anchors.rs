@@ -181,22 +181,7 @@ impl AnchorLayout {
             (i, d / 2.0),
             (w - i, d / 2.0),
         ];
-        let anchors = places[..kit.count()]
-            .iter()
-            .zip(0..)
-            .map(|(&(x, y), id)| Anchor {
-                id,
-                center: TablePoint::new(x, y),
-                size: size.0,
-                facing: default_facing(),
-                height: 0.0,
-            })
-            .collect();
-        AnchorLayout {
-            family: default_family(),
-            table,
-            anchors,
-        }
+        AnchorLayout::at(table, size, places[..kit.count()].iter().copied())
     }
 
     /// A long table's layout for `cameras` cameras side by side along it, each over an equal
@@ -213,9 +198,19 @@ impl AnchorLayout {
         let columns = 2 * cameras.max(1);
         let share = table.width / columns as f64;
         let i = inset.0;
-        let anchors = (0..=columns)
+        let places = (0..=columns)
             .map(|k| (share * k as f64).clamp(i, table.width - i))
-            .flat_map(|x| [(x, i), (x, table.depth - i)])
+            .flat_map(|x| [(x, i), (x, table.depth - i)]);
+        AnchorLayout::at(table, size, places)
+    }
+
+    /// Anchors of `size` at these places, ids from 0 in order, tops towards the far edge.
+    fn at(
+        table: TableSize,
+        size: Inches,
+        places: impl Iterator<Item = (f64, f64)>,
+    ) -> AnchorLayout {
+        let anchors = places
             .zip(0..)
             .map(|((x, y), id)| Anchor {
                 id,

@@ -10,7 +10,7 @@ use calibration::{
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 use vision::locate::{LocatedTag, TagRole};
-use vision::synthetic::framing_camera_over;
+use vision::synthetic::rig_cameras;
 use vision::{CameraTags, fuse, tag_pose};
 
 const HD: ImageSize = ImageSize {
@@ -59,27 +59,15 @@ struct Webcams {
 impl Webcams {
     fn new(count: usize, anchor_noise: f64, seed: u64) -> Webcams {
         let layout = AnchorLayout::long_table(TABLE, count, Inches(2.0), Inches(1.5));
-        let share = TABLE.width / count as f64;
         let mut noise = Noise(seed);
         let mut rig = Webcams {
             cameras: Vec::new(),
             calibrations: Vec::new(),
             names: Vec::new(),
         };
-        for k in 0..count {
-            let from = (share * k as f64 - OVERLAP).max(0.0);
-            let to = (share * (k + 1) as f64 + OVERLAP).min(TABLE.width);
-            let area = (
-                TablePoint::new(from, 0.0),
-                TableSize {
-                    width: to - from,
-                    depth: TABLE.depth,
-                },
-            );
-            let intrinsics = Intrinsics::from_field_of_view(HD, Degrees(70.0));
-            // Turned so the picture's long side spans the table's depth, as a rig along a long table
-            // hangs its webcams.
-            let camera = framing_camera_over(area, intrinsics, Degrees(30.0), Degrees(180.0));
+        let lenses = vec![Intrinsics::from_field_of_view(HD, Degrees(70.0)); count];
+        let cameras = rig_cameras(TABLE, &lenses, Inches(OVERLAP), Degrees(30.0));
+        for (k, camera) in cameras.into_iter().enumerate() {
             let sightings: Vec<TagSighting> = layout
                 .anchors
                 .iter()
@@ -352,20 +340,11 @@ fn three_rendered_webcams_over_a_long_table_place_every_stand_any_sees() {
     let mut placed: Vec<Vec<LocatedTag>> = Vec::new();
     let mut calibrations = Vec::new();
     let mut sizes: std::collections::HashMap<u32, f64> = Default::default();
-    for k in 0..3u32 {
-        let from = (48.0 * f64::from(k) - OVERLAP).max(0.0);
-        let to = (48.0 * f64::from(k + 1) + OVERLAP).min(TABLE.width);
-        let area = (
-            TablePoint::new(from, 0.0),
-            TableSize {
-                width: to - from,
-                depth: TABLE.depth,
-            },
-        );
-        let intrinsics = Intrinsics::from_field_of_view(HD, Degrees(70.0));
-        let camera = framing_camera_over(area, intrinsics, Degrees(30.0), Degrees(180.0));
+    let lenses = vec![Intrinsics::from_field_of_view(HD, Degrees(70.0)); 3];
+    let cameras = rig_cameras(TABLE, &lenses, Inches(OVERLAP), Degrees(30.0));
+    for (k, camera) in (0u64..).zip(cameras) {
         let effects = Effects {
-            seed: 30 + u64::from(k),
+            seed: 30 + k,
             ..Effects::WEBCAM
         };
         let image = renderer.render(&world, &camera, &effects).expect("renders");

@@ -17,7 +17,7 @@ use roster::Roster;
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 use vision::rig::Rig;
-use vision::synthetic::{Evening, EveningSettings, LensClass, Renderer, framing_camera_over};
+use vision::synthetic::{Evening, EveningSettings, LensClass, Renderer, rig_cameras};
 use vision::{
     DetectorSettings, FusedTags, LiveDetector, LiveSettings, LocatedTag, Sighting, SmallTagSearch,
     TrackedTag, Tracker, TrackerSettings, locate_tags, observations, scene_on_table,
@@ -61,8 +61,8 @@ const TABLE: TableSize = TableSize {
     width: 144.0,
     depth: 72.0,
 };
-/// How far each camera's share reaches past its seams, inches.
-const OVERLAP: f64 = 4.0;
+/// How far each camera's share reaches past its seams.
+const OVERLAP: Inches = Inches(4.0);
 /// Tags seen at least this big by some camera must be found.
 const SMALLEST: f64 = 14.0;
 /// A stand placed further than this from where it lies is misplaced.
@@ -92,21 +92,7 @@ struct Seen {
 }
 
 impl Eye {
-    fn new(k: u32, count: u32, evening: &Evening) -> Eye {
-        let share = TABLE.width / f64::from(count);
-        let from = (share * f64::from(k) - OVERLAP).max(0.0);
-        let to = (share * f64::from(k + 1) + OVERLAP).min(TABLE.width);
-        let area = (
-            TablePoint::new(from, 0.0),
-            TableSize {
-                width: to - from,
-                depth: TABLE.depth,
-            },
-        );
-        // Hung from a rig along the table, each turned so its picture's long side spans the
-        // table's depth; each its own webcam's lens.
-        let seed = evening.settings().seed;
-        let lens = LensClass::Ordinary.sample(SIZE, seed * 10 + u64::from(k));
+    fn new(k: usize, camera: Camera, evening: &Evening) -> Eye {
         let name = format!("camera {}", k + 1);
         let (jobs, inbox) = mpsc::channel();
         let (outbox, done) = mpsc::channel();
@@ -119,7 +105,7 @@ impl Eye {
         let thread = std::thread::spawn(move || worker.run(&inbox, &outbox));
         Eye {
             name,
-            camera: framing_camera_over(area, lens, Degrees(15.0), Degrees(180.0)),
+            camera,
             calibration: None,
             times: Vec::new(),
             jobs,
@@ -295,8 +281,15 @@ pub fn run(bench: &CamerasBench, out: &mut dyn Write) -> anyhow::Result<()> {
         cameras: bench.cameras as usize,
         ..EveningSettings::default()
     });
-    let mut eyes: Vec<Eye> = (0..bench.cameras)
-        .map(|k| Eye::new(k, bench.cameras, &evening))
+    // Hung from a rig along the table, nearly overhead, each its own webcam's lens.
+    let lenses: Vec<_> = (0..u64::from(bench.cameras))
+        .map(|k| LensClass::Ordinary.sample(SIZE, bench.seed * 10 + k))
+        .collect();
+    let cameras = rig_cameras(TABLE, &lenses, OVERLAP, Degrees(15.0));
+    let mut eyes: Vec<Eye> = cameras
+        .into_iter()
+        .enumerate()
+        .map(|(k, camera)| Eye::new(k, camera, &evening))
         .collect();
     let stands: usize = evening.roster().units.iter().map(|u| u.stands.len()).sum();
     writeln!(

@@ -123,3 +123,32 @@ fn framing(
     }
     place(far)
 }
+
+/// Cameras hung side by side on a rig along a long table, one a lens: each over an equal share
+/// of the table's length reaching `overlap` past its seams, `tilt` from vertical, standing
+/// towards the table's west end from its share's centre, so that its picture's long side spans
+/// the table's depth.
+pub fn rig_cameras(
+    table: TableSize,
+    lenses: &[Intrinsics],
+    overlap: rules::units::Inches,
+    tilt: Degrees,
+) -> Vec<Camera> {
+    let share = table.width / lenses.len().max(1) as f64;
+    lenses
+        .iter()
+        .enumerate()
+        .map(|(k, lens)| {
+            let from = (share * k as f64 - overlap.0).max(0.0);
+            let to = (share * (k + 1) as f64 + overlap.0).min(table.width);
+            let area = (
+                TablePoint::new(from, 0.0),
+                TableSize {
+                    width: to - from,
+                    depth: table.depth,
+                },
+            );
+            framing_camera_over(area, *lens, tilt, Degrees(180.0))
+        })
+        .collect()
+}

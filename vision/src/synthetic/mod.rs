@@ -25,7 +25,9 @@ mod world;
 pub use crate::pattern::TagTexture;
 pub use coverage::{Coverage, FARTHEST, Figures, TrueStand};
 pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
-pub use framing::{framing_camera, framing_camera_for, framing_camera_from, framing_camera_over};
+pub use framing::{
+    framing_camera, framing_camera_for, framing_camera_from, framing_camera_over, rig_cameras,
+};
 pub use game::{GameSettings, MovingGame};
 pub use lenses::LensClass;
 pub use print::{Sheet, TEXT_SIZES};
