@@ -43,6 +43,7 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::locate::{LocatedTag, TagPose};
+use crate::track::turn_between;
 use crate::uncertainty::TagUncertainty;
 
 /// The share of the picture's shorter side over which a camera's weight fades out at its
@@ -154,7 +155,8 @@ impl FusedTags {
 /// the module's decisions): kept from moment to moment by whoever fuses a live table.
 #[derive(Clone, Debug, Default)]
 pub struct Agreement {
-    offsets: HashMap<(u32, String), Offset>,
+    /// By camera, then by tag.
+    offsets: HashMap<String, HashMap<u32, Offset>>,
 }
 
 /// One camera's offset at one tag.
@@ -171,27 +173,32 @@ impl Agreement {
     /// How far `camera`'s reading of tag `id` at `at` is off the consensus, as learnt.
     fn offset(&self, id: u32, camera: &str, at: TablePoint) -> TableVector {
         self.offsets
-            .get(&(id, camera.to_owned()))
+            .get(camera)
+            .and_then(|tags| tags.get(&id))
             .filter(|o| (o.at - at).norm() <= AGREEMENT_RADIUS.0)
             .map_or(TableVector::zeros(), |o| o.by)
     }
 
     /// Learn from readings (already corrected) that fused into `consensus`.
     fn learn(&mut self, id: u32, readings: &[Weighed], consensus: TablePoint) {
+        let fresh = Offset {
+            by: TableVector::zeros(),
+            at: consensus,
+            count: 0.0,
+        };
         for reading in readings {
-            let key = (id, reading.camera.to_owned());
+            if !self.offsets.contains_key(reading.camera) {
+                self.offsets
+                    .insert(reading.camera.to_owned(), HashMap::new());
+            }
+            let Some(tags) = self.offsets.get_mut(reading.camera) else {
+                continue;
+            };
             let residual = reading.tag.pose.center - consensus;
-            let offset = self.offsets.entry(key).or_insert(Offset {
-                by: TableVector::zeros(),
-                at: consensus,
-                count: 0.0,
-            });
+            let offset = tags.entry(id).or_insert(fresh);
+            // Learnt where the stand lay before it moved: start again.
             if (offset.at - consensus).norm() > AGREEMENT_RADIUS.0 {
-                *offset = Offset {
-                    by: TableVector::zeros(),
-                    at: consensus,
-                    count: 0.0,
-                };
+                *offset = fresh;
             }
             offset.count = (offset.count + 1.0).min(AGREEMENT_FRAMES);
             offset.by += residual / offset.count;
@@ -227,6 +234,7 @@ pub fn fuse_agreeing(
     let mut by_id: BTreeMap<u32, Vec<Weighed>> = BTreeMap::new();
     let mut held: BTreeMap<u32, Vec<Weighed>> = BTreeMap::new();
     for view in cameras {
+        let anchors = AnchorsBox::of(view.calibration);
         let weighed = |tag: &LocatedTag| {
             let mut tag = tag.clone();
             let centre = tag.pose.center;
@@ -234,8 +242,7 @@ pub fn fuse_agreeing(
             Weighed {
                 camera: view.camera,
                 covariance: tag.pose.uncertainty.covariance,
-                fade: edge_fade(view.calibration, &tag.pose)
-                    * anchors_fade(view.calibration, &tag.pose),
+                fade: edge_fade(view.calibration, &tag.pose) * anchors.fade(tag.pose.center),
                 tag,
             }
         };
@@ -281,26 +288,34 @@ fn edge_fade(calibration: &TableCalibration, pose: &TagPose) -> f64 {
     smoothstep(inside / (FADE * width.min(height)))
 }
 
-/// How much a camera's reading counts for lying outside the box its anchors span: fully
-/// inside, nothing from [`BEYOND_ANCHORS`] out, smoothly between.
-fn anchors_fade(calibration: &TableCalibration, pose: &TagPose) -> f64 {
-    let Some((low, high)) = calibration.anchors.iter().fold(None, |span, fit| {
-        let (centre, half) = (fit.anchor.center, fit.anchor.size / 2.0);
-        let (low, high) = span.unwrap_or((centre, centre));
-        Some((
-            TablePoint::new(low.x.min(centre.x - half), low.y.min(centre.y - half)),
-            TablePoint::new(high.x.max(centre.x + half), high.y.max(centre.y + half)),
-        ))
-    }) else {
-        return 1.0;
-    };
-    let at = pose.center;
-    let outside = TableVector::new(
-        (low.x - at.x).max(at.x - high.x).max(0.0),
-        (low.y - at.y).max(at.y - high.y).max(0.0),
-    )
-    .norm();
-    smoothstep(1.0 - outside / BEYOND_ANCHORS.0)
+/// The box a camera's anchors span, table inches (none for a calibration without anchors).
+struct AnchorsBox(Option<(TablePoint, TablePoint)>);
+
+impl AnchorsBox {
+    fn of(calibration: &TableCalibration) -> AnchorsBox {
+        AnchorsBox(calibration.anchors.iter().fold(None, |span, fit| {
+            let (centre, half) = (fit.anchor.center, fit.anchor.size / 2.0);
+            let (low, high) = span.unwrap_or((centre, centre));
+            Some((
+                TablePoint::new(low.x.min(centre.x - half), low.y.min(centre.y - half)),
+                TablePoint::new(high.x.max(centre.x + half), high.y.max(centre.y + half)),
+            ))
+        }))
+    }
+
+    /// How much a camera's reading at `at` counts for lying outside the box: fully inside,
+    /// nothing from [`BEYOND_ANCHORS`] out, smoothly between.
+    fn fade(&self, at: TablePoint) -> f64 {
+        let Some((low, high)) = self.0 else {
+            return 1.0;
+        };
+        let outside = TableVector::new(
+            (low.x - at.x).max(at.x - high.x).max(0.0),
+            (low.y - at.y).max(at.y - high.y).max(0.0),
+        )
+        .norm();
+        smoothstep(1.0 - outside / BEYOND_ANCHORS.0)
+    }
 }
 
 /// 0 below 0, 1 above 1, and smoothly between.
@@ -317,7 +332,7 @@ fn as_vectors(readings: &[Weighed]) -> Vec<Vector3<f64>> {
         .iter()
         .map(|r| {
             let pose = &r.tag.pose;
-            let turn = (pose.facing.0 - first + 540.0).rem_euclid(360.0) - 180.0;
+            let turn = turn_between(Degrees(first), pose.facing).0;
             Vector3::new(pose.center.x, pose.center.y, (first + turn).to_radians())
         })
         .collect()

@@ -76,12 +76,6 @@ pub fn cut_off(units: &[&Unit], reach: impl Fn(usize, usize) -> Inches) -> Vec<C
         .collect()
 }
 
-/// How far the camera may have the gap between two units of one scene off, 95 % either way,
-/// when it placed both.
-pub(crate) fn pair_plus_minus(a: &Unit, b: &Unit, length_sd: Option<f64>) -> Option<Inches> {
-    a.footprint.gap_plus_minus(&b.footprint, length_sd)
-}
-
 /// The widest error bar of the measured gaps too near `reach` to tell from it, to say in a
 /// ruling why it is for the players (none among units drawn by hand).
 pub(crate) fn widest_doubt(
@@ -93,7 +87,9 @@ pub(crate) fn widest_doubt(
     (0..units.len())
         .flat_map(|a| (a + 1..units.len()).map(move |b| (a, b)))
         .filter_map(|(a, b)| {
-            let within = pair_plus_minus(units[a], units[b], length_sd)?;
+            let within = units[a]
+                .footprint
+                .gap_plus_minus(&units[b].footprint, length_sd)?;
             let gap = units[a].footprint.gap_to(&units[b].footprint);
             ((gap - reach).abs() <= tolerance.margin(Some(within))).then_some(within)
         })
@@ -114,8 +110,11 @@ pub fn cohesion_rulings(situation: &Situation) -> Vec<Ruling> {
 fn brigade_ruling(situation: &Situation, brigade: &str, members: &[usize]) -> Ruling {
     let reach = situation.profile.distances().brigade_cohesion;
     let units: Vec<&Unit> = members.iter().map(|&m| &situation.scene.units[m]).collect();
-    let plus_minus =
-        |a: usize, b: usize| pair_plus_minus(units[a], units[b], situation.scene.length_sd);
+    let plus_minus = |a: usize, b: usize| {
+        units[a]
+            .footprint
+            .gap_plus_minus(&units[b].footprint, situation.scene.length_sd)
+    };
     let cut: Vec<(usize, usize, Inches, Option<Inches>)> = cut_off(&units, |_, _| reach)
         .into_iter()
         .map(|c| (c.unit, c.nearest, c.gap, plus_minus(c.unit, c.nearest)))

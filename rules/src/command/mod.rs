@@ -8,8 +8,8 @@ mod radius;
 
 pub use radius::COMMAND_RADIUS;
 
+pub(crate) use cohesion::widest_doubt;
 pub use cohesion::{CutOff, brigades, cohesion_rulings, cut_off};
-pub(crate) use cohesion::{pair_plus_minus, widest_doubt};
 pub use distance::{CommandDistance, command_distance, commander_of};
 pub use proximity::{
     EnemyWithin, SIGHT_ARC, SQUARES, enemy_within, held_by_cavalry, nearest_close_order,

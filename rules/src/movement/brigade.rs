@@ -2,7 +2,7 @@
 //! one group — each within 6" of another — both before and after the move. A move that tears a
 //! group apart names the unit whose move did it.
 
-use crate::command::{CutOff, brigades, cut_off, pair_plus_minus, widest_doubt};
+use crate::command::{CutOff, brigades, cut_off, widest_doubt};
 use crate::geometry::angle_between;
 use crate::profile::{Profile, Tolerance};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
@@ -49,8 +49,12 @@ impl Group<'_> {
         slack: impl Fn(Option<Inches>) -> Inches,
     ) -> Vec<(usize, usize, Inches)> {
         let units = &self.units;
-        let reach_of =
-            |a: usize, b: usize| reach + slack(pair_plus_minus(units[a], units[b], self.length_sd));
+        let reach_of = |a: usize, b: usize| {
+            let within = units[a]
+                .footprint
+                .gap_plus_minus(&units[b].footprint, self.length_sd);
+            reach + slack(within)
+        };
         triples(cut_off(units, reach_of))
     }
 

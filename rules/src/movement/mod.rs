@@ -86,7 +86,7 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
         .filter_map(|(index, unit)| {
             after
                 .unit(&unit.id)
-                .map(|moved| check_move(&situation, index, (moved, after.length_sd)))
+                .map(|moved| check_move(&situation, index, moved, after.length_sd))
         })
         .collect();
     for check in &mut checks {
@@ -109,10 +109,15 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
     (checks, roll)
 }
 
-/// The unit's move to `after` (the unit, and its scene's relative error of every length).
-fn check_move(situation: &Situation, index: usize, after: (&Unit, Option<f64>)) -> MoveCheck {
+/// The unit's move to `after`, whose scene has `after_length_sd` as its relative error of
+/// every length.
+fn check_move(
+    situation: &Situation,
+    index: usize,
+    after: &Unit,
+    after_length_sd: Option<f64>,
+) -> MoveCheck {
     let profile = situation.profile;
-    let (after, after_length_sd) = after;
     let before = &situation.scene.units[index];
     let (most_moves, formation_limit) = profile.moves_per_turn(before.formation);
     let moves_per_order = f64::from(most_moves);

@@ -74,7 +74,6 @@ const HEIGHT_SD: Inches = Inches(0.6 / 25.4);
 struct Eye {
     name: String,
     camera: Camera,
-    calibration: Option<TableCalibration>,
     /// Its time a frame: detect, place and track.
     times: Vec<Duration>,
     jobs: mpsc::Sender<(vision::Mat, Duration)>,
@@ -106,7 +105,6 @@ impl Eye {
         Eye {
             name,
             camera,
-            calibration: None,
             times: Vec::new(),
             jobs,
             done,
@@ -121,7 +119,6 @@ impl Eye {
             .recv()
             .map_err(|_| anyhow::anyhow!("{}'s thread stopped", self.name))??;
         if let Some(calibration) = seen.calibrated {
-            self.calibration = Some(calibration.clone());
             rig.calibrated(index, calibration);
         }
         rig.report(index, time, seen.tags, seen.held);
@@ -397,7 +394,8 @@ pub fn run(bench: &CamerasBench, out: &mut dyn Write) -> anyhow::Result<()> {
             still: &still,
             in_sight: &in_sight,
         };
-        let unseen = judge_places(&evening, &eyes[0], &fused, &lying, &mut figures)?;
+        let first = rig.cameras()[0].calibration.as_ref();
+        let unseen = judge_places(&evening, first, &fused, &lying, &mut figures)?;
         let most = if unplugged(frame) {
             &mut figures.unseen_unplugged
         } else {
@@ -440,12 +438,12 @@ struct Lying<'a> {
 /// units the scene names unseen.
 fn judge_places(
     evening: &Evening,
-    first: &Eye,
+    calibration: Option<&TableCalibration>,
     fused: &FusedTags,
     lying: &Lying,
     figures: &mut Figures,
 ) -> anyhow::Result<usize> {
-    let Some(calibration) = &first.calibration else {
+    let Some(calibration) = calibration else {
         return Ok(0);
     };
     let (scene, sighted) = scene_on_table(
