@@ -22,9 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub profile: Option<PathBuf>,
 
-    /// Where the app records the game (with no subcommand).
+    /// What the app opens (with no subcommand; without any, the source it used last), and
+    /// where it records the game.
     #[command(flatten)]
-    pub record: commands::serve::RecordArgs,
+    pub source: commands::serve::SourceArgs,
 
     /// What to do.
     #[command(subcommand)]
@@ -71,6 +72,10 @@ pub enum Command {
     /// why, who it can charge and on which face, its supports, its command distance and the
     /// 12" rule, brigade cohesion and contacts. Borderline cases are marked for the players.
     Rulings(commands::rulings::RulingsCommand),
+    /// Be one camera of a table run on another machine: detect, place and track here, and
+    /// send each frame's tags with its capture time over MQTT (the table lists this camera in
+    /// its cameras file as `mqtt = "mqtt://host/table"` under the same name).
+    Camera(commands::camera::CameraCommand),
     /// Print a built-in ruleset profile (TOML), to copy and adjust for --profile.
     Profile {
         /// The ruleset, e.g. black-powder.
@@ -129,6 +134,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::CheckMove(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Detect(command)) => command.run(out),
         Some(Command::Calibrate(command)) => command.run(out),
+        Some(Command::Camera(command)) => command.run(out),
         Some(Command::Locate(command)) => command.run(out),
         Some(Command::Analyze(command)) => command.run(out),
         Some(Command::Render(command)) => command.run(out),
@@ -151,8 +157,14 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Roster(command)) => commands::roster::run(command, out),
         Some(Command::Replay(command)) => command.run(out),
         Some(Command::Report(command)) => command.run(out),
-        Some(Command::Demo(record)) => crate::app::run(true, record.choice()),
-        None => crate::app::run(false, cli.record.choice()),
+        Some(Command::Demo(record)) => crate::app::run(
+            Some(crate::app::pipeline::Setup::default()),
+            record.choice(),
+        ),
+        None => {
+            let given = cli.source.given().then(|| cli.source.setup()).transpose()?;
+            crate::app::run(given, cli.source.record.choice())
+        }
     }
 }
 

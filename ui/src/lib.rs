@@ -11,5 +11,6 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod quiet_gpu;
+pub mod remote;
 pub mod report;
 pub mod serve;

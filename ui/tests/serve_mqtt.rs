@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::broker::Broker;
 use common::served::{Served, free_port};
 use futures_util::StreamExt;
 use serde_json::Value;
@@ -15,49 +14,6 @@ use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
 const PATIENCE: Duration = Duration::from_secs(90);
-
-/// A mosquitto broker on a port of its own, stopped when dropped.
-struct Broker {
-    child: Child,
-    port: u16,
-}
-
-impl Broker {
-    fn start(port: u16) -> Broker {
-        let program = "/usr/sbin/mosquitto";
-        assert!(
-            std::path::Path::new(program).exists(),
-            "{program} is missing: `make test` installs mosquitto"
-        );
-        let child = Command::new(program)
-            .args(["-p", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("mosquitto starts");
-        let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < PATIENCE, "mosquitto never listened");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Broker { child, port }
-    }
-
-    fn url(&self, table: &str) -> String {
-        format!("mqtt://127.0.0.1:{}/{table}", self.port)
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
 
 fn table(broker: &str) -> Served {
     Served::start(

@@ -7,7 +7,7 @@ use rules::Scene;
 use rules::geometry::{TablePoint, TableVector, facing_of};
 use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, TerrainDoc};
 use rules::units::{Degrees, Inches};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::partial::{self, PartialUnit};
 use crate::uncertainty::{Placed, TagUncertainty, stand_sd, tag_uncertainty};
@@ -86,7 +86,7 @@ pub fn tag_pose(
 }
 
 /// What a tag in view is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "role")]
 pub enum TagRole {
     /// One of the table's anchors.

@@ -79,6 +79,47 @@ impl SightMap {
     }
 }
 
+impl SightMap {
+    /// The map of a rig: at each place the smallest tag the best of `maps` finds there. Maps
+    /// of another grid than the first (another table, another cell) are left out.
+    pub fn best_of<'m>(maps: impl IntoIterator<Item = &'m SightMap>) -> Option<SightMap> {
+        let mut maps = maps.into_iter();
+        let mut best = maps.next()?.clone();
+        for map in maps {
+            if (map.cell, map.columns, map.rows) != (best.cell, best.columns, best.rows) {
+                continue;
+            }
+            for (kept, other) in best.smallest.iter_mut().zip(&map.smallest) {
+                *kept = match (*kept, *other) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+        Some(best)
+    }
+}
+
+/// Pixels along each side of the picture where its outline on the table is taken.
+const OUTLINE_STEPS: usize = 12;
+
+/// The part of the table a camera's picture shows, at `height` above the cloth: its edges
+/// traced around, a point every twelfth of a side (a lens bends them). Edge pixels whose rays
+/// miss that height are left out.
+pub fn picture_outline(camera: &Camera, height: Inches) -> Vec<TablePoint> {
+    let size = camera.intrinsics.image_size;
+    let (w, h) = (f64::from(size.width), f64::from(size.height));
+    let steps = OUTLINE_STEPS as f64;
+    let along = |i: usize| i as f64 / steps;
+    let edge = (0..OUTLINE_STEPS)
+        .map(|i| (along(i) * w, 0.0))
+        .chain((0..OUTLINE_STEPS).map(|i| (w, along(i) * h)))
+        .chain((0..OUTLINE_STEPS).map(|i| ((1.0 - along(i)) * w, h)))
+        .chain((0..OUTLINE_STEPS).map(|i| (0.0, (1.0 - along(i)) * h)));
+    edge.filter_map(|(x, y)| camera.unproject_at(&PixelPoint::new(x, y), height))
+        .collect()
+}
+
 /// The smallest printed tag found at `point`, `height` above the cloth: [`FINDABLE`] pixels
 /// over the pixels an inch-wide tag takes there; `None` when the place is outside the picture.
 pub fn smallest_tag_at(camera: &Camera, point: TablePoint, height: Inches) -> Option<Inches> {

@@ -514,9 +514,9 @@ pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
     })
 }
 
-/// Open the app window. `demo` starts on the demo table whatever the saved source; the game
-/// is recorded as `record` says.
-pub fn run(demo: bool, record: pipeline::Recording) -> anyhow::Result<()> {
+/// Open the app window on `start` (the command line's source and table files; `None`: those
+/// used last); the game is recorded as `record` says.
+pub fn run(start: Option<Setup>, record: pipeline::Recording) -> anyhow::Result<()> {
     let options = window_options()?;
     lens::keep_lenses();
     eframe::run_native(
@@ -524,8 +524,8 @@ pub fn run(demo: bool, record: pipeline::Recording) -> anyhow::Result<()> {
         options,
         Box::new(move |cc| {
             let mut settings = load_settings(cc.storage);
-            if demo {
-                settings.setup.source = pipeline::SourceChoice::Demo;
+            if let Some(setup) = start {
+                settings.setup = setup;
             }
             settings.setup.record = record;
             Ok(Box::new(VedetteApp::new(&cc.egui_ctx, settings)))

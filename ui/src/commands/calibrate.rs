@@ -248,12 +248,17 @@ fn write_figures(
 }
 
 /// The arguments of `vedette calibrate` (its help is the `Command` variant's).
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct CalibrateCommand {
     /// Pictures: the table with its anchors in view (several, with the stands moved, pin
     /// the lens down better), and optionally the board.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "cameras")]
     pub images: Vec<PathBuf>,
+    /// Several cameras over one table: calibrate each camera of this cameras file from a
+    /// frame of its own (a webcam's first frame, a video's, a picture) into the calibration
+    /// file the cameras file names for it. Remote cameras are calibrated on their own machine.
+    #[arg(long, value_name = "CAMERAS.toml", conflicts_with_all = ["images", "output", "lens"])]
+    pub cameras: Option<PathBuf>,
     /// The anchor layout: where each anchor tag lies on the table.
     #[arg(long, value_name = "ANCHORS.toml")]
     pub anchors: PathBuf,
@@ -262,8 +267,13 @@ pub struct CalibrateCommand {
     #[arg(long, value_name = "ROSTER.toml")]
     pub roster: Option<PathBuf>,
     /// Where to write the calibration.
-    #[arg(short, long, value_name = "CAMERA.toml")]
-    pub output: PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "CAMERA.toml",
+        required_unless_present = "cameras"
+    )]
+    pub output: Option<PathBuf>,
     /// Start from the lens of an earlier calibration; it is kept unless these pictures
     /// measure a better-founded one.
     #[arg(long, value_name = "CAMERA.toml")]
@@ -287,6 +297,12 @@ pub struct CalibrateCommand {
 impl CalibrateCommand {
     /// Calibrate, save, and print the figures a player checks.
     pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        if let Some(cameras) = &self.cameras {
+            return self.run_cameras(cameras, out);
+        }
+        let Some(output) = &self.output else {
+            bail!("no output given: write the calibration with -o CAMERA.toml");
+        };
         if self.images.is_empty() {
             bail!("no images given: show the camera the table with its anchors");
         }
@@ -301,7 +317,7 @@ impl CalibrateCommand {
             .into_iter()
             .flatten(),
         );
-        super::output::claim(&self.output, &inputs, self.force)?;
+        super::output::claim(output, &inputs, self.force)?;
         let layout = AnchorLayout::load(&self.anchors)?;
         warn_of_another_table(self, &layout, out)?;
         let mut detector = TagDetector::new(DetectorSettings {
@@ -368,15 +384,88 @@ impl CalibrateCommand {
             Err(_) => (calibrate(&detected), detected),
         };
         let result = result.with_context(|| table_picture(&layout, &self.images, &pictures))?;
-        result.save(&self.output)?;
+        result.save(output)?;
         write_lens(&result, out)?;
         write_figures(
             &result,
             !stands.is_empty(),
             &table_picture(&layout, &self.images, &pictures),
-            &self.output,
+            output,
             out,
         )?;
         Ok(())
     }
+
+    /// Calibrate every camera of a cameras file, each from a frame of its own, into the
+    /// calibration file it names.
+    fn run_cameras(&self, path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+        let cameras = crate::app::pipeline::load_cameras(path)?;
+        let mut done = 0;
+        for camera in &cameras {
+            writeln!(out, "camera {}:", camera.name)?;
+            let Some(output) = &camera.calibration else {
+                bail!(
+                    "{}: camera {} names no calibration file to write: give it `calibration = \"{}.toml\"`",
+                    path.display(),
+                    camera.name,
+                    crate::serve::mqtt::topic_name(&camera.name)
+                );
+            };
+            let Some(picture) = camera_picture(&camera.source, output)? else {
+                writeln!(
+                    out,
+                    "  a remote camera: calibrate it on its own machine (`vedette calibrate` there), and start it with `vedette camera --calibration`"
+                )?;
+                continue;
+            };
+            let one = CalibrateCommand {
+                images: vec![picture],
+                cameras: None,
+                output: Some(output.clone()),
+                ..self.clone()
+            };
+            one.run(out)
+                .with_context(|| format!("{}: camera {}", path.display(), camera.name))?;
+            done += 1;
+        }
+        writeln!(out, "{done} of {} cameras calibrated", cameras.len())?;
+        Ok(())
+    }
+}
+
+/// The picture a camera of a rig is calibrated from: a picture as it is; a video's or a
+/// webcam's first frame, kept beside its calibration (`CAMERA.toml.png`) to show what it was
+/// made from. `None` for a remote camera.
+fn camera_picture(
+    source: &crate::app::pipeline::SourceChoice,
+    output: &Path,
+) -> anyhow::Result<Option<PathBuf>> {
+    use crate::app::pipeline::SourceChoice;
+    use vision::FrameSource;
+    let mut frames: Box<dyn FrameSource> = match source {
+        SourceChoice::Image(path) => return Ok(Some(path.clone())),
+        SourceChoice::Remote(_) => return Ok(None),
+        SourceChoice::Video(path) => Box::new(vision::source::VideoFile::open(path)?),
+        SourceChoice::Webcam {
+            index,
+            width,
+            height,
+        } => Box::new(vision::source::Webcam::open(
+            vision::source::WebcamRequest {
+                index: *index,
+                width: *width,
+                height: *height,
+                ..vision::source::WebcamRequest::default()
+            },
+        )?),
+        SourceChoice::Demo | SourceChoice::Cameras(_) => bail!("{source} is not one camera"),
+    };
+    let frame = frames
+        .next_frame()?
+        .with_context(|| format!("{source} gave no frame"))?;
+    let mut kept = output.as_os_str().to_owned();
+    kept.push(".png");
+    let kept = PathBuf::from(kept);
+    vision::write_image(&kept, &frame.image)?;
+    Ok(Some(kept))
 }

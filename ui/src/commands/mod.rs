@@ -11,6 +11,7 @@ pub mod bench_record;
 pub mod bench_serve;
 pub mod bench_vision;
 pub mod calibrate;
+pub mod camera;
 pub mod check_move;
 pub mod detect;
 pub mod locate;

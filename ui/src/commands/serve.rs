@@ -8,19 +8,26 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::app::pipeline::{Pipeline, Recording, Setup, SourceChoice};
+use crate::app::pipeline::{
+    CameraChoice, Pipeline, Recording, Setup, SourceChoice, check_rig, load_cameras,
+};
 use crate::serve::mqtt::Broker;
 use crate::serve::{Links, ServeOptions, Server, Token, qr};
 
-/// Where `vedette serve` takes its frames and table files from.
+/// Where `vedette serve` and the app take their frames and table files from.
 #[derive(Debug, clap::Args)]
 pub struct SourceArgs {
-    /// Serve the built-in demo table (what is served when no source is given).
-    #[arg(long, conflicts_with_all = ["webcam", "video", "image"])]
+    /// The built-in demo table (what is served when no source is given).
+    #[arg(long, conflicts_with_all = ["webcam", "video", "image", "cameras"])]
     pub demo: bool,
-    /// A webcam, by index (0 is the first).
-    #[arg(long, value_name = "INDEX", conflicts_with_all = ["video", "image"])]
-    pub webcam: Option<u32>,
+    /// A webcam, by index (0 is the first); give it again for several cameras over one
+    /// table (`--webcam 0 --webcam 2`), each calibrating itself from the anchors.
+    #[arg(long, value_name = "INDEX", conflicts_with_all = ["video", "image", "cameras"])]
+    pub webcam: Vec<u32>,
+    /// Several cameras over one table, from a cameras file (webcams, videos, pictures and
+    /// remote cameras, each with its own calibration): see the README.
+    #[arg(long, value_name = "CAMERAS.toml", conflicts_with_all = ["video", "image", "calibration"])]
+    pub cameras: Option<PathBuf>,
     /// A video file, played in a loop.
     #[arg(long, value_name = "FILE", conflicts_with = "image")]
     pub video: Option<PathBuf>,
@@ -68,18 +75,48 @@ impl RecordArgs {
 }
 
 impl SourceArgs {
-    fn setup(&self) -> Setup {
-        let source = match (&self.webcam, &self.video, &self.image) {
-            (Some(index), _, _) => SourceChoice::Webcam {
+    /// Whether the command line names a source or a table file (the app opens the source it
+    /// used last when it does not).
+    pub fn given(&self) -> bool {
+        self.demo
+            || !self.webcam.is_empty()
+            || [
+                &self.cameras,
+                &self.video,
+                &self.image,
+                &self.calibration,
+                &self.anchors,
+                &self.roster,
+                &self.terrain,
+            ]
+            .iter()
+            .any(|p| p.is_some())
+    }
+
+    /// The setup the arguments name; a cameras file that cannot be used is an error naming it.
+    pub fn setup(&self) -> anyhow::Result<Setup> {
+        let source = match (
+            self.webcam.as_slice(),
+            &self.cameras,
+            &self.video,
+            &self.image,
+        ) {
+            ([index], ..) => SourceChoice::Webcam {
                 index: *index,
                 width: 1920,
                 height: 1080,
             },
-            (_, Some(video), _) => SourceChoice::Video(video.clone()),
-            (_, _, Some(image)) => SourceChoice::Image(image.clone()),
+            ([_, _, ..], ..) => {
+                let cameras = CameraChoice::webcams(&self.webcam);
+                check_rig(&cameras).map_err(anyhow::Error::msg)?;
+                SourceChoice::Cameras(cameras)
+            }
+            (_, Some(file), ..) => SourceChoice::Cameras(load_cameras(file)?),
+            (_, _, Some(video), _) => SourceChoice::Video(video.clone()),
+            (_, _, _, Some(image)) => SourceChoice::Image(image.clone()),
             _ => SourceChoice::Demo,
         };
-        Setup {
+        Ok(Setup {
             source,
             calibration: self.calibration.clone(),
             anchors: self.anchors.clone(),
@@ -87,7 +124,7 @@ impl SourceArgs {
             terrain: self.terrain.clone(),
             ruleset: None,
             record: self.record.choice(),
-        }
+        })
     }
 }
 
@@ -164,7 +201,7 @@ pub struct HubArgs {
 
 /// `vedette serve`.
 pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let setup = args.source.setup();
+    let setup = args.source.setup()?;
     let name = match (&args.name, &setup.source) {
         (None, SourceChoice::Demo) => Some("Demo table: Crimea River".to_owned()),
         (name, _) => name.clone(),

@@ -49,15 +49,21 @@ use super::demo::Demo;
 use super::lens::{LensLearning, LensStatus};
 use state::Rate;
 
+mod cameras;
 mod processor;
 mod recording;
+mod rig;
 mod setup;
 mod state;
+mod table;
 
+pub use cameras::{CameraChoice, CamerasFileError, MOST_CAMERAS, check_rig, load_cameras};
 pub use processor::{MOVES_KEPT, Processor, Ruler};
 pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};
-pub use state::{CalibrationStatus, MoveRecord, Status, TableState};
+pub use state::{CalibrationStatus, CameraPart, CameraStatus, MoveRecord, Status, TableState};
+pub use table::CameraWord;
+use table::TableBook;
 
 /// What the UI asks of the pipeline.
 #[derive(Debug)]
@@ -70,6 +76,8 @@ pub enum Command {
     Roster(Box<Roster>),
     /// Rule by this ruleset (`None`: the roster's) from the next frame.
     Ruleset(Option<RulesetId>),
+    /// With several cameras, show this one's picture (by its place in the list).
+    ShowCamera(usize),
 }
 
 /// A source being read, with its processor.
@@ -129,6 +137,18 @@ fn open(setup: &Setup) -> (Running, Option<String>) {
             }
             Err(e) => (None, Inputs::default(), Some(format!("demo table: {e:#}"))),
         },
+        other => match source_plan(other) {
+            Ok(plan) => (Some(plan), Inputs::load(setup), None),
+            Err(e) => (None, Inputs::load(setup), Some(e)),
+        },
+    };
+    (Running::new(name, plan, inputs, setup.clone()), error)
+}
+
+/// How to read one camera's source: a webcam, a video (looped: a convention table keeps
+/// playing), or a picture (whose one frame must not be dropped).
+pub(crate) fn source_plan(source: &SourceChoice) -> Result<SourcePlan, String> {
+    match source {
         SourceChoice::Webcam {
             index,
             width,
@@ -144,7 +164,7 @@ fn open(setup: &Setup) -> (Running, Option<String>) {
                 let camera = Webcam::open(request).map_err(|e| e.to_string())?;
                 Ok(Box::new(camera) as Box<dyn FrameSource>)
             });
-            (Some(plan(open, false, false)), Inputs::load(setup), None)
+            Ok(plan(open, false, false))
         }
         SourceChoice::Video(path) => {
             let path = path.clone();
@@ -152,22 +172,23 @@ fn open(setup: &Setup) -> (Running, Option<String>) {
                 let video = VideoFile::open(&path).map_err(|e| e.to_string())?;
                 Ok(Box::new(video) as Box<dyn FrameSource>)
             });
-            // Loop a video: a convention table keeps playing.
-            (Some(plan(open, true, true)), Inputs::load(setup), None)
+            Ok(plan(open, true, true))
         }
         SourceChoice::Image(path) => {
             let path = path.clone();
             let open: OpenSource =
                 Box::new(move || Ok(Box::new(ImageFile::new(&path)) as Box<dyn FrameSource>));
-            // A picture's one frame must not be dropped.
-            let plan = SourcePlan {
+            Ok(SourcePlan {
                 live: false,
                 ..plan(open, false, false)
-            };
-            (Some(plan), Inputs::load(setup), None)
+            })
         }
-    };
-    (Running::new(name, plan, inputs, setup.clone()), error)
+        SourceChoice::Demo => Err("the demo table is not one camera of several".into()),
+        SourceChoice::Cameras(_) => Err("a camera of several cannot be several itself".into()),
+        SourceChoice::Remote(broker) => Err(format!(
+            "a remote camera ({broker}) sends tags, not pictures: list it in a cameras file beside the cameras of this machine"
+        )),
+    }
 }
 
 /// A live source's plan: frames dropped when the processor is busy.
@@ -195,7 +216,7 @@ impl Pipeline {
     /// Start the pipeline on a setup; `repaint` is called after each new state (egui's
     /// `request_repaint`, so the UI wakes only when there is something new).
     pub fn start(setup: Setup, repaint: impl Fn() + Send + 'static) -> Pipeline {
-        Pipeline::spawn(move || open(&setup), repaint)
+        Pipeline::spawn(move || start(&setup), repaint)
     }
 
     /// Start the pipeline on a source of the caller's (a camera driver of its own, a scripted
@@ -226,13 +247,13 @@ impl Pipeline {
                 ..Setup::default()
             };
             let running = Running::new(name, Some(plan), inputs, setup);
-            (running, None)
+            Next::One(Box::new(running), None)
         };
         Pipeline::spawn(first, repaint)
     }
 
     fn spawn(
-        first: impl FnOnce() -> (Running, Option<String>) + Send + 'static,
+        first: impl FnOnce() -> Next + Send + 'static,
         repaint: impl Fn() + Send + 'static,
     ) -> Pipeline {
         let (commands, receiver) = std::sync::mpsc::channel();
@@ -329,25 +350,59 @@ fn hand_over(to_ruling: &DropSender<(TableState, u64)>, state: TableState, rules
     }
 }
 
-fn run(
-    first: (Running, Option<String>),
+/// What the pipeline thread runs: one source, or several cameras over the table.
+enum Next {
+    One(Box<Running>, Option<String>),
+    Rig(Setup, Vec<CameraChoice>),
+}
+
+/// Start what a setup names.
+fn start(setup: &Setup) -> Next {
+    match &setup.source {
+        SourceChoice::Cameras(cameras) => Next::Rig(setup.clone(), cameras.clone()),
+        _ => {
+            let (running, error) = open(setup);
+            Next::One(Box::new(running), error)
+        }
+    }
+}
+
+/// The pipeline thread: run one source or a rig, and whatever the UI opens next, until the
+/// UI goes away.
+fn run(first: Next, commands: &Receiver<Command>, to_ruling: &DropSender<(TableState, u64)>) {
+    let mut next = first;
+    loop {
+        let opened = match next {
+            Next::One(running, error) => run_one(*running, error, commands, to_ruling),
+            Next::Rig(setup, cameras) => rig::run(&setup, &cameras, commands, to_ruling),
+        };
+        let Some(setup) = opened else {
+            return;
+        };
+        next = start(&setup);
+    }
+}
+
+/// Run one source until the UI opens several cameras (returned) or goes away (`None`).
+fn run_one(
+    mut running: Running,
+    mut error: Option<String>,
     commands: &Receiver<Command>,
     to_ruling: &DropSender<(TableState, u64)>,
-) {
-    let (mut running, mut error) = first;
+) -> Option<Setup> {
     loop {
         let command = if running.capture.is_none() {
             // Nothing to read: wait for the UI, without spinning.
             match commands.recv_timeout(Duration::from_millis(250)) {
                 Ok(c) => Some(c),
                 Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => return,
+                Err(RecvTimeoutError::Disconnected) => return None,
             }
         } else {
             match commands.try_recv() {
                 Ok(c) => Some(c),
                 Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => return,
+                Err(TryRecvError::Disconnected) => return None,
             }
         };
         let changes_inputs = matches!(
@@ -355,11 +410,14 @@ fn run(
             Some(Command::Recalibrate | Command::Roster(_) | Command::Ruleset(_))
         );
         match command {
-            Some(Command::Open(setup)) => (running, error) = open(&setup),
+            Some(Command::Open(setup)) => match start(&setup) {
+                Next::One(next, e) => (running, error) = (*next, e),
+                Next::Rig(..) => return Some(setup),
+            },
             Some(Command::Recalibrate) => running.processor.recalibrate(),
             Some(Command::Roster(roster)) => running.processor.set_roster(*roster),
             Some(Command::Ruleset(ruleset)) => running.processor.set_ruleset(ruleset),
-            None => {}
+            Some(Command::ShowCamera(_)) | None => {}
         }
         if let Some(e) = error.take() {
             let mut message = TableState::message(&running.name, Some(e));

@@ -26,9 +26,7 @@ pub struct Processor {
     detector: Result<LiveDetector, String>,
     tracker: Tracker,
     /// Units at rest, on their way, and their moves.
-    watch: MoveWatch,
-    /// The latest moves, newest last.
-    moves: VecDeque<Arc<MoveRecord>>,
+    table: TableBook,
     /// The camera the tracked tags were placed through.
     placed_through: Option<calibration::Camera>,
     /// How each tag at rest looks: blur, glare, faded ink, and the remedy.
@@ -81,8 +79,7 @@ impl Processor {
             })
             .map_err(|e| e.to_string()),
             tracker: Tracker::new(TrackerSettings::default()),
-            watch: MoveWatch::new(),
-            moves: VecDeque::new(),
+            table: TableBook::default(),
             placed_through: None,
             rate: Rate::default(),
             ruler: Ruler::default(),
@@ -100,7 +97,7 @@ impl Processor {
             self.inputs.calibration = None;
             self.lens.restart();
             self.tracker.clear();
-            self.watch.clear();
+            self.table.clear();
             self.placed_through = None;
             if let Ok(detector) = &mut self.detector {
                 detector.clear();
@@ -130,6 +127,17 @@ impl Processor {
     /// Detect, place, track and build the scene, without rulings: the state, and the count of
     /// rule changes to rule it under (see [`Ruler::complete`]).
     pub fn observe(&mut self, frame: &Frame, source: &str) -> (TableState, u64) {
+        let (mut state, word) = self.look(frame, source);
+        if let Some(word) = word {
+            self.table.build(&self.inputs, &word, &mut state);
+        }
+        (state, self.rules_changed)
+    }
+
+    /// Detect, keep the calibration and lens fit, place and track: the frame's state without
+    /// its scene, and what the camera says of its tags once it is calibrated (a camera of a
+    /// rig stops here: the rig builds the table from every camera's word).
+    pub fn look(&mut self, frame: &Frame, source: &str) -> (TableState, Option<CameraWord>) {
         let started = Instant::now();
         let mut state = TableState::message(source, None);
         state.frame_index = frame.index;
@@ -151,14 +159,14 @@ impl Processor {
             Ok(detector) => detector,
             Err(e) => {
                 state.status.error = Some(format!("no tag detector: {e}"));
-                return (state, self.rules_changed);
+                return (state, None);
             }
         };
         let mut detections = match detector.detect(&frame.image) {
             Ok(d) => d,
             Err(e) => {
                 state.status.error = Some(e.to_string());
-                return (state, self.rules_changed);
+                return (state, None);
             }
         };
         state.status.detect_time = detections.detect_time;
@@ -182,13 +190,14 @@ impl Processor {
         let sightings = detections.sightings();
         state.sight = self.for_camera.sight.clone();
         state.error_map = self.for_camera.error_map.clone();
-        if let Some(calibration) = self.inputs.calibration.clone() {
-            self.place(frame, &calibration, &sightings, &mut state);
+        let word = self.inputs.calibration.clone().map(|calibration| {
+            let word = self.track(frame, &calibration, &sightings, &mut state);
             state.calibration = Some(calibration);
-        }
+            word
+        });
         state.status.frame_work = started.elapsed();
         state.status.pipeline_fps = self.rate.tick();
-        (state, self.rules_changed)
+        (state, word)
     }
 
     /// Keep the detector's search for small tags and the map of what the camera can see made
@@ -364,14 +373,14 @@ impl Processor {
         self.inputs.calibration.as_ref()
     }
 
-    /// Place the tags, follow them, and build the scene and its rulings.
-    fn place(
+    /// Place the tags and follow them: what this camera says of its frame, for the table.
+    fn track(
         &mut self,
         frame: &Frame,
         calibration: &TableCalibration,
         sightings: &[calibration::TagSighting],
         state: &mut TableState,
-    ) {
+    ) -> CameraWord {
         let roster = self.inputs.roster.as_ref();
         let tags = locate_tags(calibration, roster, sightings, state.stand_height);
         for problem in &tags.problems {
@@ -380,11 +389,12 @@ impl Processor {
                 other => state.status.notes.push(other.to_string()),
             }
         }
+        let mut recalibrated = false;
         if self.placed_through != Some(calibration.camera) {
             // The lens learnt better: the same table seen more truly, no unit moved.
             if self.placed_through.is_some() {
                 self.tracker.recalibrated(calibration);
-                self.watch.rebase(&self.tracker.rests());
+                recalibrated = true;
             }
             self.placed_through = Some(calibration.camera);
         }
@@ -395,46 +405,12 @@ impl Processor {
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
         state.status.held_tags.sort_unstable_by_key(|(id, _)| *id);
         state.tags = Some(tags);
-        let Some(roster) = roster else {
-            state
-                .status
-                .notes
-                .push("no roster: tags are shown, units are not".into());
-            return;
-        };
-        // An anchor's id in the roster is noted when the inputs are read.
-        match self.watch.update(
-            roster,
-            calibration,
-            &tracked,
-            self.inputs.terrain.clone(),
-            &state.status.source,
-        ) {
-            Ok(motion) => {
-                let mut scene = motion.scene;
-                if let Some(ruleset) = self.inputs.ruleset {
-                    scene.ruleset = ruleset;
-                }
-                state.held_units = roster
-                    .units
-                    .iter()
-                    .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
-                    .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
-                    .collect();
-                state.status.unseen = motion.sighted.unseen;
-                state.status.partial = motion.sighted.partial;
-                record_moves(
-                    &mut self.moves,
-                    motion.before.as_deref(),
-                    &scene,
-                    motion.moves,
-                );
-                state.travelling = motion.travelling;
-                state.scene = Some(Arc::new(scene));
-            }
-            Err(e) => state.status.notes.push(e.to_string()),
+        CameraWord {
+            calibration: calibration.clone(),
+            tracked,
+            held,
+            recalibrated,
         }
-        state.moves = self.moves.iter().cloned().collect();
     }
 
     /// The tags not seen now, held where they rest, and why the camera does not see them.
@@ -474,42 +450,6 @@ fn look_after_tags(
         tracing::debug!("tags' health not read: {e}");
     }
     state.health = health.remedies();
-}
-
-/// Keep the moves finished this frame, each checked as `vedette check-move` checks it against
-/// the table as it was before, the latest [`MOVES_KEPT`] of them.
-fn record_moves(
-    kept: &mut VecDeque<Arc<MoveRecord>>,
-    before: Option<&Scene>,
-    after: &Scene,
-    moves: Vec<vision::MoveEvent>,
-) {
-    if moves.is_empty() {
-        return;
-    }
-    let checks = before.map(|before| {
-        let mut before = before.clone();
-        before.ruleset = after.ruleset;
-        rules::movement::check_moves(&before, after, &after.profile()).0
-    });
-    for event in moves {
-        let check = checks
-            .as_ref()
-            .and_then(|c| c.iter().find(|c| c.unit == event.unit).cloned());
-        let name = after
-            .unit(&event.unit)
-            .map(|u| u.name.clone())
-            .or_else(|| {
-                let commander = after.commanders.iter().find(|c| c.id == event.unit);
-                commander.map(|c| c.name.clone())
-            })
-            .unwrap_or_else(|| event.unit.clone());
-        tracing::info!(unit = %event.unit, path = %event.path, "moved");
-        kept.push_back(Arc::new(MoveRecord { event, name, check }));
-        while kept.len() > MOVES_KEPT {
-            kept.pop_front();
-        }
-    }
 }
 
 /// Makes the rulings of a scene, and reuses them until a stand moves further than the

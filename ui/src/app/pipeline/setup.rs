@@ -21,6 +21,11 @@ pub enum SourceChoice {
     Video(PathBuf),
     /// One picture.
     Image(PathBuf),
+    /// Several cameras over one table, fused into one table state (see [`super::rig`]).
+    Cameras(Vec<CameraChoice>),
+    /// A camera on another machine, sending its tags over MQTT (`vedette camera --mqtt`): the
+    /// broker's address, `mqtt://host[:port]/table`. A camera of a rig only.
+    Remote(String),
 }
 
 impl std::fmt::Display for SourceChoice {
@@ -32,6 +37,11 @@ impl std::fmt::Display for SourceChoice {
             SourceChoice::Video(path) | SourceChoice::Image(path) => {
                 write!(f, "{}", path.display())
             }
+            SourceChoice::Cameras(cameras) => {
+                let names: Vec<&str> = cameras.iter().map(|c| c.name.as_str()).collect();
+                write!(f, "{} cameras ({})", cameras.len(), names.join(", "))
+            }
+            SourceChoice::Remote(broker) => write!(f, "a remote camera at {broker}"),
         }
     }
 }

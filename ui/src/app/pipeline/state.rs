@@ -57,6 +57,51 @@ pub struct Status {
     pub notes: Vec<String>,
     /// The source is failing (lost camera, unreadable file): shown in red.
     pub error: Option<String>,
+    /// With several cameras over the table: how each is doing (empty with one).
+    pub cameras: Vec<CameraStatus>,
+}
+
+/// How one camera of several over the table is doing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CameraStatus {
+    /// Its name and state: live, late, lost.
+    pub report: vision::rig::CameraReport,
+    /// Frames it processed a second.
+    pub fps: f64,
+    /// What is wrong with it (cannot open, not calibrated), if anything.
+    pub problem: Option<String>,
+}
+
+impl CameraStatus {
+    /// Whether it counts for nothing now (lost, or never heard from).
+    pub fn out(&self) -> bool {
+        matches!(
+            self.report.state,
+            vision::rig::CameraState::Lost { .. } | vision::rig::CameraState::Waiting
+        )
+    }
+}
+
+impl std::fmt::Display for CameraStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.report)?;
+        if matches!(self.report.state, vision::rig::CameraState::Live) {
+            write!(f, ", {:.0} frames/s", self.fps)?;
+        }
+        match &self.problem {
+            Some(problem) => write!(f, " ({problem})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The part of the table one camera of several shows, for the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CameraPart {
+    /// The camera's name.
+    pub name: String,
+    /// Its picture's edges on the table, at the stands' height.
+    pub outline: Vec<rules::geometry::TablePoint>,
 }
 
 impl Status {
@@ -77,6 +122,7 @@ impl Status {
             partial: Vec::new(),
             notes: Vec::new(),
             error: None,
+            cameras: Vec::new(),
         }
     }
 }
@@ -114,6 +160,8 @@ pub struct TableState {
     /// Where the camera measures worst: a stand's error bar at each place of the table, for
     /// the calibration and roster in use.
     pub error_map: Option<Arc<ErrorMap>>,
+    /// With several cameras: the part of the table each shows.
+    pub coverage: Vec<CameraPart>,
     /// Status figures and messages.
     pub status: Status,
     /// The game's record, when it is recorded: where it is kept, and the handle to mark turns
@@ -139,6 +187,7 @@ impl TableState {
             lens_coverage: None,
             sight: None,
             error_map: None,
+            coverage: Vec::new(),
             status: Status {
                 error,
                 ..Status::empty(source)

@@ -94,6 +94,7 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
             ),
         );
     }
+    coverage(&painter, &xf, &table.coverage, size);
     let error_map = table.error_map.as_deref().filter(|_| state.show_error_map);
     if let Some(map) = error_map {
         error_map::cells(&painter, &xf, map);
@@ -255,6 +256,55 @@ fn sight(painter: &egui::Painter, xf: &PlanTransform, map: &SightMap, tag_size: 
                 TablePoint::new(x, y + cell),
             ];
             overlay::polygon(painter, xf, &corners, Inches::ZERO, colour, Stroke::NONE);
+        }
+    }
+}
+
+/// Colours of the cameras' parts of the table, in the rig's order.
+const CAMERA_COLOURS: [Color32; 4] = [
+    Color32::from_rgb(90, 170, 255),
+    Color32::from_rgb(255, 150, 60),
+    Color32::from_rgb(200, 110, 255),
+    Color32::from_rgb(80, 220, 200),
+];
+
+/// With several cameras, each one's part of the table outlined and named.
+fn coverage(
+    painter: &egui::Painter,
+    xf: &PlanTransform,
+    parts: &[crate::app::pipeline::CameraPart],
+    (width, depth): (f64, f64),
+) {
+    for (i, part) in parts.iter().enumerate() {
+        let colour = CAMERA_COLOURS[i % CAMERA_COLOURS.len()];
+        let stroke = Stroke::new(2.0, colour);
+        overlay::polygon(
+            painter,
+            xf,
+            &part.outline,
+            Inches::ZERO,
+            Color32::TRANSPARENT,
+            stroke,
+        );
+        // Named at the middle of its part, within the table.
+        let inside: Vec<&TablePoint> = part
+            .outline
+            .iter()
+            .filter(|p| (0.0..=width).contains(&p.x) && (0.0..=depth).contains(&p.y))
+            .collect();
+        let n = inside.len().max(1) as f64;
+        let middle = TablePoint::new(
+            inside.iter().map(|p| p.x).sum::<f64>() / n,
+            inside.iter().map(|p| p.y).sum::<f64>() / n,
+        );
+        if let Some(at) = xf.to_screen(&middle).filter(|_| !inside.is_empty()) {
+            painter.text(
+                at + Vec2::new(0.0, 14.0 * i as f32),
+                egui::Align2::CENTER_CENTER,
+                format!("📷 {}", part.name),
+                egui::FontId::proportional(13.0),
+                colour,
+            );
         }
     }
 }

@@ -4,8 +4,9 @@
 use egui::{Color32, RichText};
 
 use crate::app::lens::LensStatus;
-use crate::app::pipeline::CalibrationStatus;
+use crate::app::pipeline::{CalibrationStatus, CameraStatus, Status};
 use crate::app::{AppState, DIM, WARN};
+use vision::rig::CameraState;
 
 const BAD: Color32 = Color32::from_rgb(240, 90, 80);
 const GOOD: Color32 = Color32::from_rgb(90, 220, 110);
@@ -71,6 +72,46 @@ fn recording(ui: &mut egui::Ui, recorder: Option<&record::Recorder>) {
     }
 }
 
+/// Each camera of several over the table: live, late or lost.
+fn cameras(ui: &mut egui::Ui, cameras: &[CameraStatus]) {
+    for camera in cameras {
+        let colour = match camera.report.state {
+            CameraState::Live => GOOD,
+            CameraState::Late { .. } | CameraState::Waiting => WARN,
+            CameraState::Lost { .. } => BAD,
+        };
+        let short = match camera.report.state {
+            CameraState::Live => format!("📷 {} {:.0}/s", camera.report.name, camera.fps),
+            CameraState::Late { .. } => format!("📷 {} late", camera.report.name),
+            CameraState::Lost { .. } => format!("📷 {} LOST", camera.report.name),
+            CameraState::Waiting => format!("📷 {} waiting", camera.report.name),
+        };
+        ui.label(RichText::new(short).color(colour).strong())
+            .on_hover_text(camera.to_string());
+    }
+}
+
+/// The units not on the table: with several cameras, named, as no camera sees them.
+fn unseen(ui: &mut egui::Ui, status: &Status) {
+    if status.unseen.is_empty() {
+        return;
+    }
+    let text = if status.cameras.is_empty() {
+        format!("{} unit(s) not seen", status.unseen.len())
+    } else {
+        let named: Vec<&str> = status.unseen.iter().take(4).map(String::as_str).collect();
+        let more = status.unseen.len().saturating_sub(named.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        format!("no camera sees: {}{more}", named.join(", "))
+    };
+    ui.label(RichText::new(text).color(WARN))
+        .on_hover_text(status.unseen.join("\n"));
+}
+
 /// The status bar.
 pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
@@ -84,6 +125,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             ui.separator();
         }
         ui.label(RichText::new(&status.source).color(DIM));
+        cameras(ui, &status.cameras);
         let live = state.live_table.as_ref().or(state.table.as_ref());
         let recorder = live.and_then(|t| t.recorder.clone());
         match &state.replay {
@@ -153,9 +195,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             status.unknown_tags,
             held.join("\n")
         ));
-        if !status.unseen.is_empty() {
-            ui.label(RichText::new(format!("{} unit(s) not seen", status.unseen.len())).color(WARN));
-        }
+        unseen(ui, &status);
         if !status.partial.is_empty() {
             let lines: Vec<String> = status.partial.iter().map(ToString::to_string).collect();
             ui.label(

@@ -1,0 +1,331 @@
+//! Several cameras over one table in the app's pipeline, as a player sets them up: two
+//! rendered webcam pictures of a 6'×4' table, each camera calibrating itself from the anchors
+//! in its own picture, fused into one table; a camera that cannot be opened is named and the
+//! units only it would see are said to be unseen, while the other camera goes on; a camera on
+//! "another machine" (`vedette camera`, in a process of its own) sends its tags over a real
+//! mosquitto, joins the table, and is said lost when its machine goes away.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::broker::Broker;
+use common::served::free_port;
+
+use calibration::{AnchorLayout, Intrinsics, TableSize};
+use rules::units::{Degrees, Inches};
+use vedette_ui::app::pipeline::{
+    CameraChoice, Pipeline, Recording, Setup, SourceChoice, TableState,
+};
+use vision::rig::CameraState;
+use vision::synthetic::{Effects, Renderer, SyntheticTable, rig_cameras};
+
+const TABLE: TableSize = TableSize {
+    width: 72.0,
+    depth: 48.0,
+};
+
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Twelve units in two lines across the table, the truth.
+fn battle() -> rules::Scene {
+    let units: Vec<serde_json::Value> = (0..12)
+        .map(|i| {
+            let x = 6.0 + 5.5 * f64::from(i);
+            let y = if i % 2 == 0 { 14.0 } else { 34.0 };
+            serde_json::json!({"id": format!("unit-{i}"), "name": format!("Unit {i}"),
+                "side": if i % 2 == 0 { "red" } else { "blue" }, "kind": "infantry",
+                "formation": "line", "stands": [{"center": [x, y],
+                "facing": if i % 2 == 0 { 90.0 } else { 270.0 }, "width": 3.0, "depth": 1.5}]})
+        })
+        .collect();
+    let doc = serde_json::json!({"ruleset": "black-powder",
+        "table": {"width": TABLE.width, "depth": TABLE.depth}, "units": units});
+    rules::Scene::from_doc(serde_json::from_value(doc).expect("a scene"), "test").expect("valid")
+}
+
+/// The table's files and each camera's picture, written into `folder`.
+struct Table {
+    truth: rules::Scene,
+    anchors: PathBuf,
+    roster: PathBuf,
+    pictures: Vec<PathBuf>,
+}
+
+fn table(folder: &Path) -> Table {
+    let truth = battle();
+    let roster = roster::Roster::for_scene(&truth, roster::TagDefaults::default(), 20);
+    let layout = AnchorLayout::long_table(TABLE, 2, Inches(2.0), Inches(1.5));
+    let world = SyntheticTable::stage(&truth, &roster, &layout);
+    let size = calibration::ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let lenses = vec![Intrinsics::from_field_of_view(size, Degrees(70.0)); 2];
+    let mut renderer = Renderer::new();
+    let pictures = rig_cameras(TABLE, &lenses, Inches(4.0), Degrees(25.0))
+        .iter()
+        .zip(["west", "east"])
+        .enumerate()
+        .map(|(k, (camera, name))| {
+            let effects = Effects {
+                seed: 40 + k as u64,
+                ..Effects::WEBCAM
+            };
+            let image = renderer.render(&world, camera, &effects).expect("renders");
+            let path = folder.join(format!("{name}.png"));
+            vision::write_image(&path, &image).expect("written");
+            path
+        })
+        .collect();
+    let (anchors, roster_path) = (folder.join("anchors.toml"), folder.join("roster.toml"));
+    layout.save(&anchors).expect("anchors saved");
+    roster.save(&roster_path).expect("roster saved");
+    Table {
+        truth,
+        anchors,
+        roster: roster_path,
+        pictures,
+    }
+}
+
+fn folder(name: &str) -> PathBuf {
+    let folder = std::env::temp_dir().join(format!("vedette-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    folder
+}
+
+fn picture(name: &str, path: &Path) -> CameraChoice {
+    CameraChoice {
+        name: name.into(),
+        source: SourceChoice::Image(path.to_owned()),
+        calibration: None,
+    }
+}
+
+fn start(table: &Table, cameras: Vec<CameraChoice>) -> Pipeline {
+    let setup = Setup {
+        source: SourceChoice::Cameras(cameras),
+        anchors: Some(table.anchors.clone()),
+        roster: Some(table.roster.clone()),
+        record: Recording::Off,
+        ..Setup::default()
+    };
+    Pipeline::start(setup, || {})
+}
+
+/// The first state that `done` accepts.
+fn wait_for(pipeline: &Pipeline, what: &str, done: impl Fn(&TableState) -> bool) -> TableState {
+    let start = Instant::now();
+    let mut last = None;
+    while start.elapsed() < PATIENCE {
+        match pipeline.take_latest() {
+            Some(state) if done(&state) => return (*state).clone(),
+            Some(state) => last = Some(state),
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let status = last.map(|s| format!("{:?}", s.status));
+    panic!("never {what}; last status: {status:?}");
+}
+
+/// How far each unit of the scene is from the truth, inches.
+fn misplaced(state: &TableState, truth: &rules::Scene) -> Vec<(String, f64)> {
+    let scene = state.scene.as_ref().expect("a scene");
+    truth
+        .units
+        .iter()
+        .filter_map(|unit| {
+            let placed = scene.unit(&unit.id)?;
+            let off = (placed.footprint.stands()[0].center() - unit.footprint.stands()[0].center())
+                .norm();
+            Some((unit.id.clone(), off))
+        })
+        .collect()
+}
+
+#[test]
+fn two_cameras_make_one_table_with_every_unit_where_it_stands() {
+    let folder = folder("two-cameras");
+    let table = table(&folder);
+    let pipeline = start(
+        &table,
+        vec![
+            picture("west", &table.pictures[0]),
+            picture("east", &table.pictures[1]),
+        ],
+    );
+    let state = wait_for(&pipeline, "saw every unit through two live cameras", |s| {
+        s.status.cameras.len() == 2
+            && s.status
+                .cameras
+                .iter()
+                .all(|c| c.report.state == CameraState::Live)
+            && s.scene
+                .as_ref()
+                .is_some_and(|scene| scene.units.len() == 12)
+    });
+    let off = misplaced(&state, &table.truth);
+    assert_eq!(off.len(), 12);
+    let worst = off.iter().map(|(_, d)| *d).fold(0.0, f64::max);
+    assert!(worst < 0.1, "{off:?}");
+    assert!(state.status.unseen.is_empty(), "{:?}", state.status.unseen);
+    // The plan: each camera's part, and where the best of them finds the roster's tags.
+    assert_eq!(state.coverage.len(), 2);
+    let (west, east) = (&state.coverage[0], &state.coverage[1]);
+    let reach = |outline: &[rules::geometry::TablePoint]| {
+        let xs = outline.iter().map(|p| p.x);
+        (
+            xs.clone().fold(f64::MAX, f64::min),
+            xs.fold(f64::MIN, f64::max),
+        )
+    };
+    let ((w0, w1), (e0, e1)) = (reach(&west.outline), reach(&east.outline));
+    assert!(
+        w0 < 2.0 && w1 > 36.0 && w1 < 60.0,
+        "west spans {w0:.1}–{w1:.1}"
+    );
+    assert!(
+        e0 < 36.0 && e0 > 12.0 && e1 > 70.0,
+        "east spans {e0:.1}–{e1:.1}"
+    );
+    let (sight, tag) = state.sight.as_ref().expect("the best camera's sight");
+    for x in [10.0, 36.0, 62.0] {
+        let smallest = sight
+            .at(&rules::geometry::TablePoint::new(x, 24.0))
+            .expect("some camera sees the middle of the table");
+        assert!(smallest <= *tag, "at x = {x}: {smallest:?}");
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn a_camera_that_cannot_open_is_named_and_what_only_it_sees_is_unseen() {
+    let folder = folder("one-camera-missing");
+    let table = table(&folder);
+    let missing = folder.join("east-unplugged.png");
+    let pipeline = start(
+        &table,
+        vec![
+            picture("west", &table.pictures[0]),
+            picture("east", &missing),
+        ],
+    );
+    let state = wait_for(&pipeline, "ruled on the west camera alone", |s| {
+        s.status.cameras.len() == 2
+            && s.status.cameras[0].report.state == CameraState::Live
+            && s.status.cameras[1].problem.is_some()
+            && s.scene.is_some()
+    });
+    let east = &state.status.cameras[1];
+    assert!(east.out(), "{east}");
+    let problem = east.problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("east-unplugged.png"), "{problem}");
+    // The west camera sees the west half (and a little of the east); the units beyond it
+    // are unseen and named, not left anywhere.
+    let off = misplaced(&state, &table.truth);
+    assert!(off.iter().all(|(_, d)| *d < 0.1), "{off:?}");
+    for unit in &table.truth.units {
+        let x = unit.footprint.stands()[0].center().x;
+        let unseen = state.status.unseen.contains(&unit.id);
+        if x < 30.0 {
+            assert!(
+                !unseen,
+                "{} at x = {x:.1} is in the west camera's view",
+                unit.id
+            );
+        }
+        if x > 50.0 {
+            assert!(
+                unseen,
+                "{} at x = {x:.1} is only in the east camera's view",
+                unit.id
+            );
+        }
+    }
+    assert_eq!(
+        state.coverage.len(),
+        1,
+        "only the west camera is calibrated"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn a_remote_camera_over_a_real_broker_joins_the_table_and_is_said_lost_when_it_goes() {
+    let broker = Broker::start(free_port());
+    let folder = folder("remote-camera");
+    let table = table(&folder);
+    let url = broker.url("table-9");
+    // The east camera on "another machine": `vedette camera` in a process of its own.
+    let arg = |path: &Path| path.display().to_string();
+    let mut east = std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args([
+            "camera",
+            "--mqtt",
+            &url,
+            "--name",
+            "east",
+            "--seconds",
+            "300",
+        ])
+        .args(["--image", &arg(&table.pictures[1])])
+        .args([
+            "--anchors",
+            &arg(&table.anchors),
+            "--roster",
+            &arg(&table.roster),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("vedette camera starts");
+    let remote = CameraChoice {
+        name: "east".into(),
+        source: SourceChoice::Remote(url.clone()),
+        calibration: None,
+    };
+    let pipeline = start(&table, vec![picture("west", &table.pictures[0]), remote]);
+    let state = wait_for(
+        &pipeline,
+        "saw every unit with the remote camera live",
+        |s| {
+            s.status.cameras.len() == 2
+                && s.status
+                    .cameras
+                    .iter()
+                    .all(|c| c.report.state == CameraState::Live)
+                && s.scene
+                    .as_ref()
+                    .is_some_and(|scene| scene.units.len() == 12)
+        },
+    );
+    let off = misplaced(&state, &table.truth);
+    assert!(off.iter().all(|(_, d)| *d < 0.1), "{off:?}");
+    assert_eq!(
+        state.coverage.len(),
+        2,
+        "the remote camera's calibration came"
+    );
+    // Its machine goes away: the table goes on without it and says so.
+    let _ = east.kill();
+    let _ = east.wait();
+    let state = wait_for(&pipeline, "said the remote camera is lost", |s| {
+        s.status.cameras.len() == 2
+            && matches!(s.status.cameras[1].report.state, CameraState::Lost { .. })
+    });
+    assert_eq!(state.status.cameras[0].report.state, CameraState::Live);
+    let said = state.status.cameras[1].to_string();
+    assert!(said.contains("east: lost"), "{said}");
+    for unit in &table.truth.units {
+        if unit.footprint.stands()[0].center().x > 50.0 {
+            assert!(
+                state.status.unseen.contains(&unit.id),
+                "{} is unseen",
+                unit.id
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}
