@@ -329,3 +329,64 @@ fn a_remote_camera_over_a_real_broker_joins_the_table_and_is_said_lost_when_it_g
     }
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+#[test]
+fn render_and_calibrate_take_several_cameras() {
+    // `vedette render --cameras 2` pictures a long table from two cameras, with its anchors
+    // and a cameras file; `vedette calibrate --cameras` calibrates each camera from its own
+    // picture into the file the cameras file names for it.
+    let folder = folder("cli-cameras");
+    let vedette = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+            .args(args)
+            .current_dir(&folder)
+            .output()
+            .expect("vedette runs");
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        let errors = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {said}\n{errors}");
+        said
+    };
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenarios/ntombi.json");
+    let said = vedette(&[
+        "render",
+        &scenario.display().to_string(),
+        "--cameras",
+        "2",
+        "--save-roster",
+        "roster.toml",
+        "-o",
+        "table.png",
+    ]);
+    assert!(
+        said.contains("table-2.png") && said.contains("10 anchors"),
+        "{said}"
+    );
+    let rendered =
+        std::fs::read_to_string(folder.join("table.cameras.toml")).expect("a cameras file");
+    assert!(rendered.contains("image = \"table-1.png\""), "{rendered}");
+    std::fs::write(
+        folder.join("cameras.toml"),
+        "[[camera]]\nname = \"west\"\nimage = \"table-1.png\"\ncalibration = \"west.toml\"\n\n\
+         [[camera]]\nname = \"east\"\nimage = \"table-2.png\"\ncalibration = \"east.toml\"\n",
+    )
+    .expect("written");
+    let said = vedette(&[
+        "calibrate",
+        "--cameras",
+        "cameras.toml",
+        "--anchors",
+        "table.anchors.toml",
+    ]);
+    assert!(said.contains("2 of 2 cameras calibrated"), "{said}");
+    for name in ["west", "east"] {
+        let calibration = calibration::TableCalibration::load(&folder.join(format!("{name}.toml")))
+            .expect("a calibration per camera");
+        assert!(
+            calibration.quality.rms.0 < 0.5,
+            "{name}: {:?}",
+            calibration.quality
+        );
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+}

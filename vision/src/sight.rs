@@ -103,21 +103,46 @@ impl SightMap {
 /// Pixels along each side of the picture where its outline on the table is taken.
 const OUTLINE_STEPS: usize = 12;
 
-/// The part of the table a camera's picture shows, at `height` above the cloth: its edges
-/// traced around, a point every twelfth of a side (a lens bends them). Edge pixels whose rays
-/// miss that height are left out.
-pub fn picture_outline(camera: &Camera, height: Inches) -> Vec<TablePoint> {
+/// The part of a `width` × `depth` table a camera's picture shows, at `height` above the
+/// cloth: the picture's edges traced around (a point every twelfth of a side: a lens bends
+/// them) and clipped to the table. Empty when the picture shows none of it. Edge pixels whose
+/// rays miss that height (above the horizon) are left out of the trace.
+pub fn part_of_table(
+    camera: &Camera,
+    width: Inches,
+    depth: Inches,
+    height: Inches,
+) -> Vec<TablePoint> {
+    use geo::{Area, BooleanOps};
     let size = camera.intrinsics.image_size;
     let (w, h) = (f64::from(size.width), f64::from(size.height));
-    let steps = OUTLINE_STEPS as f64;
-    let along = |i: usize| i as f64 / steps;
+    let along = |i: usize| i as f64 / OUTLINE_STEPS as f64;
     let edge = (0..OUTLINE_STEPS)
         .map(|i| (along(i) * w, 0.0))
         .chain((0..OUTLINE_STEPS).map(|i| (w, along(i) * h)))
         .chain((0..OUTLINE_STEPS).map(|i| ((1.0 - along(i)) * w, h)))
         .chain((0..OUTLINE_STEPS).map(|i| (0.0, (1.0 - along(i)) * h)));
-    edge.filter_map(|(x, y)| camera.unproject_at(&PixelPoint::new(x, y), height))
-        .collect()
+    let traced: Vec<(f64, f64)> = edge
+        .filter_map(|(x, y)| camera.unproject_at(&PixelPoint::new(x, y), height))
+        .filter(|p| p.x.is_finite() && p.y.is_finite())
+        .map(|p| (p.x, p.y))
+        .collect();
+    if traced.len() < 3 {
+        return Vec::new();
+    }
+    let picture = geo::Polygon::new(traced.into(), Vec::new());
+    let table = geo::Rect::new((0.0, 0.0), (width.0, depth.0)).to_polygon();
+    let shown = picture.intersection(&table);
+    let largest = shown
+        .0
+        .iter()
+        .max_by(|a, b| a.unsigned_area().total_cmp(&b.unsigned_area()));
+    largest.map_or_else(Vec::new, |part| {
+        part.exterior()
+            .points()
+            .map(|p| TablePoint::new(p.x(), p.y()))
+            .collect()
+    })
 }
 
 /// The smallest printed tag found at `point`, `height` above the cloth: [`FINDABLE`] pixels
@@ -219,6 +244,59 @@ mod tests {
             intrinsics: Intrinsics::from_field_of_view(size, Degrees(60.0)),
             pose: CameraPose::looking_at(eye, below, nalgebra::Vector3::y()),
         }
+    }
+
+    #[test]
+    fn a_cameras_part_of_the_table_is_its_picture_clipped_to_the_table() {
+        // 40" up, 60° across: the picture spans about 46" × 26" around (30, 20), clipped by the
+        // 48" × 36" table at y = 0 and x = 48.
+        let part = part_of_table(&overhead(40.0), Inches(48.0), Inches(36.0), Inches::ZERO);
+        let xs = || part.iter().map(|p| p.x);
+        let ys = || part.iter().map(|p| p.y);
+        let span = |v: &mut dyn Iterator<Item = f64>| {
+            v.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)))
+        };
+        let ((x0, x1), (y0, y1)) = (span(&mut xs()), span(&mut ys()));
+        let half_width = 40.0 * (30f64).to_radians().tan();
+        assert!((x0 - (30.0 - half_width)).abs() < 0.1, "{x0}");
+        assert!(
+            (x1 - 48.0).abs() < 1e-6,
+            "clipped at the table's side: {x1}"
+        );
+        let half_depth = half_width * 720.0 / 1280.0;
+        assert!((y0 - (20.0 - half_depth)).abs() < 0.1 && (y1 - (20.0 + half_depth)).abs() < 0.1);
+        let off = part_of_table(&overhead(40.0), Inches(5.0), Inches(5.0), Inches::ZERO);
+        assert!(
+            off.is_empty(),
+            "the picture shows none of a table beside it: {off:?}"
+        );
+    }
+
+    #[test]
+    fn the_best_of_two_cameras_finds_the_smaller_tag_at_each_place() {
+        let (near, far) = (overhead(30.0), overhead(60.0));
+        let map = |camera: &Camera| {
+            SightMap::of(
+                camera,
+                Inches(60.0),
+                Inches(40.0),
+                Inches::ZERO,
+                Inches(4.0),
+            )
+        };
+        let (near_map, far_map) = (map(&near), map(&far));
+        let best = SightMap::best_of([&far_map, &near_map]).expect("two maps");
+        let middle = TablePoint::new(30.0, 20.0);
+        assert_eq!(best.at(&middle), near_map.at(&middle));
+        assert!(best.at(&middle) < far_map.at(&middle));
+        // Where only the higher camera sees, it is the best.
+        let edge = TablePoint::new(2.0, 20.0);
+        assert_eq!(near_map.at(&edge), None);
+        assert_eq!(best.at(&edge), far_map.at(&edge));
+        assert!(best.at(&edge).is_some());
+        let other_grid = SightMap::of(&near, Inches(60.0), Inches(40.0), Inches::ZERO, Inches(2.0));
+        let kept = SightMap::best_of([&far_map, &other_grid]).expect("one map");
+        assert_eq!(kept, far_map, "a map of another grid is left out");
     }
 
     #[test]

@@ -10,7 +10,9 @@ use roster::Roster;
 use roster::TagDefaults;
 use rules::Scene;
 use rules::units::{Degrees, Inches};
-use vision::synthetic::{Effects, LensClass, Renderer, SyntheticTable, framing_camera_for};
+use vision::synthetic::{
+    Effects, LensClass, Renderer, SyntheticTable, framing_camera_for, rig_cameras,
+};
 
 use super::table::PlayedOn;
 
@@ -25,18 +27,27 @@ pub fn lens_class(name: &str) -> anyhow::Result<Option<LensClass>> {
     })
 }
 
-/// Say how many tags will be too small in the picture for the detector to find.
+/// Say how many tags will be too small for the detector to find in every picture that shows
+/// them, or in none.
 fn warn_small_tags(
     world: &SyntheticTable,
-    camera: &calibration::Camera,
+    cameras: &[calibration::Camera],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let sides: Vec<(u32, f64)> = world
-        .tags()
-        .filter_map(|tag| Some((tag.id, tag.as_seen(camera)?.side())))
-        .collect();
+    let mut best: std::collections::BTreeMap<u32, f64> =
+        world.tags().map(|t| (t.id, 0.0)).collect();
+    for camera in cameras {
+        for (id, corners) in world.tags_in_view(camera) {
+            let side = calibration::TagSighting { id, corners }.side();
+            best.entry(id).and_modify(|b| *b = b.max(side));
+        }
+    }
     let findable = vision::sight::FINDABLE.0;
-    let mut small: Vec<&(u32, f64)> = sides.iter().filter(|(_, side)| *side < findable).collect();
+    let mut small: Vec<(u32, f64)> = best
+        .iter()
+        .filter(|(_, side)| **side < findable)
+        .map(|(id, side)| (*id, *side))
+        .collect();
     if small.is_empty() {
         return Ok(());
     }
@@ -44,13 +55,16 @@ fn warn_small_tags(
     let named: Vec<String> = small
         .iter()
         .take(8)
-        .map(|(id, side)| format!("{id} ({side:.1} px)"))
+        .map(|(id, side)| match side {
+            0.0 => format!("{id} (in no picture)"),
+            side => format!("{id} ({side:.1} px)"),
+        })
         .collect();
     writeln!(
         out,
         "warning: {} of {} tags will be under {findable:.0} px across, too small for the detector to find: {}{} — print bigger tags, raise the camera, or render a larger picture",
         small.len(),
-        sides.len(),
+        best.len(),
         named.join(", "),
         if small.len() > named.len() {
             ", …"
@@ -103,6 +117,12 @@ pub struct RenderCommand {
     /// Replace the picture (and the saved roster) if they exist.
     #[arg(long)]
     pub force: bool,
+    /// Several cameras over one long table (2 to 4, each over its share with 4" of overlap):
+    /// one picture each (`OUT-1.png` …), a cameras file listing them (`OUT.cameras.toml`)
+    /// and, unless --anchors is given, the long table's anchors (`OUT.anchors.toml`): a pair
+    /// at each end, each seam and the middle of each share.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=4))]
+    pub cameras: Option<u32>,
 }
 
 impl RenderCommand {
@@ -123,7 +143,9 @@ impl RenderCommand {
         .into_iter()
         .flatten()
         .collect();
-        super::output::claim_picture(&self.output, &inputs, self.force)?;
+        if self.cameras.is_none() {
+            super::output::claim_picture(&self.output, &inputs, self.force)?;
+        }
         if let Some(path) = &self.save_roster {
             if *path == self.output {
                 anyhow::bail!(
@@ -138,9 +160,12 @@ impl RenderCommand {
             width: scene.table.width.0,
             depth: scene.table.depth.0,
         };
-        let anchors = match &self.anchors {
-            Some(path) => AnchorLayout::load(path)?,
-            None => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
+        let anchors = match (&self.anchors, self.cameras) {
+            (Some(path), _) => AnchorLayout::load(path)?,
+            (None, Some(n)) => {
+                AnchorLayout::long_table(table, n as usize, Inches(2.0), Inches(1.5))
+            }
+            (None, None) => AnchorLayout::corners(table, Inches(2.0), Inches(1.5)),
         };
         if let Some(path) = &self.anchors
             && let Some(mismatch) = super::table::anchors_for_another_table(
@@ -168,15 +193,20 @@ impl RenderCommand {
             Some(class) => class.sample(size, self.lens_seed),
             None => Intrinsics::from_field_of_view(size, Degrees(self.fov)),
         };
-        let camera = framing_camera_for(anchors.table, lens, tilt);
         let world = SyntheticTable::stage(&scene, &roster, &anchors);
         let effects = if self.ideal {
             Effects::IDEAL
         } else {
             Effects::WEBCAM
         };
+        if let Some(n) = self.cameras {
+            let lenses = vec![lens; n as usize];
+            let cameras = rig_cameras(anchors.table, &lenses, Inches(4.0), tilt);
+            return self.render_rig(&world, &cameras, &effects, &anchors, out);
+        }
+        let camera = framing_camera_for(anchors.table, lens, tilt);
         let image = Renderer::new().render(&world, &camera, &effects)?;
-        warn_small_tags(&world, &camera, out)?;
+        warn_small_tags(&world, std::slice::from_ref(&camera), out)?;
         super::output::write_picture(&self.output, &image)?;
         let eye = camera.pose.eye();
         writeln!(
@@ -202,6 +232,52 @@ impl RenderCommand {
                 d.k3,
                 d.p1,
                 d.p2
+            )?;
+        }
+        Ok(())
+    }
+
+    /// One picture per camera of a rig, and the cameras file (and anchors) to play them.
+    fn render_rig(
+        &self,
+        world: &SyntheticTable,
+        cameras: &[calibration::Camera],
+        effects: &Effects,
+        anchors: &AnchorLayout,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let beside = |suffix: &str| {
+            let stem = self.output.with_extension("");
+            PathBuf::from(format!("{}{suffix}", stem.display()))
+        };
+        let mut file = String::new();
+        let mut renderer = Renderer::new();
+        for (k, camera) in (1..).zip(cameras) {
+            let path = beside(&format!("-{k}.png"));
+            super::output::claim_picture(&path, &[self.scene.as_path()], self.force)?;
+            let image = renderer.render(world, camera, effects)?;
+            super::output::write_picture(&path, &image)?;
+            writeln!(out, "camera {k}: {}", path.display())?;
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            file.push_str(&format!(
+                "[[camera]]\nname = \"camera {k}\"\nimage = {:?}\n\n",
+                name.unwrap_or_default()
+            ));
+        }
+        warn_small_tags(world, cameras, out)?;
+        let cameras_file = beside(".cameras.toml");
+        super::output::claim(&cameras_file, &[self.scene.as_path()], self.force)?;
+        std::fs::write(&cameras_file, file)?;
+        writeln!(out, "cameras file: {}", cameras_file.display())?;
+        if self.anchors.is_none() {
+            let path = beside(".anchors.toml");
+            super::output::claim(&path, &[self.scene.as_path()], self.force)?;
+            anchors.save(&path)?;
+            writeln!(
+                out,
+                "anchors: {} ({} anchors)",
+                path.display(),
+                anchors.anchors.len()
             )?;
         }
         Ok(())

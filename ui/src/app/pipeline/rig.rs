@@ -519,10 +519,13 @@ impl RigBook {
             .iter()
             .filter_map(|camera| {
                 let calibration = camera.calibration.as_ref()?;
+                let table = &calibration.table;
                 Some(CameraPart {
                     name: camera.name.clone(),
-                    outline: vision::sight::picture_outline(
+                    outline: vision::sight::part_of_table(
                         &calibration.camera,
+                        Inches(table.width),
+                        Inches(table.depth),
                         state.stand_height,
                     ),
                 })

@@ -94,7 +94,7 @@ pub fn plan_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
             ),
         );
     }
-    coverage(&painter, &xf, &table.coverage, size);
+    coverage(&painter, &xf, &table.coverage);
     let error_map = table.error_map.as_deref().filter(|_| state.show_error_map);
     if let Some(map) = error_map {
         error_map::cells(&painter, &xf, map);
@@ -273,7 +273,6 @@ fn coverage(
     painter: &egui::Painter,
     xf: &PlanTransform,
     parts: &[crate::app::pipeline::CameraPart],
-    (width, depth): (f64, f64),
 ) {
     for (i, part) in parts.iter().enumerate() {
         let colour = CAMERA_COLOURS[i % CAMERA_COLOURS.len()];
@@ -286,20 +285,14 @@ fn coverage(
             Color32::TRANSPARENT,
             stroke,
         );
-        // Named at the middle of its part, within the table.
-        let inside: Vec<&TablePoint> = part
-            .outline
-            .iter()
-            .filter(|p| (0.0..=width).contains(&p.x) && (0.0..=depth).contains(&p.y))
-            .collect();
-        let n = inside.len().max(1) as f64;
-        let middle = TablePoint::new(
-            inside.iter().map(|p| p.x).sum::<f64>() / n,
-            inside.iter().map(|p| p.y).sum::<f64>() / n,
-        );
-        if let Some(at) = xf.to_screen(&middle).filter(|_| !inside.is_empty()) {
+        // Named in the middle of its reach along the table, near the near edge, each camera a
+        // line above the one before.
+        let xs = part.outline.iter().map(|p| p.x);
+        let (low, high) = xs.fold((f64::MAX, f64::MIN), |(l, h), x| (l.min(x), h.max(x)));
+        let middle = TablePoint::new((low + high) / 2.0, 3.0 + 4.0 * i as f64);
+        if let Some(at) = xf.to_screen(&middle).filter(|_| !part.outline.is_empty()) {
             painter.text(
-                at + Vec2::new(0.0, 14.0 * i as f32),
+                at,
                 egui::Align2::CENTER_CENTER,
                 format!("📷 {}", part.name),
                 egui::FontId::proportional(13.0),
