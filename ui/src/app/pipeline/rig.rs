@@ -158,6 +158,12 @@ fn start_eye(
     let (commands, told) = std::sync::mpsc::channel();
     let mut inputs = table.clone();
     inputs.notes.clear();
+    // Each camera learns and keeps its own lens: two webcams of one resolution are not one
+    // lens.
+    inputs.lens_folder = table.lens_folder.as_ref().map(|folder| {
+        let name = crate::serve::mqtt::topic_name(&camera.name);
+        folder.join("cameras").join(name)
+    });
     if let Some(path) = &camera.calibration {
         match TableCalibration::load(path) {
             Ok(c) => inputs.calibration = Some(c),
