@@ -184,6 +184,9 @@ pub(crate) fn source_plan(source: &SourceChoice) -> Result<SourcePlan, String> {
             })
         }
         SourceChoice::Demo => Err("the demo table is not one camera of several".into()),
+        SourceChoice::Cameras(cameras) if cameras.is_empty() => {
+            Err("no camera is listed: add one in the 📷 menu, or give a cameras file".into())
+        }
         SourceChoice::Cameras(_) => Err("a camera of several cannot be several itself".into()),
         SourceChoice::Remote(broker) => Err(format!(
             "a remote camera ({broker}) sends tags, not pictures: list it in a cameras file beside the cameras of this machine"
@@ -359,7 +362,9 @@ enum Next {
 /// Start what a setup names.
 fn start(setup: &Setup) -> Next {
     match &setup.source {
-        SourceChoice::Cameras(cameras) => Next::Rig(setup.clone(), cameras.clone()),
+        SourceChoice::Cameras(cameras) if !cameras.is_empty() => {
+            Next::Rig(setup.clone(), cameras.clone())
+        }
         _ => {
             let (running, error) = open(setup);
             Next::One(Box::new(running), error)

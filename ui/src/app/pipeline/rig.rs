@@ -47,6 +47,7 @@ enum Said {
 }
 
 /// One frame of one camera, as its eye made it.
+#[derive(Clone)]
 struct Seen {
     /// Its state without the table: picture, tags, calibration, status.
     state: TableState,
@@ -228,6 +229,7 @@ fn watch(
     reports: &SyncSender<Report>,
     told: &Receiver<EyeCommand>,
 ) {
+    let capture_is_live = matches!(source, SourceChoice::Webcam { .. } | SourceChoice::Video(_));
     let capture = match source_plan(source) {
         Ok(plan) => Capture::start(plan),
         Err(e) => {
@@ -252,10 +254,10 @@ fn watch(
                 let captured = started.elapsed();
                 let (state, word) = processor.look(&frame, name);
                 let seen = Seen { state, word };
-                last = Some(Seen {
-                    state: seen.state.clone(),
-                    word: seen.word.clone(),
-                });
+                // Kept for a picture, whose one frame is said again after it has ended.
+                if !capture_is_live {
+                    last = Some(seen.clone());
+                }
                 if !send(reports, index, captured, Said::Saw(Box::new(seen))) {
                     return;
                 }
@@ -263,12 +265,13 @@ fn watch(
             }
             Ok(Captured::Failed(message)) => Said::Failed(message),
             Err(RecvTimeoutError::Timeout) => continue,
-            // A picture has ended: what it shows is still the table now.
+            // A picture has ended: what it shows is still the table now, said again as
+            // often as the table is made when nothing else is said.
             Err(RecvTimeoutError::Disconnected) => match &last {
-                Some(seen) => Said::Saw(Box::new(Seen {
-                    state: seen.state.clone(),
-                    word: seen.word.clone(),
-                })),
+                Some(seen) => {
+                    std::thread::sleep(QUIET_TABLE / 2);
+                    Said::Saw(Box::new(seen.clone()))
+                }
                 None => return,
             },
         };
