@@ -7,94 +7,19 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::broker::Broker;
+use common::rig::{Table, folder, table};
 use common::served::free_port;
 
-use calibration::{AnchorLayout, Intrinsics, TableSize};
-use rules::units::{Degrees, Inches};
 use vedette_ui::app::pipeline::{
     CameraChoice, Pipeline, Recording, Setup, SourceChoice, TableState,
 };
 use vision::rig::CameraState;
-use vision::synthetic::{Effects, Renderer, SyntheticTable, rig_cameras};
-
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
 
 const PATIENCE: Duration = Duration::from_secs(120);
-
-/// Twelve units in two lines across the table, the truth.
-fn battle() -> rules::Scene {
-    let units: Vec<serde_json::Value> = (0..12)
-        .map(|i| {
-            let x = 6.0 + 5.5 * f64::from(i);
-            let y = if i % 2 == 0 { 14.0 } else { 34.0 };
-            serde_json::json!({"id": format!("unit-{i}"), "name": format!("Unit {i}"),
-                "side": if i % 2 == 0 { "red" } else { "blue" }, "kind": "infantry",
-                "formation": "line", "stands": [{"center": [x, y],
-                "facing": if i % 2 == 0 { 90.0 } else { 270.0 }, "width": 3.0, "depth": 1.5}]})
-        })
-        .collect();
-    let doc = serde_json::json!({"ruleset": "black-powder",
-        "table": {"width": TABLE.width, "depth": TABLE.depth}, "units": units});
-    rules::Scene::from_doc(serde_json::from_value(doc).expect("a scene"), "test").expect("valid")
-}
-
-/// The table's files and each camera's picture, written into `folder`.
-struct Table {
-    truth: rules::Scene,
-    anchors: PathBuf,
-    roster: PathBuf,
-    pictures: Vec<PathBuf>,
-}
-
-fn table(folder: &Path) -> Table {
-    let truth = battle();
-    let roster = roster::Roster::for_scene(&truth, roster::TagDefaults::default(), 20);
-    let layout = AnchorLayout::long_table(TABLE, 2, Inches(2.0), Inches(1.5));
-    let world = SyntheticTable::stage(&truth, &roster, &layout);
-    let size = calibration::ImageSize {
-        width: 1920,
-        height: 1080,
-    };
-    let lenses = vec![Intrinsics::from_field_of_view(size, Degrees(70.0)); 2];
-    let mut renderer = Renderer::new();
-    let pictures = rig_cameras(TABLE, &lenses, Inches(4.0), Degrees(25.0))
-        .iter()
-        .zip(["west", "east"])
-        .enumerate()
-        .map(|(k, (camera, name))| {
-            let effects = Effects {
-                seed: 40 + k as u64,
-                ..Effects::WEBCAM
-            };
-            let image = renderer.render(&world, camera, &effects).expect("renders");
-            let path = folder.join(format!("{name}.png"));
-            vision::write_image(&path, &image).expect("written");
-            path
-        })
-        .collect();
-    let (anchors, roster_path) = (folder.join("anchors.toml"), folder.join("roster.toml"));
-    layout.save(&anchors).expect("anchors saved");
-    roster.save(&roster_path).expect("roster saved");
-    Table {
-        truth,
-        anchors,
-        roster: roster_path,
-        pictures,
-    }
-}
-
-fn folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("vedette-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).expect("a folder");
-    folder
-}
 
 fn picture(name: &str, path: &Path) -> CameraChoice {
     CameraChoice {
@@ -130,6 +55,20 @@ fn wait_for(pipeline: &Pipeline, what: &str, done: impl Fn(&TableState) -> bool)
     panic!("never {what}; last status: {status:?}");
 }
 
+/// Whether every camera is live and every unit of the battle on the table.
+fn all_live_with_every_unit(state: &TableState, cameras: usize) -> bool {
+    state.status.cameras.len() == cameras
+        && state
+            .status
+            .cameras
+            .iter()
+            .all(|c| c.report.state == CameraState::Live)
+        && state
+            .scene
+            .as_ref()
+            .is_some_and(|scene| scene.units.len() == 12)
+}
+
 /// How far each unit of the scene is from the truth, inches.
 fn misplaced(state: &TableState, truth: &rules::Scene) -> Vec<(String, f64)> {
     let scene = state.scene.as_ref().expect("a scene");
@@ -157,14 +96,7 @@ fn two_cameras_make_one_table_with_every_unit_where_it_stands() {
         ],
     );
     let state = wait_for(&pipeline, "saw every unit through two live cameras", |s| {
-        s.status.cameras.len() == 2
-            && s.status
-                .cameras
-                .iter()
-                .all(|c| c.report.state == CameraState::Live)
-            && s.scene
-                .as_ref()
-                .is_some_and(|scene| scene.units.len() == 12)
+        all_live_with_every_unit(s, 2)
     });
     let off = misplaced(&state, &table.truth);
     assert_eq!(off.len(), 12);
@@ -290,16 +222,7 @@ fn a_remote_camera_over_a_real_broker_joins_the_table_and_is_said_lost_when_it_g
     let state = wait_for(
         &pipeline,
         "saw every unit with the remote camera live",
-        |s| {
-            s.status.cameras.len() == 2
-                && s.status
-                    .cameras
-                    .iter()
-                    .all(|c| c.report.state == CameraState::Live)
-                && s.scene
-                    .as_ref()
-                    .is_some_and(|scene| scene.units.len() == 12)
-        },
+        |s| all_live_with_every_unit(s, 2),
     );
     let off = misplaced(&state, &table.truth);
     assert!(off.iter().all(|(_, d)| *d < 0.1), "{off:?}");

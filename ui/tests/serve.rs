@@ -316,3 +316,61 @@ async fn the_picture_is_a_jpeg_at_the_width_asked_and_needs_the_token() {
     let refused = fetch("/t/someone-elses/frame.jpg".into()).await;
     assert!(String::from_utf8_lossy(&refused).starts_with("HTTP/1.1 404"));
 }
+
+#[tokio::test]
+async fn several_cameras_are_served_as_one_table_and_a_missing_one_is_said() {
+    // `vedette serve --cameras`: two rendered webcam pictures of one table, and a third
+    // camera whose picture is missing. Pages get one table of every unit, each camera's
+    // state, and that the third is out.
+    let folder = common::rig::folder("serve-cameras");
+    let table = common::rig::table(&folder);
+    let cameras = folder.join("cameras.toml");
+    std::fs::write(
+        &cameras,
+        "[[camera]]\nname = \"west\"\nimage = \"west.png\"\n\n\
+         [[camera]]\nname = \"east\"\nimage = \"east.png\"\n\n\
+         [[camera]]\nname = \"north\"\nimage = \"north.png\"\n",
+    )
+    .expect("written");
+    let arg = |path: &std::path::Path| path.display().to_string();
+    let (cameras, anchors, roster) = (arg(&cameras), arg(&table.anchors), arg(&table.roster));
+    let server = Served::start(
+        &[
+            "serve",
+            "--cameras",
+            &cameras,
+            "--anchors",
+            &anchors,
+            "--roster",
+            &roster,
+            "--listen",
+            "127.0.0.1:0",
+            "--no-record",
+        ],
+        &["table", "umpire"],
+    );
+    let mut page = open(&server.link("table")).await;
+    let status = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let full = next_of(&mut page, Some("full")).await;
+            let view = &full["view"];
+            let units = view["units"].as_object().map_or(0, |u| u.len());
+            let status = view["status"].clone();
+            let states: Vec<&str> = status["cameras"]
+                .as_array()
+                .map(|c| c.iter().filter_map(|c| c["state"].as_str()).collect())
+                .unwrap_or_default();
+            if units == 12 && states == ["live", "live", "waiting"] {
+                return status;
+            }
+            // Ask again, a little later: a page is sent the whole table when it connects.
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            page = open(&server.link("table")).await;
+        }
+    })
+    .await
+    .expect("the table of both live cameras served in time");
+    assert_eq!(status["cameras"][2]["name"], "north");
+    assert_eq!(status["unseen"].as_array().map(Vec::len), Some(0));
+    let _ = std::fs::remove_dir_all(&folder);
+}

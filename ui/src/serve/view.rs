@@ -206,6 +206,20 @@ pub struct StatusView {
     pub frozen: bool,
     /// The turns the umpire has marked (0: none).
     pub turn: u32,
+    /// With several cameras over the table, each one's name and state ("live", "late",
+    /// "lost", "waiting"); empty with one.
+    pub cameras: Vec<RigCameraView>,
+    /// The units no camera sees now, by id.
+    pub unseen: Vec<String>,
+}
+
+/// One camera of several, as pages are told of it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RigCameraView {
+    /// Its name.
+    pub name: String,
+    /// "live", "late", "lost" or "waiting".
+    pub state: &'static str,
 }
 
 /// What changed since the view a page holds.
@@ -478,6 +492,21 @@ fn status_view(state: &TableState) -> StatusView {
         failing: state.status.error.is_some(),
         frozen: false,
         turn: 0,
+        cameras: state
+            .status
+            .cameras
+            .iter()
+            .map(|camera| RigCameraView {
+                name: camera.report.name.clone(),
+                state: match camera.report.state {
+                    vision::rig::CameraState::Live => "live",
+                    vision::rig::CameraState::Late { .. } => "late",
+                    vision::rig::CameraState::Lost { .. } => "lost",
+                    vision::rig::CameraState::Waiting => "waiting",
+                },
+            })
+            .collect(),
+        unseen: state.status.unseen.clone(),
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod broker;
 pub mod browser;
+pub mod rig;
 pub mod served;
 
 use std::path::PathBuf;

@@ -143,7 +143,7 @@ function render() {
   if (lookingBack()) setStatus(`at ${clock(past.at)} — looking back; live game goes on`, "past");
   else if (s.failing) setStatus("camera lost", "lost");
   else if (s.frozen) setStatus("frozen by the umpire", "frozen");
-  else setStatus(s.turn > 0 ? `live · turn ${s.turn}` : "live", "live");
+  else liveStatus(s);
   $("freeze").textContent = s.frozen ? "Unfreeze" : "Freeze";
   // The umpire acts on the live table only: not on a moment of the past drawn in its place.
   for (const id of ["freeze", "mark-turn", "case"]) $(id).disabled = lookingBack();
@@ -794,6 +794,21 @@ function select(id) {
 }
 
 // ---- messages --------------------------------------------------------------------------------
+
+// Live: with several cameras, those not live named, and how many units no camera sees.
+function liveStatus(s) {
+  const live = s.turn > 0 ? `live · turn ${s.turn}` : "live";
+  const out = (s.cameras || []).filter((c) => c.state !== "live");
+  if (out.length === 0) {
+    setStatus(live, "live");
+    $("status").title = "";
+    return;
+  }
+  const cameras = out.map((c) => `${c.name} ${c.state}`).join(", ");
+  const unseen = (s.unseen || []).length;
+  setStatus(`${live} · ${cameras}${unseen ? ` · ${unseen} unit(s) no camera sees` : ""}`, "partial");
+  $("status").title = (s.unseen || []).join("\n");
+}
 
 function setStatus(text, kind) {
   const status = $("status");
