@@ -185,34 +185,13 @@ fn a_camera_that_cannot_open_is_named_and_what_only_it_sees_is_unseen() {
 }
 
 #[test]
-fn a_remote_camera_over_a_real_broker_joins_the_table_and_is_said_lost_when_it_goes() {
+fn a_remote_camera_over_a_real_broker_joins_the_table_is_said_lost_when_it_goes_and_rejoins() {
     let broker = Broker::start(free_port());
     let folder = folder("remote-camera");
     let table = table(&folder);
     let url = broker.url("table-9");
     // The east camera on "another machine": `vedette camera` in a process of its own.
-    let arg = |path: &Path| path.display().to_string();
-    let mut east = std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args([
-            "camera",
-            "--mqtt",
-            &url,
-            "--name",
-            "east",
-            "--seconds",
-            "300",
-        ])
-        .args(["--image", &arg(&table.pictures[1])])
-        .args([
-            "--anchors",
-            &arg(&table.anchors),
-            "--roster",
-            &arg(&table.roster),
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("vedette camera starts");
+    let mut east = remote_camera(&url, &table);
     let remote = CameraChoice {
         name: "east".into(),
         source: SourceChoice::Remote(url.clone()),
@@ -250,7 +229,39 @@ fn a_remote_camera_over_a_real_broker_joins_the_table_and_is_said_lost_when_it_g
             );
         }
     }
+    // Started again, it rejoins with its next frame.
+    let mut east = remote_camera(&url, &table);
+    let state = wait_for(
+        &pipeline,
+        "saw every unit again with the camera back",
+        |s| all_live_with_every_unit(s, 2),
+    );
+    assert!(state.status.unseen.is_empty(), "{:?}", state.status.unseen);
+    let _ = east.kill();
+    let _ = east.wait();
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// The east camera on "another machine": `vedette camera` in a process of its own.
+fn remote_camera(url: &str, table: &Table) -> std::process::Child {
+    let arg = |path: &Path| path.display().to_string();
+    std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args([
+            "camera",
+            "--mqtt",
+            url,
+            "--name",
+            "east",
+            "--seconds",
+            "300",
+        ])
+        .args(["--image", &arg(&table.pictures[1])])
+        .args(["--anchors", &arg(&table.anchors)])
+        .args(["--roster", &arg(&table.roster)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("vedette camera starts")
 }
 
 #[test]
@@ -311,5 +322,31 @@ fn render_and_calibrate_take_several_cameras() {
             calibration.quality
         );
     }
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn with_no_camera_that_opens_the_app_says_so_and_can_open_another_source() {
+    let folder = folder("no-camera-opens");
+    let table = table(&folder);
+    let pipeline = start(
+        &table,
+        vec![
+            picture("west", &folder.join("gone-west.png")),
+            picture("east", &folder.join("gone-east.png")),
+        ],
+    );
+    let state = wait_for(&pipeline, "named both cameras' problems", |s| {
+        s.status.cameras.len() == 2 && s.status.cameras.iter().all(|c| c.problem.is_some())
+    });
+    assert!(state.status.cameras.iter().all(|c| c.out()));
+    // The pipeline lives on: the player opens the demo table.
+    pipeline.send(vedette_ui::app::pipeline::Command::Open(Setup {
+        record: Recording::Off,
+        ..Setup::default()
+    }));
+    wait_for(&pipeline, "played the demo table instead", |s| {
+        s.status.cameras.is_empty() && s.scene.is_some()
+    });
     let _ = std::fs::remove_dir_all(&folder);
 }

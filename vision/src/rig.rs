@@ -22,12 +22,26 @@ use serde::Serialize;
 
 use crate::fusion::{Agreement, CameraTags, FusedTags, fuse_agreeing};
 use crate::locate::LocatedTag;
+use crate::track::{Sighting, TrackedTag};
 
 /// A camera whose newest frame is older than this is late: its tags are held, not seen now.
 pub const LATE: Duration = Duration::from_millis(250);
 
 /// A camera whose newest frame is older than this is lost: its tags count for nothing.
 pub const LOST: Duration = Duration::from_secs(2);
+
+/// A camera's tracked tags as it reports them to the rig: the rests of the tags it sees now,
+/// lying settled; and the rests of the others — out of view, or on their way or seen away
+/// from their rest, whose rest is in doubt — as held (trusted only where no camera sees the
+/// tag now).
+pub fn rests_to_report(tracked: &[TrackedTag]) -> (Vec<LocatedTag>, Vec<LocatedTag>) {
+    let (now, held): (Vec<&TrackedTag>, Vec<&TrackedTag>) = tracked
+        .iter()
+        .filter(|t| t.resting.is_some())
+        .partition(|t| t.sighting == Sighting::Now && !t.unsettled());
+    let rests = |tags: Vec<&TrackedTag>| tags.iter().filter_map(|t| t.resting_tag()).collect();
+    (rests(now), rests(held))
+}
 
 /// How a camera of the rig is doing now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

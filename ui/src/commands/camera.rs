@@ -144,24 +144,16 @@ impl Sending {
         fps: f64,
         word: Option<&crate::app::pipeline::CameraWord>,
     ) -> TagsMessage {
-        let (mut now, mut held) = (Vec::new(), Vec::new());
-        for tag in word.iter().flat_map(|w| &w.tracked) {
-            let Some(rest) = tag.resting_tag() else {
-                continue;
-            };
-            let list = if tag.sighting == vision::Sighting::Now {
-                &mut now
-            } else {
-                &mut held
-            };
-            list.push(WireTag::from(&rest));
-        }
+        let (now, held) = word.map_or_else(Default::default, |w| {
+            vision::rig::rests_to_report(&w.tracked)
+        });
+        let wire = |tags: Vec<vision::LocatedTag>| tags.iter().map(WireTag::from).collect();
         let message = TagsMessage {
             seq: self.seq,
             captured_ms: unix_ms(captured),
             fps,
-            now,
-            held,
+            now: wire(now),
+            held: wire(held),
         };
         self.seq += 1;
         self.last = Some(message.clone());

@@ -90,6 +90,12 @@ pub(super) fn run(
 ) -> Option<Setup> {
     let started = Instant::now();
     let mut inputs = Inputs::load(setup);
+    // The game is recorded as one camera's is: the fused table, state by state.
+    let recorder = recording::start(&setup.record, &setup.source.to_string()).unwrap_or_else(|e| {
+        tracing::warn!("{e}");
+        inputs.notes.push(e);
+        None
+    });
     if setup.calibration.is_some() {
         inputs.notes.push(
             "--calibration is one camera's: give each camera its own in the cameras file".into(),
@@ -131,12 +137,15 @@ pub(super) fn run(
         match heard.recv_timeout(Duration::from_millis(100)) {
             Ok(report) => book.take(report),
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return None,
+            // Every eye has stopped (no camera could open): the table still says so, and the
+            // UI may open something else.
+            Err(RecvTimeoutError::Disconnected) => std::thread::sleep(QUIET_TABLE / 2),
         }
         let due = last_table.is_none_or(|t| t.elapsed() >= TABLE_EVERY);
         let quiet = last_table.is_none_or(|t| t.elapsed() >= QUIET_TABLE);
         if due && (book.news || quiet) {
-            let state = book.state(started.elapsed(), &inputs);
+            let mut state = book.state(started.elapsed(), &inputs);
+            state.recorder = recorder.clone();
             hand_over(to_ruling, state, rules_changed, false);
             last_table = Some(Instant::now());
         }
@@ -239,6 +248,7 @@ fn watch(
     };
     let mut processor = Processor::new(inputs);
     let mut last: Option<Seen> = None;
+    let mut last_frame: Option<Duration> = None;
     loop {
         loop {
             match told.try_recv() {
@@ -252,6 +262,12 @@ fn watch(
             Ok(Captured::Opened(_)) => Said::Opened,
             Ok(Captured::Frame(frame)) => {
                 let captured = started.elapsed();
+                // Back after being lost (unplugged): where it last saw things is stale, and it
+                // may have been knocked; it starts afresh from the anchors.
+                if last_frame.is_some_and(|t| captured.saturating_sub(t) > vision::rig::LOST) {
+                    processor.recalibrate();
+                }
+                last_frame = Some(captured);
                 let (state, word) = processor.look(&frame, name);
                 let seen = Seen { state, word };
                 // Kept for a picture, whose one frame is said again after it has ended.
@@ -412,14 +428,8 @@ impl RigBook {
                     if calibrated != Some(&word.calibration) {
                         self.rig.calibrated(i, word.calibration.clone());
                     }
-                    let (now, held): (Vec<&TrackedTag>, Vec<&TrackedTag>) = word
-                        .tracked
-                        .iter()
-                        .partition(|t| t.sighting == Sighting::Now);
-                    let rests = |tags: Vec<&TrackedTag>| -> Vec<vision::LocatedTag> {
-                        tags.iter().filter_map(|t| t.resting_tag()).collect()
-                    };
-                    self.rig.report(i, report.captured, rests(now), rests(held));
+                    let (now, held) = vision::rig::rests_to_report(&word.tracked);
+                    self.rig.report(i, report.captured, now, held);
                 }
                 self.seen[i] = Some(*seen);
             }
