@@ -101,13 +101,16 @@ pub(super) fn run(
             "--calibration is one camera's: give each camera its own in the cameras file".into(),
         );
     }
-    let (reports, heard) = sync_channel::<Report>(4 * cameras.len().max(1));
+    let (reports, receiver) = sync_channel::<Report>(4 * cameras.len().max(1));
     let eyes: Vec<Eye> = cameras
         .iter()
         .enumerate()
         .map(|(i, camera)| start_eye(i, camera, &inputs, started, reports.clone()))
         .collect();
     drop(reports);
+    // Declared after the eyes so that it is dropped before them: an eye waiting to say
+    // something to a full channel is let go before its thread is joined.
+    let heard = receiver;
     let mut book = RigBook::new(cameras);
     let mut rules_changed = 0;
     let mut last_table: Option<Instant> = None;
