@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::broker::Broker;
@@ -349,4 +349,74 @@ fn with_no_camera_that_opens_the_app_says_so_and_can_open_another_source() {
         s.status.cameras.is_empty() && s.scene.is_some()
     });
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn the_camera_menu_adds_and_removes_cameras_and_opens_them_together() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use vedette_ui::app::views::sources::Kind;
+    use vedette_ui::app::{Settings, VedetteApp};
+    let mut harness = Harness::builder()
+        .with_size(vedette_ui::app::headless::WINDOW)
+        .build_eframe(|cc| VedetteApp::without_pipeline(&cc.egui_ctx, Settings::default()));
+    harness.run_steps(2);
+    // The menu, opened if it is not.
+    let menu = |harness: &mut Harness<'_, VedetteApp>| {
+        if harness
+            .query_by_label_contains("Add the camera above")
+            .is_none()
+        {
+            harness.get_by_label("📷 Source").click();
+            harness.run_steps(2);
+        }
+    };
+    let add = |harness: &mut Harness<'_, VedetteApp>, name: &str| {
+        let form = &mut harness.state_mut().state.source_form;
+        form.kind = Kind::Image;
+        form.path = format!("{name}.png");
+        form.camera_name = name.into();
+        menu(harness);
+        harness
+            .get_by_label_contains("Add the camera above")
+            .click();
+        harness.run_steps(2);
+    };
+    add(&mut harness, "west");
+    add(&mut harness, "east");
+    add(&mut harness, "west");
+    let names = |harness: &Harness<'_, VedetteApp>| -> Vec<String> {
+        let rig = &harness.state().state.source_form.rig;
+        rig.iter().map(|c| c.name.clone()).collect()
+    };
+    assert_eq!(names(&harness), ["west", "east"]);
+    let refused = harness.state().state.source_form.rig_error.clone();
+    assert!(
+        refused
+            .as_deref()
+            .is_some_and(|e| e.contains("two cameras are named \"west\"")),
+        "{refused:?}"
+    );
+    harness
+        .get_all_by_label("✖")
+        .next()
+        .expect("a remove button")
+        .click();
+    harness.run_steps(2);
+    assert_eq!(names(&harness), ["east"]);
+    add(&mut harness, "north");
+    menu(&mut harness);
+    harness.get_by_label("Open").click();
+    harness.run_steps(2);
+    match &harness.state().state.settings.setup.source {
+        SourceChoice::Cameras(cameras) => {
+            let opened: Vec<&str> = cameras.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(opened, ["east", "north"]);
+            assert_eq!(
+                cameras[1].source,
+                SourceChoice::Image(PathBuf::from("north.png"))
+            );
+        }
+        other => panic!("opened {other:?}"),
+    }
 }

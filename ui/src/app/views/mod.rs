@@ -71,7 +71,12 @@ pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
             state.measure = Default::default();
         }
         ui.separator();
-        ui.menu_button("📷 Source", |ui| sources::sources_menu(ui, state));
+        // Open until a click outside it or Open: a table's cameras are added one by one.
+        let stays_open = egui::containers::menu::MenuConfig::new()
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+        egui::containers::menu::MenuButton::new("📷 Source")
+            .config(stays_open)
+            .ui(ui, |ui| sources::sources_menu(ui, state));
         ruleset_choice(ui, state);
         if ui
             .selectable_label(state.roster.open, "🏷 Roster")

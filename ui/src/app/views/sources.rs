@@ -78,9 +78,9 @@ impl SourceForm {
     /// The form showing a setup.
     pub fn from_setup(setup: &Setup) -> SourceForm {
         let (kind, camera, resolution, file) = match &setup.source {
-            SourceChoice::Demo | SourceChoice::Cameras(_) => {
-                (Kind::Demo, 0, (1920, 1080), String::new())
-            }
+            SourceChoice::Demo => (Kind::Demo, 0, (1920, 1080), String::new()),
+            // The cameras are in the list below; the form above is for the next one added.
+            SourceChoice::Cameras(_) => (Kind::Webcam, 0, (1920, 1080), String::new()),
             SourceChoice::Remote(url) => (Kind::Remote, 0, (1920, 1080), url.clone()),
             SourceChoice::Webcam {
                 index,
@@ -309,7 +309,7 @@ pub fn sources_menu(ui: &mut egui::Ui, state: &mut AppState) {
         }
     }
     cameras_of_table(ui, form, &mut state.commands);
-    if form.kind != Kind::Demo {
+    if form.kind != Kind::Demo || !form.rig.is_empty() {
         egui::Grid::new("table-files")
             .num_columns(2)
             .show(ui, |ui| {
