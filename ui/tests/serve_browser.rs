@@ -374,3 +374,59 @@ async fn a_page_that_loses_its_connection_says_so_and_recovers_by_itself() {
         .await;
     browser.close().await;
 }
+
+#[tokio::test]
+async fn with_several_cameras_the_page_says_which_are_out_and_what_no_camera_sees() {
+    // Two rendered cameras over the west and east halves of a table, and a third whose
+    // picture is missing; then the east one left out too, so its units are unseen.
+    let folder = common::rig::folder("browser-cameras");
+    let table = common::rig::table(&folder);
+    let cameras = folder.join("cameras.toml");
+    std::fs::write(
+        &cameras,
+        "[[camera]]\nname = \"west\"\nimage = \"west.png\"\n\n\
+         [[camera]]\nname = \"north\"\nimage = \"north.png\"\n",
+    )
+    .expect("written");
+    let arg = |path: &std::path::Path| path.display().to_string();
+    let (cameras, anchors, roster) = (arg(&cameras), arg(&table.anchors), arg(&table.roster));
+    let server = Served::start(
+        &[
+            "serve",
+            "--cameras",
+            &cameras,
+            "--anchors",
+            &anchors,
+            "--roster",
+            &roster,
+            "--listen",
+            "127.0.0.1:0",
+            "--no-record",
+        ],
+        &["table", "umpire"],
+    );
+    let browser = Browser::open(LAPTOP).await;
+    browser
+        .client
+        .goto(&server.link("table"))
+        .await
+        .expect("the page opens");
+    browser
+        .until(
+            "the status names the camera out and the units no camera sees",
+            "const s = document.getElementById('status'); \
+             return s.className === 'partial' && s.textContent.includes('north waiting') \
+             && s.textContent.includes('no camera sees')",
+        )
+        .await;
+    let said = browser
+        .js("return document.getElementById('status').title")
+        .await;
+    let unseen = said.as_str().unwrap_or_default().to_owned();
+    // The west camera sees the west half; the units far east are named on hover.
+    assert!(unseen.contains("unit-11"), "{unseen}");
+    assert!(!unseen.contains("unit-0"), "{unseen}");
+    browser.screenshot("web-cameras.png").await;
+    browser.close().await;
+    let _ = std::fs::remove_dir_all(&folder);
+}
