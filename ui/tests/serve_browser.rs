@@ -377,8 +377,8 @@ async fn a_page_that_loses_its_connection_says_so_and_recovers_by_itself() {
 
 #[tokio::test]
 async fn with_several_cameras_the_page_says_which_are_out_and_what_no_camera_sees() {
-    // Two rendered cameras over the west and east halves of a table, and a third whose
-    // picture is missing; then the east one left out too, so its units are unseen.
+    // A rendered camera over the west half of a table, and a second whose picture is
+    // missing: the units beyond the west camera's view are unseen.
     let folder = common::rig::folder("browser-cameras");
     let table = common::rig::table(&folder);
     let cameras = folder.join("cameras.toml");
