@@ -396,6 +396,17 @@ struct RigBook {
     shown: usize,
     /// A camera said something since the last table.
     news: bool,
+    /// Every camera's part of the table and the best camera's sight, made again only when a
+    /// camera's calibration or sight changes (`None`: to be made).
+    cover: Option<Cover>,
+}
+
+/// What the plan shows of the cameras' reach.
+struct Cover {
+    /// The stands' height the parts were traced at.
+    height: Inches,
+    parts: Vec<CameraPart>,
+    sight: Option<(Arc<SightMap>, Inches)>,
 }
 
 impl RigBook {
@@ -407,6 +418,7 @@ impl RigBook {
             table: TableBook::default(),
             shown: 0,
             news: false,
+            cover: None,
         }
     }
 
@@ -426,10 +438,18 @@ impl RigBook {
                         _ => None,
                     }
                 });
+                let sight = |seen: Option<&Seen>| {
+                    let sight = seen.and_then(|s| s.state.sight.as_ref());
+                    sight.map(|(map, _)| Arc::as_ptr(map))
+                };
+                if sight(self.seen[i].as_ref()) != sight(Some(&seen)) {
+                    self.cover = None;
+                }
                 if let Some(word) = &seen.word {
                     let calibrated = self.rig.cameras()[i].calibration.as_ref();
                     if calibrated != Some(&word.calibration) {
                         self.rig.calibrated(i, word.calibration.clone());
+                        self.cover = None;
                     }
                     let (now, held) = vision::rig::rests_to_report(&word.tracked);
                     self.rig.report(i, report.captured, now, held);
@@ -527,15 +547,28 @@ impl RigBook {
         }
     }
 
-    /// Every camera's part of the table, and the smallest tag the best of them finds.
-    fn cover(&self, state: &mut TableState) {
+    /// Every camera's part of the table, and the smallest tag the best of them finds: made
+    /// again only when a camera's calibration or sight, or the stands' height, has changed.
+    fn cover(&mut self, state: &mut TableState) {
+        let height = state.stand_height;
+        if self.cover.as_ref().is_none_or(|c| c.height != height) {
+            self.cover = Some(self.make_cover(height));
+        }
+        if let Some(cover) = &self.cover {
+            state.sight = cover.sight.clone();
+            state.coverage = cover.parts.clone();
+        }
+    }
+
+    /// Every camera's part of the table, traced at `height`, and the best camera's sight.
+    fn make_cover(&self, height: Inches) -> Cover {
         let states = self.seen.iter().flatten().map(|s| &s.state);
         let sights: Vec<&(Arc<SightMap>, Inches)> =
             states.filter_map(|s| s.sight.as_ref()).collect();
-        state.sight = SightMap::best_of(sights.iter().map(|(map, _)| map.as_ref()))
+        let sight = SightMap::best_of(sights.iter().map(|(map, _)| map.as_ref()))
             .zip(sights.first().map(|(_, size)| *size))
             .map(|(map, size)| (Arc::new(map), size));
-        state.coverage = self
+        let parts = self
             .rig
             .cameras()
             .iter()
@@ -548,10 +581,15 @@ impl RigBook {
                         &calibration.camera,
                         Inches(table.width),
                         Inches(table.depth),
-                        state.stand_height,
+                        height,
                     ),
                 })
             })
             .collect();
+        Cover {
+            height,
+            parts,
+            sight,
+        }
     }
 }
