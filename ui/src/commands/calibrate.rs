@@ -440,26 +440,15 @@ fn camera_picture(
     source: &crate::app::pipeline::SourceChoice,
     output: &Path,
 ) -> anyhow::Result<Option<PathBuf>> {
-    use crate::app::pipeline::SourceChoice;
-    use vision::FrameSource;
-    let mut frames: Box<dyn FrameSource> = match source {
+    use crate::app::pipeline::{SourceChoice, source_plan};
+    match source {
         SourceChoice::Image(path) => return Ok(Some(path.clone())),
         SourceChoice::Remote(_) => return Ok(None),
-        SourceChoice::Video(path) => Box::new(vision::source::VideoFile::open(path)?),
-        SourceChoice::Webcam {
-            index,
-            width,
-            height,
-        } => Box::new(vision::source::Webcam::open(
-            vision::source::WebcamRequest {
-                index: *index,
-                width: *width,
-                height: *height,
-                ..vision::source::WebcamRequest::default()
-            },
-        )?),
-        SourceChoice::Demo | SourceChoice::Cameras(_) => bail!("{source} is not one camera"),
-    };
+        _ => {}
+    }
+    // Opened as the app opens it.
+    let mut plan = source_plan(source).map_err(anyhow::Error::msg)?;
+    let mut frames = (plan.open)().map_err(anyhow::Error::msg)?;
     let frame = frames
         .next_frame()?
         .with_context(|| format!("{source} gave no frame"))?;

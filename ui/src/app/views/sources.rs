@@ -115,15 +115,15 @@ impl SourceForm {
     fn camera(&self) -> Option<CameraChoice> {
         let source = self.source();
         let name = match (self.camera_name.trim(), &source) {
+            (_, SourceChoice::Demo | SourceChoice::Cameras(_)) => return None,
             ("", SourceChoice::Webcam { index, .. }) => format!("webcam {index}"),
             ("", SourceChoice::Video(p) | SourceChoice::Image(p)) => p
                 .file_stem()
                 .map_or("camera".into(), |s| s.to_string_lossy().into_owned()),
             ("", SourceChoice::Remote(_)) => "remote".into(),
-            ("", _) => return None,
             (name, _) => name.to_owned(),
         };
-        (!matches!(source, SourceChoice::Demo)).then(|| CameraChoice {
+        Some(CameraChoice {
             name,
             source,
             calibration: path(&self.calibration),
