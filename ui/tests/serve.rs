@@ -324,30 +324,14 @@ async fn several_cameras_are_served_as_one_table_and_a_missing_one_is_said() {
     // state, and that the third is out.
     let folder = common::rig::folder("serve-cameras");
     let table = common::rig::table(&folder);
-    let cameras = folder.join("cameras.toml");
-    std::fs::write(
-        &cameras,
-        "[[camera]]\nname = \"west\"\nimage = \"west.png\"\n\n\
-         [[camera]]\nname = \"east\"\nimage = \"east.png\"\n\n\
-         [[camera]]\nname = \"north\"\nimage = \"north.png\"\n",
-    )
-    .expect("written");
-    let arg = |path: &std::path::Path| path.display().to_string();
-    let (cameras, anchors, roster) = (arg(&cameras), arg(&table.anchors), arg(&table.roster));
-    let server = Served::start(
+    let server = common::rig::serve_cameras(
+        &folder,
+        &table,
         &[
-            "serve",
-            "--cameras",
-            &cameras,
-            "--anchors",
-            &anchors,
-            "--roster",
-            &roster,
-            "--listen",
-            "127.0.0.1:0",
-            "--no-record",
+            ("west", "west.png"),
+            ("east", "east.png"),
+            ("north", "north.png"),
         ],
-        &["table", "umpire"],
     );
     let mut page = open(&server.link("table")).await;
     let status = tokio::time::timeout(PATIENCE, async {

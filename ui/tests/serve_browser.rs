@@ -381,29 +381,10 @@ async fn with_several_cameras_the_page_says_which_are_out_and_what_no_camera_see
     // missing: the units beyond the west camera's view are unseen.
     let folder = common::rig::folder("browser-cameras");
     let table = common::rig::table(&folder);
-    let cameras = folder.join("cameras.toml");
-    std::fs::write(
-        &cameras,
-        "[[camera]]\nname = \"west\"\nimage = \"west.png\"\n\n\
-         [[camera]]\nname = \"north\"\nimage = \"north.png\"\n",
-    )
-    .expect("written");
-    let arg = |path: &std::path::Path| path.display().to_string();
-    let (cameras, anchors, roster) = (arg(&cameras), arg(&table.anchors), arg(&table.roster));
-    let server = Served::start(
-        &[
-            "serve",
-            "--cameras",
-            &cameras,
-            "--anchors",
-            &anchors,
-            "--roster",
-            &roster,
-            "--listen",
-            "127.0.0.1:0",
-            "--no-record",
-        ],
-        &["table", "umpire"],
+    let server = common::rig::serve_cameras(
+        &folder,
+        &table,
+        &[("west", "west.png"), ("north", "north.png")],
     );
     let browser = Browser::open(LAPTOP).await;
     browser

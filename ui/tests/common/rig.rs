@@ -85,3 +85,35 @@ pub fn folder(name: &str) -> PathBuf {
     std::fs::create_dir_all(&folder).expect("a folder");
     folder
 }
+
+/// `vedette serve` on the table's anchors and roster, with `cameras` (each a name and its
+/// picture's file name in `folder`) listed in a cameras file written there.
+pub fn serve_cameras(
+    folder: &Path,
+    table: &Table,
+    cameras: &[(&str, &str)],
+) -> super::served::Served {
+    let listed: String = cameras
+        .iter()
+        .map(|(name, image)| format!("[[camera]]\nname = {name:?}\nimage = {image:?}\n\n"))
+        .collect();
+    let file = folder.join("cameras.toml");
+    std::fs::write(&file, listed).expect("written");
+    let arg = |path: &Path| path.display().to_string();
+    let (file, anchors, roster) = (arg(&file), arg(&table.anchors), arg(&table.roster));
+    super::served::Served::start(
+        &[
+            "serve",
+            "--cameras",
+            &file,
+            "--anchors",
+            &anchors,
+            "--roster",
+            &roster,
+            "--listen",
+            "127.0.0.1:0",
+            "--no-record",
+        ],
+        &["table", "umpire"],
+    )
+}
