@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use common::scratch;
@@ -15,6 +16,14 @@ use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::{WINDOW, demo_recorded};
 use vedette_ui::app::replay::{Replay, state_at};
 use vedette_ui::app::{Settings, VedetteApp};
+
+/// Held by each test while it runs: the killed game's bound is on the record's writer, and
+/// the other tests' rulings and rendering, in parallel on two cores, would starve the served
+/// pipeline instead (it reached 1.5 s behind once), so the tests of this file take turns.
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    TURN.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// The demo's first two turns and their moves, recorded once for the tests that read it.
 fn recorded_demo(name: &str) -> (std::path::PathBuf, usize) {
@@ -28,6 +37,7 @@ fn recorded_demo(name: &str) -> (std::path::PathBuf, usize) {
 
 #[test]
 fn the_demo_is_recorded_and_every_moment_replays_as_it_was_ruled() {
+    let _turn = one_at_a_time();
     let (path, moves) = recorded_demo("demo");
     let record = GameRecord::open(&path).expect("the record opens");
     assert!(record.damage().is_empty(), "{:?}", record.damage());
@@ -77,6 +87,7 @@ fn the_demo_is_recorded_and_every_moment_replays_as_it_was_ruled() {
 
 #[test]
 fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
+    let _turn = one_at_a_time();
     let path = scratch("record-killed").join("killed.sqlite");
     let _ = std::fs::remove_file(&path);
     let listen = format!("127.0.0.1:{}", free_port());
@@ -124,6 +135,7 @@ fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
 
 #[test]
 fn the_recorded_demo_replays_in_the_app_move_by_move_and_two_moments_side_by_side() {
+    let _turn = one_at_a_time();
     let (path, _) = recorded_demo("replayed");
     let record = GameRecord::open(&path).expect("opens");
     let first_move = record.moves().first().expect("a move").ended;
