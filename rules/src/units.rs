@@ -261,6 +261,12 @@ impl Degrees {
         // rem_euclid can return 360.0 for tiny negative inputs.
         Degrees(if d >= 360.0 { 0.0 } else { d })
     }
+
+    /// The signed turn from this facing to `to`, the shorter way: in (−180°, 180°].
+    pub fn turn_to(self, to: Degrees) -> Degrees {
+        let d = (to.0 - self.0).rem_euclid(360.0);
+        Degrees(if d > 180.0 { d - 360.0 } else { d })
+    }
 }
 
 impl fmt::Display for Degrees {
@@ -286,6 +292,17 @@ impl Sub for Degrees {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_turn_between_facings_goes_the_shorter_way() {
+        assert_eq!(Degrees(10.0).turn_to(Degrees(40.0)), Degrees(30.0));
+        assert_eq!(Degrees(350.0).turn_to(Degrees(10.0)), Degrees(20.0));
+        assert_eq!(Degrees(10.0).turn_to(Degrees(350.0)), Degrees(-20.0));
+        assert_eq!(Degrees(-90.0).turn_to(Degrees(630.0)), Degrees(0.0));
+        // Half a turn is one way, whichever facing it starts from.
+        assert_eq!(Degrees(0.0).turn_to(Degrees(180.0)), Degrees(180.0));
+        assert_eq!(Degrees(180.0).turn_to(Degrees(0.0)), Degrees(180.0));
+    }
 
     #[test]
     fn inches_print_like_a_tape_measure() {

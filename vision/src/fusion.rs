@@ -43,7 +43,6 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::locate::{LocatedTag, TagPose};
-use crate::track::turn_between;
 use crate::uncertainty::TagUncertainty;
 
 /// The share of the picture's shorter side over which a camera's weight fades out at its
@@ -332,7 +331,7 @@ fn as_vectors(readings: &[Weighed]) -> Vec<Vector3<f64>> {
         .iter()
         .map(|r| {
             let pose = &r.tag.pose;
-            let turn = turn_between(Degrees(first), pose.facing).0;
+            let turn = Degrees(first).turn_to(pose.facing).0;
             Vector3::new(pose.center.x, pose.center.y, (first + turn).to_radians())
         })
         .collect()

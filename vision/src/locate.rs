@@ -63,7 +63,7 @@ pub fn tag_pose(
     let from_sides = facing_of(up);
     let from_ends = facing_of(TableVector::new(-right.y, right.x));
     let (sides_weight, ends_weight) = (right_pixels * right_pixels, up_pixels * up_pixels);
-    let apart = (from_ends.0 - from_sides.0 + 540.0).rem_euclid(360.0) - 180.0;
+    let apart = from_sides.turn_to(from_ends).0;
     let facing = Degrees(
         (from_sides.0 + apart * ends_weight / (sides_weight + ends_weight)).rem_euclid(360.0),
     );

@@ -27,7 +27,7 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::locate::{Sighted, TagPose, scene_on_table};
-use crate::track::{Sighting, TrackedTag, turn_between};
+use crate::track::{Sighting, TrackedTag};
 
 /// A unit further than this from where it lay, or turned further than [`MOVED_TURN`], has
 /// moved: beyond a resting tag's noise, which its mean of many sightings makes small.
@@ -75,7 +75,7 @@ impl MoveEvent {
 
     /// How far it turned.
     pub fn turned(&self) -> Degrees {
-        Degrees(turn_between(self.from.facing, self.to.facing).0.abs())
+        Degrees(self.from.facing.turn_to(self.to.facing).0.abs())
     }
 }
 
@@ -177,7 +177,7 @@ impl MoveWatch {
                 let from = before.as_deref().and_then(|s| placed(s, &unit))?;
                 let to = placed(&scene, &unit)?;
                 let moved = (to.leader - from.leader).norm() > MOVED_DISTANCE.0
-                    || turn_between(from.facing, to.facing).0.abs() > MOVED_TURN.0;
+                    || from.facing.turn_to(to.facing).0.abs() > MOVED_TURN.0;
                 moved.then(|| journeys.event(unit, from, to))
             })
             .collect();
@@ -323,7 +323,7 @@ impl UnitRest {
 /// Whether a tag's new rest is a move from its old one.
 fn moved(was: &TagPose, now: &TagPose) -> bool {
     (now.center - was.center).norm() > MOVED_DISTANCE.0
-        || turn_between(was.facing, now.facing).0.abs() > MOVED_TURN.0
+        || was.facing.turn_to(now.facing).0.abs() > MOVED_TURN.0
 }
 
 /// A unit on its way, if any of its tags travels: each travelling stand where it is seen.

@@ -259,7 +259,7 @@ impl Rest {
     fn absorb(&mut self, pose: &TagPose) {
         self.count = (self.count + 1.0).min(REST_MEMORY);
         let w = 1.0 / self.count;
-        let turn = turn_between(self.pose.facing, pose.facing).0;
+        let turn = self.pose.facing.turn_to(pose.facing).0;
         self.pose = TagPose {
             center: TablePoint::from(self.pose.center.coords * (1.0 - w) + pose.center.coords * w),
             facing: Degrees((self.pose.facing.0 + turn * w).rem_euclid(360.0)),
@@ -706,12 +706,5 @@ fn still_since(
 fn still(rest: &TagPose, seen: &Seen, settings: &TrackerSettings) -> bool {
     let turn_noise = TURN_NOISE / seen.sighting.side().max(1.0);
     (seen.pose.center - rest.center).norm() <= settings.still_distance.0
-        && turn_between(rest.facing, seen.pose.facing).0.abs()
-            <= settings.still_turn.0.max(turn_noise)
-}
-
-/// The signed turn from `a` to `b`, in (−180°, 180°].
-pub fn turn_between(a: Degrees, b: Degrees) -> Degrees {
-    let d = (b.0 - a.0).rem_euclid(360.0);
-    Degrees(if d > 180.0 { d - 360.0 } else { d })
+        && rest.facing.turn_to(seen.pose.facing).0.abs() <= settings.still_turn.0.max(turn_noise)
 }

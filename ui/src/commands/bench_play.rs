@@ -21,7 +21,6 @@ use vision::live::moved::{MoveThreshold, scene_moved};
 use vision::synthetic::{
     Evening, EveningSettings, FrameTruth, LensClass, Renderer, framing_camera_for,
 };
-use vision::track::turn_between;
 use vision::{
     DetectorSettings, LiveDetector, LiveSettings, MoveEvent, MoveWatch, SmallTagSearch, TagPose,
     Tracker, TrackerSettings, locate_tags, observations, scene_on_table,
@@ -311,7 +310,7 @@ impl PreviousTracker {
                 .entry(new.id)
                 .and_modify(|old| {
                     let moved = (new.center - old.center).norm();
-                    let turned = turn_between(old.facing, new.facing).0;
+                    let turned = old.facing.turn_to(new.facing).0;
                     *old = if moved > 0.08 || turned.abs() > 2.0 {
                         new
                     } else {
@@ -487,7 +486,7 @@ fn moved_units(before: &Scene, after: &Scene) -> Vec<String> {
             let turned = a
                 .iter()
                 .zip(b)
-                .map(|(s, t)| turn_between(s.facing(), t.facing()).0.abs())
+                .map(|(s, t)| s.facing().turn_to(t.facing()).0.abs())
                 .fold(0.0, f64::max);
             (a.len() != b.len() || by > threshold.distance.0 || turned > threshold.turn.0)
                 .then(|| format!("{} {by:.2}\" {turned:.1}°", unit.id))

@@ -596,8 +596,7 @@ impl Gesture {
     /// Where the hand holds the unit at `t`: on the cloth where it lay until it starts, on
     /// its way, on the cloth where it ends once it stops.
     fn hold(&self, t: f64, settings: &EveningSettings) -> HandHold {
-        let turn = self.to.facing - self.from.facing;
-        let turn = Degrees((turn.0 + 540.0).rem_euclid(360.0) - 180.0);
+        let turn = self.from.facing.turn_to(self.to.facing);
         let span = (self.stops - self.starts).max(1e-6);
         let s = ((t - self.starts) / span).clamp(0.0, 1.0);
         let travel = self.to.center - self.from.center;
