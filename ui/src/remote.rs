@@ -294,6 +294,8 @@ impl Drop for Listener {
 /// How often a listener looks whether it should stop.
 const STOP_CHECK: Duration = Duration::from_millis(100);
 
+/// Hand `on` what `camera` says on `broker` until `stop` is set, reconnecting (backing off)
+/// as the table's other MQTT clients do.
 async fn listen(
     broker: Broker,
     camera: String,
@@ -305,37 +307,33 @@ async fn listen(
         topic_name(&camera),
         crate::serve::Token::random()
     );
-    let (client, mut events) = AsyncClient::new(mqtt::options(&broker, &id), 16);
+    let (client, events) = AsyncClient::new(mqtt::options(&broker, &id), 16);
     let topics = [
         camera_topic(&broker, &camera, "calibration"),
         camera_topic(&broker, &camera, "tags"),
     ];
-    let mut down = false;
-    while !stop.load(Ordering::Relaxed) {
-        let event = match tokio::time::timeout(STOP_CHECK, events.poll()).await {
-            Err(_) => continue,
-            Ok(event) => event,
-        };
-        match event {
-            Ok(Event::Incoming(Packet::ConnAck(_))) => {
-                down = false;
-                for topic in &topics {
-                    // Subscribed again on each connection: the broker may have restarted.
-                    let _ = client.try_subscribe(topic, QoS::AtMostOnce);
-                }
-            }
-            Ok(Event::Incoming(Packet::Publish(publish))) => {
-                on(heard(publish.topic == topics[0], &publish.payload));
-            }
-            Ok(_) => {}
-            Err(e) => {
-                if !down {
-                    tracing::warn!("the broker {broker} cannot be reached ({e}); retrying");
-                }
-                down = true;
-                tokio::time::sleep(Duration::from_millis(500)).await;
+    let driven = mqtt::drive(events, broker, |event| match event {
+        Event::Incoming(Packet::ConnAck(_)) => {
+            for topic in &topics {
+                // Subscribed again on each connection: the broker may have restarted.
+                let _ = client.try_subscribe(topic, QoS::AtMostOnce);
             }
         }
+        Event::Incoming(Packet::Publish(publish)) => {
+            on(heard(publish.topic == topics[0], &publish.payload));
+        }
+        _ => {}
+    });
+    tokio::select! {
+        () = driven => {}
+        () = stopped(&stop) => {}
+    }
+}
+
+/// Until `stop` is set.
+async fn stopped(stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(STOP_CHECK).await;
     }
 }
 
