@@ -29,6 +29,12 @@
 //!   it is weighed, so when one camera stops seeing the tag (a hand over it in that view) the
 //!   others still put it where the consensus had it instead of jumping by the disagreement.
 //!   An offset holds only within [`AGREEMENT_RADIUS`] of where it was learnt.
+//! - When a camera comes to see a tag the others already place (plugged back in, or its
+//!   tracker has just settled the tag), their mean with it may lie some hundredths from their
+//!   mean without it, and nothing is learnt yet of how it differs. The tag glides there: it
+//!   is shown where the cameras that saw it before place it now, then a share
+//!   ([`GLIDE_SHARE`]) of what is left is closed each moment ([`Glide`]). The gap is taken
+//!   within one moment's readings, so a stand moving as the camera comes is not held back.
 //! - A camera that does not see a tag now (a hand over it, or the stand carried out of its
 //!   view) may still hold where it last lay. A held reading counts only when no camera sees the
 //!   tag now: a stand carried from one view into the next is where the camera that sees it
@@ -65,6 +71,11 @@ pub const AGREEMENT_FRAMES: f64 = 30.0;
 
 /// A camera's offset at a tag holds within this of where it was learnt, table inches.
 pub const AGREEMENT_RADIUS: Inches = Inches(1.0);
+
+/// The share of what is left between where a tag is shown and where its cameras now place
+/// it closed each moment, as it glides (see the module's decisions): a tenth, so a camera
+/// joining 0.09" off moves the tag under 0.01" a moment, and it is there in about a second.
+pub const GLIDE_SHARE: f64 = 0.1;
 
 /// Beyond this squared Mahalanobis distance two readings are not of one pose: 99.9 % of the
 /// chi-squared distribution with 3 degrees of freedom (x, y, facing).
@@ -150,12 +161,22 @@ impl FusedTags {
     }
 }
 
-/// What each camera's readings of each tag have differed from the cameras' consensus (see
-/// the module's decisions): kept from moment to moment by whoever fuses a live table.
+/// What each camera's readings of each tag have differed from the cameras' consensus, and
+/// how each tag glides after a camera came to see it (see the module's decisions): kept from
+/// moment to moment by whoever fuses a live table.
 #[derive(Clone, Debug, Default)]
 pub struct Agreement {
     /// By camera, then by tag.
     offsets: HashMap<String, HashMap<u32, Offset>>,
+    /// How each tag glides, by tag.
+    glides: HashMap<u32, Glide>,
+}
+
+/// Which cameras last placed a tag, and how far it was shown from their mean.
+#[derive(Clone, Debug)]
+struct Glide {
+    cameras: Vec<String>,
+    left: TableVector,
 }
 
 /// One camera's offset at one tag.
@@ -176,6 +197,30 @@ impl Agreement {
             .and_then(|tags| tags.get(&id))
             .filter(|o| (o.at - at).norm() <= AGREEMENT_RADIUS.0)
             .map_or(TableVector::zeros(), |o| o.by)
+    }
+
+    /// Where to show `tag`, fused from `readings`, so that it glides when a camera comes to
+    /// see it (see the module's decisions).
+    fn glide(&mut self, readings: &[Weighed], tag: &mut FusedTag) {
+        let id = tag.tag.pose.id;
+        let left = self.glides.get(&id).map_or(TableVector::zeros(), |last| {
+            let kept: Vec<Weighed> = readings
+                .iter()
+                .filter(|r| last.cameras.iter().any(|c| c == r.camera))
+                .cloned()
+                .collect();
+            let joined = !kept.is_empty() && kept.len() < readings.len();
+            let gap = joined
+                .then(|| weighted_mean(&kept))
+                .flatten()
+                .map_or(TableVector::zeros(), |before| {
+                    before.tag.pose.center - tag.tag.pose.center
+                });
+            last.left * (1.0 - GLIDE_SHARE) + gap
+        });
+        tag.tag.pose.center += left;
+        let cameras = readings.iter().map(|r| r.camera.to_owned()).collect();
+        self.glides.insert(id, Glide { cameras, left });
     }
 
     /// Learn from readings (already corrected) that fused into `consensus`.
@@ -207,6 +252,7 @@ impl Agreement {
 }
 
 /// One camera's reading, ready to weigh: its place corrected by its camera's offset there.
+#[derive(Clone)]
 struct Weighed<'a> {
     camera: &'a str,
     tag: LocatedTag,
@@ -260,10 +306,11 @@ pub fn fuse_agreeing(
         if let Some(conflict) = conflict(id, &readings, height_sd) {
             tracing::debug!(%conflict, "cameras disagree");
             fused.conflicts.push(conflict);
-        } else if let Some(tag) = weighted_mean(&readings) {
+        } else if let Some(mut tag) = weighted_mean(&readings) {
             if readings.len() > 1 {
                 agreement.learn(id, &readings, tag.tag.pose.center);
             }
+            agreement.glide(&readings, &mut tag);
             fused.tags.push(tag);
         }
     }
