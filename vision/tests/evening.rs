@@ -197,3 +197,38 @@ fn a_rendered_evening_reports_each_move_once_where_the_unit_was_put() {
     );
     assert!(played.false_tags.is_empty(), "{:?}", played.false_tags);
 }
+
+#[test]
+fn an_evening_over_several_cameras_carries_units_across_their_seams() {
+    // The long table of `vedette bench cameras`: some moves cross from one camera's share into
+    // the next (a stand carried or slid over the seam), every one ending on the table.
+    let table = calibration::TableSize {
+        width: 144.0,
+        depth: 72.0,
+    };
+    let evening = Evening::new(EveningSettings {
+        table,
+        units: 68,
+        seconds: 20.0,
+        cameras: 3,
+        ..EveningSettings::default()
+    });
+    let seams = evening.seams();
+    assert_eq!(seams, vec![48.0, 96.0]);
+    let crossing = |from: f64, to: f64| seams.iter().any(|&s| (from - s) * (to - s) < 0.0);
+    let moves = evening.moves();
+    let across = moves
+        .iter()
+        .filter(|m| crossing(m.from.center.x, m.to.center.x))
+        .count();
+    eprintln!("{across} of {} moves cross a seam", moves.len());
+    assert!(
+        across >= 3,
+        "{across} of {} moves cross a seam",
+        moves.len()
+    );
+    for m in moves {
+        let c = m.to.center;
+        assert!(c.x > 0.0 && c.y > 0.0 && c.x < table.width && c.y < table.depth);
+    }
+}

@@ -307,7 +307,7 @@ pub fn run(bench: &CamerasBench, out: &mut dyn Write) -> anyhow::Result<()> {
     let tag_units: HashMap<u32, String> = evening.tags().map(|(t, u)| (t, u.to_owned())).collect();
     let settle = TrackerSettings::default().settle_time + Duration::from_millis(100);
     let mut figures = Figures {
-        crossings: crossings(&evening, bench.cameras),
+        crossings: crossings(&evening),
         ..Figures::default()
     };
     let mut rig = Rig::new(eyes.iter().map(|e| e.name.clone()));
@@ -530,13 +530,15 @@ fn judge_places(
 }
 
 /// Moves that carried a unit from one camera's share into another's.
-fn crossings(evening: &Evening, cameras: u32) -> usize {
-    let share = TABLE.width / f64::from(cameras);
-    let of = |x: f64| (x / share).floor();
+fn crossings(evening: &Evening) -> usize {
+    let seams = evening.seams();
     evening
         .moves()
         .iter()
-        .filter(|m| of(m.from.center.x) != of(m.to.center.x))
+        .filter(|m| {
+            let (from, to) = (m.from.center.x, m.to.center.x);
+            seams.iter().any(|&seam| (from - seam) * (to - seam) < 0.0)
+        })
         .count()
 }
 

@@ -55,7 +55,8 @@ pub struct EveningSettings {
     /// Seed of the whole evening.
     pub seed: u64,
     /// Cameras side by side over the table, each over an equal share of its length: one has
-    /// the anchors at the table's corners, more a long table's layout (a pair at each seam).
+    /// the anchors at the table's corners, more a long table's layout (a pair at each seam),
+    /// and a share of the moves ([`ACROSS_SEAM`]) then carry units across a seam.
     pub cameras: usize,
 }
 
@@ -279,6 +280,11 @@ impl Evening {
     /// Its settings.
     pub fn settings(&self) -> &EveningSettings {
         &self.settings
+    }
+
+    /// Where one camera's share of the table meets the next's, along its length, inches.
+    pub fn seams(&self) -> Vec<f64> {
+        seams(&self.settings)
     }
 
     /// The table's anchors: at its corners, or a long table's layout for several cameras.
@@ -979,6 +985,20 @@ fn unit_name(id: &str, stands: usize) -> String {
     )
 }
 
+/// The share of moves that cross a seam between two cameras' shares, with several cameras.
+pub const ACROSS_SEAM: f64 = 0.3;
+
+/// A unit moved across a seam lies this near it first, inches.
+const NEAR_SEAM: f64 = 8.0;
+
+/// Where one camera's share of the table meets the next's, along its length.
+fn seams(settings: &EveningSettings) -> Vec<f64> {
+    let shares = settings.cameras.max(1);
+    (1..shares)
+        .map(|k| settings.table.width * k as f64 / shares as f64)
+        .collect()
+}
+
 /// The evening being planned: who moves what, when.
 struct Plan {
     gestures: Vec<Gesture>,
@@ -1053,11 +1073,15 @@ impl Plan {
             _ => Kind::UnderHand,
         };
         let side = (settings.players > 1).then_some(player);
-        let Some(unit) = self.free_unit(at, side, noise) else {
+        // With several cameras, some moves cross from one camera's share into the next (no
+        // number is drawn for this with one camera: its evenings stay as they were).
+        let across = settings.cameras > 1 && noise.uniform() < ACROSS_SEAM;
+        let seams = if across { seams(settings) } else { Vec::new() };
+        let Some((unit, seam)) = self.free_unit(at, side, &seams, noise) else {
             return at + 0.5;
         };
         let from = self.rests[unit].0;
-        let Some(to) = self.destination(unit, from, kind, settings, noise) else {
+        let Some(to) = self.destination(unit, from, kind, seam, settings, noise) else {
             return at + 0.3;
         };
         let distance = (to.center - from.center).norm();
@@ -1109,23 +1133,43 @@ impl Plan {
         leaves
     }
 
-    /// A unit of `side` (any, if `None`) no hand is on, nor will be by then.
-    fn free_unit(&self, at: f64, side: Option<usize>, noise: &mut Noise) -> Option<usize> {
+    /// A unit of `side` (any, if `None`) no hand is on, nor will be by then; with `seams`,
+    /// one lying within [`NEAR_SEAM`] of one of them, and that seam.
+    fn free_unit(
+        &self,
+        at: f64,
+        side: Option<usize>,
+        seams: &[f64],
+        noise: &mut Noise,
+    ) -> Option<(usize, Option<f64>)> {
         let n = self.rests.len();
         let start = (noise.uniform() * n as f64) as usize;
+        let near_seam = |u: usize| {
+            let x = self.rests[u].0.center.x;
+            seams
+                .iter()
+                .copied()
+                .find(|seam| (seam - x).abs() < NEAR_SEAM)
+        };
         (0..n)
             .map(|k| (start + k) % n)
             .filter(|&u| side.is_none_or(|s| self.sides[u] == s))
-            .find(|&u| self.rests[u].1 + 0.5 < at)
+            .filter(|&u| self.rests[u].1 + 0.5 < at)
+            .find_map(|u| match seams {
+                [] => Some((u, None)),
+                _ => near_seam(u).map(|seam| (u, Some(seam))),
+            })
     }
 
-    /// Somewhere for a unit to go: 2–10" away, turned a little, on the table, clear of every
-    /// other unit where it lies or is going, and for a slide clear all the way.
+    /// Somewhere for a unit to go: 2–10" away (across `seam`, 1–4" past it, if given),
+    /// turned a little, on the table, clear of every other unit where it lies or is going,
+    /// and for a slide clear all the way.
     fn destination(
         &self,
         unit: usize,
         from: Pose,
         kind: Kind,
+        seam: Option<f64>,
         settings: &EveningSettings,
         noise: &mut Noise,
     ) -> Option<Pose> {
@@ -1135,12 +1179,21 @@ impl Plan {
                 Kind::Slide { .. } => (2.0 + 6.0 * noise.uniform(), 10.0 * (noise.uniform() - 0.5)),
                 Kind::UnderHand => (1.0 + 2.0 * noise.uniform(), 0.0),
             };
-            // Mostly forward or back, as units move in a game.
-            let ahead = heading(from.facing);
-            let across = TableVector::new(-ahead.y, ahead.x);
-            let sideways = 0.5 * (noise.uniform() - 0.5);
-            let sense = if noise.uniform() < 0.7 { 1.0 } else { -1.0 };
-            let step = (ahead * sense + across * sideways).normalize() * reach;
+            let step = match seam {
+                Some(seam) => {
+                    let to_seam = seam - from.center.x;
+                    let past = to_seam.signum() * (1.0 + 3.0 * noise.uniform());
+                    TableVector::new(to_seam + past, 2.0 * (noise.uniform() - 0.5))
+                }
+                None => {
+                    // Mostly forward or back, as units move in a game.
+                    let ahead = heading(from.facing);
+                    let across = TableVector::new(-ahead.y, ahead.x);
+                    let sideways = 0.5 * (noise.uniform() - 0.5);
+                    let sense = if noise.uniform() < 0.7 { 1.0 } else { -1.0 };
+                    (ahead * sense + across * sideways).normalize() * reach
+                }
+            };
             let to = Pose {
                 center: from.center + step,
                 facing: from.facing + Degrees(turn),
