@@ -160,7 +160,7 @@ fn a_camera_that_cannot_open_is_named_and_what_only_it_sees_is_unseen() {
     assert!(off.iter().all(|(_, d)| *d < 0.1), "{off:?}");
     for unit in &table.truth.units {
         let x = unit.footprint.stands()[0].center().x;
-        let unseen = state.status.unseen.contains(&unit.id);
+        let unseen = state.status.unseen.iter().any(|u| u.id == unit.id);
         if x < 30.0 {
             assert!(
                 !unseen,
@@ -176,6 +176,16 @@ fn a_camera_that_cannot_open_is_named_and_what_only_it_sees_is_unseen() {
             );
         }
     }
+    // Named for the player as the roster names them ("Unit 11"), not by id.
+    let unseen: Vec<(&str, &str)> = (state.status.unseen.iter())
+        .map(|u| (u.id.as_str(), u.name.as_str()))
+        .collect();
+    assert!(
+        unseen
+            .iter()
+            .all(|(id, name)| *name == format!("Unit {}", &id[5..])),
+        "{unseen:?}"
+    );
     assert_eq!(
         state.coverage.len(),
         1,
@@ -223,7 +233,7 @@ fn a_remote_camera_over_a_real_broker_joins_the_table_is_said_lost_when_it_goes_
     for unit in &table.truth.units {
         if unit.footprint.stands()[0].center().x > 50.0 {
             assert!(
-                state.status.unseen.contains(&unit.id),
+                state.status.unseen.iter().any(|u| u.id == unit.id),
                 "{} is unseen",
                 unit.id
             );

@@ -405,8 +405,8 @@ async fn with_several_cameras_the_page_says_which_are_out_and_what_no_camera_see
         .await;
     let unseen = said.as_str().unwrap_or_default().to_owned();
     // The west camera sees the west half; the units far east are named on hover.
-    assert!(unseen.contains("unit-11"), "{unseen}");
-    assert!(!unseen.contains("unit-0"), "{unseen}");
+    assert!(unseen.contains("Unit 11"), "{unseen}");
+    assert!(!unseen.contains("Unit 0"), "{unseen}");
     browser.screenshot("web-cameras.png").await;
     browser.close().await;
     let _ = std::fs::remove_dir_all(&folder);

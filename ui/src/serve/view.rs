@@ -209,7 +209,7 @@ pub struct StatusView {
     /// With several cameras over the table, each one's name and state ("live", "late",
     /// "lost", "waiting"); empty with one.
     pub cameras: Vec<RigCameraView>,
-    /// The units no camera sees now, by id.
+    /// The units no camera sees now, by name.
     pub unseen: Vec<String>,
 }
 
@@ -506,7 +506,7 @@ fn status_view(state: &TableState) -> StatusView {
                 },
             })
             .collect(),
-        unseen: state.status.unseen.clone(),
+        unseen: state.status.unseen.iter().map(|u| u.name.clone()).collect(),
     }
 }
 

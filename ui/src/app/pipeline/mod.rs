@@ -61,7 +61,9 @@ pub use cameras::{CameraChoice, CamerasFileError, MOST_CAMERAS, check_rig, load_
 pub use processor::{MOVES_KEPT, Processor, Ruler};
 pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};
-pub use state::{CalibrationStatus, CameraPart, CameraStatus, MoveRecord, Status, TableState};
+pub use state::{
+    CalibrationStatus, CameraPart, CameraStatus, MoveRecord, Status, TableState, UnitName,
+};
 pub use table::CameraWord;
 use table::TableBook;
 

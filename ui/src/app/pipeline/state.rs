@@ -2,6 +2,31 @@
 
 use super::*;
 
+/// A unit (or commander) of the roster as a player knows it: its name, and its id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitName {
+    /// Its id in the roster.
+    pub id: String,
+    /// Its name, or its id when the roster gives none.
+    pub name: String,
+}
+
+impl UnitName {
+    /// The roster's unit or commander `id`, named as the roster names it.
+    pub fn of(roster: &Roster, id: &str) -> UnitName {
+        let units = roster.units.iter().map(|u| (&u.id, &u.name));
+        let commanders = roster.commanders.iter().map(|c| (&c.id, &c.name));
+        let name = units
+            .chain(commanders)
+            .find(|(unit, _)| *unit == id)
+            .and_then(|(_, name)| name.clone());
+        UnitName {
+            id: id.to_owned(),
+            name: name.unwrap_or_else(|| id.to_owned()),
+        }
+    }
+}
+
 /// The calibration as the status bar reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CalibrationStatus {
@@ -49,8 +74,8 @@ pub struct Status {
     pub unknown_tags: Vec<u32>,
     /// Tags not seen now, held at their last place, and why the camera does not see them.
     pub held_tags: Vec<(u32, Unseen)>,
-    /// Units of the roster not on the table.
-    pub unseen: Vec<String>,
+    /// Units (and commanders) of the roster not on the table.
+    pub unseen: Vec<UnitName>,
     /// Units seen by some of their stands only: filled in from their formation, or left off.
     pub partial: Vec<vision::partial::PartialUnit>,
     /// Other things a player should know (tags off the table, files that did not load …).

@@ -70,7 +70,9 @@ impl TableBook {
                     .filter(|u| u.stands.iter().all(|s| held.contains_key(&s.tag)))
                     .filter_map(|u| Some((u.id.clone(), held[&u.stands.first()?.tag])))
                     .collect();
-                state.status.unseen = motion.sighted.unseen;
+                state.status.unseen = (motion.sighted.unseen.iter())
+                    .map(|id| UnitName::of(roster, id))
+                    .collect();
                 state.status.partial = motion.sighted.partial;
                 record_moves(
                     &mut self.moves,

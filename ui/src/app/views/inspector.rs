@@ -60,8 +60,9 @@ pub fn unit_list(ui: &mut egui::Ui, state: &mut AppState) {
             }
             if !status.unseen.is_empty() {
                 ui.label(RichText::new("Not seen").strong().color(DIM));
-                for id in &status.unseen {
-                    ui.label(RichText::new(id).color(DIM));
+                for unit in &status.unseen {
+                    ui.label(RichText::new(&unit.name).color(DIM))
+                        .on_hover_text(&unit.id);
                 }
             }
         }

@@ -99,7 +99,12 @@ fn unseen(ui: &mut egui::Ui, status: &Status) {
     let text = if status.cameras.is_empty() {
         format!("{} unit(s) not seen", status.unseen.len())
     } else {
-        let named: Vec<&str> = status.unseen.iter().take(4).map(String::as_str).collect();
+        let named: Vec<&str> = status
+            .unseen
+            .iter()
+            .take(4)
+            .map(|u| u.name.as_str())
+            .collect();
         let more = status.unseen.len().saturating_sub(named.len());
         let more = if more > 0 {
             format!(" and {more} more")
@@ -108,8 +113,9 @@ fn unseen(ui: &mut egui::Ui, status: &Status) {
         };
         format!("no camera sees: {}{more}", named.join(", "))
     };
+    let names: Vec<&str> = status.unseen.iter().map(|u| u.name.as_str()).collect();
     ui.label(RichText::new(text).color(WARN))
-        .on_hover_text(status.unseen.join("\n"));
+        .on_hover_text(names.join("\n"));
 }
 
 /// The status bar.
