@@ -93,27 +93,20 @@ fn cameras(ui: &mut egui::Ui, cameras: &[CameraStatus]) {
 
 /// The units not on the table: with several cameras, named, as no camera sees them.
 fn unseen(ui: &mut egui::Ui, status: &Status) {
-    if status.unseen.is_empty() {
+    let names: Vec<&str> = status.unseen.iter().map(|u| u.name.as_str()).collect();
+    if names.is_empty() {
         return;
     }
     let text = if status.cameras.is_empty() {
-        format!("{} unit(s) not seen", status.unseen.len())
+        format!("{} unit(s) not seen", names.len())
     } else {
-        let named: Vec<&str> = status
-            .unseen
-            .iter()
-            .take(4)
-            .map(|u| u.name.as_str())
-            .collect();
-        let more = status.unseen.len().saturating_sub(named.len());
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
+        let shown = names.len().min(4);
+        let more = match names.len() - shown {
+            0 => String::new(),
+            more => format!(" and {more} more"),
         };
-        format!("no camera sees: {}{more}", named.join(", "))
+        format!("no camera sees: {}{more}", names[..shown].join(", "))
     };
-    let names: Vec<&str> = status.unseen.iter().map(|u| u.name.as_str()).collect();
     ui.label(RichText::new(text).color(WARN))
         .on_hover_text(names.join("\n"));
 }
