@@ -35,6 +35,9 @@
 //!   is shown where the cameras that saw it before place it now, then a share
 //!   ([`GLIDE_SHARE`]) of what is left is closed each moment ([`Glide`]). The gap is taken
 //!   within one moment's readings, so a stand moving as the camera comes is not held back.
+//!   A camera whose offset there is learnt already agrees with the others and is not glided
+//!   in: a tag it sees every other frame (small, at its picture's edge) does not pile glide
+//!   on glide.
 //! - A camera that does not see a tag now (a hand over it, or the stand carried out of its
 //!   view) may still hold where it last lay. A held reading counts only when no camera sees the
 //!   tag now: a stand carried from one view into the next is where the camera that sees it
@@ -192,11 +195,16 @@ struct Offset {
 impl Agreement {
     /// How far `camera`'s reading of tag `id` at `at` is off the consensus, as learnt.
     fn offset(&self, id: u32, camera: &str, at: TablePoint) -> TableVector {
+        self.learnt(id, camera, at)
+            .map_or(TableVector::zeros(), |o| o.by)
+    }
+
+    /// What is learnt of `camera`'s readings of tag `id` near `at`, if anything.
+    fn learnt(&self, id: u32, camera: &str, at: TablePoint) -> Option<&Offset> {
         self.offsets
             .get(camera)
             .and_then(|tags| tags.get(&id))
             .filter(|o| (o.at - at).norm() <= AGREEMENT_RADIUS.0)
-            .map_or(TableVector::zeros(), |o| o.by)
     }
 
     /// Where to show `tag`, fused from `readings`, so that it glides when a camera comes to
@@ -204,9 +212,14 @@ impl Agreement {
     fn glide(&mut self, readings: &[Weighed], tag: &mut FusedTag) {
         let id = tag.tag.pose.id;
         let left = self.glides.get(&id).map_or(TableVector::zeros(), |last| {
+            // A camera whose offset here is learnt already agrees with the others: it is not
+            // glided in, or a tag it sees every other frame would pile glide on glide.
             let kept: Vec<Weighed> = readings
                 .iter()
-                .filter(|r| last.cameras.iter().any(|c| c == r.camera))
+                .filter(|r| {
+                    last.cameras.iter().any(|c| c == r.camera)
+                        || self.learnt(id, r.camera, r.tag.pose.center).is_some()
+                })
                 .cloned()
                 .collect();
             let joined = !kept.is_empty() && kept.len() < readings.len();
@@ -307,10 +320,12 @@ pub fn fuse_agreeing(
             tracing::debug!(%conflict, "cameras disagree");
             fused.conflicts.push(conflict);
         } else if let Some(mut tag) = weighted_mean(&readings) {
-            if readings.len() > 1 {
-                agreement.learn(id, &readings, tag.tag.pose.center);
-            }
+            let consensus = tag.tag.pose.center;
+            // Glided before learning: a camera that comes is glided in on its first moment.
             agreement.glide(&readings, &mut tag);
+            if readings.len() > 1 {
+                agreement.learn(id, &readings, consensus);
+            }
             fused.tags.push(tag);
         }
     }

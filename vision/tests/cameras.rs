@@ -621,3 +621,55 @@ fn a_still_stand_glides_when_a_second_camera_comes_to_see_it() {
         (shown - both).norm()
     );
 }
+
+#[test]
+fn a_still_stand_a_camera_sees_every_other_frame_stays_where_it_is() {
+    // A small tag at the edge of the second camera's picture is found there one frame and
+    // missed the next. The stand must not step to and fro by the cameras' disagreement, nor
+    // wander off as glides pile up: it stays as near where both cameras place it as when the
+    // second camera sees it every frame.
+    let webcams = Webcams::new(3, 0.3, 11);
+    let mut noise = Noise(15);
+    let (mut flickered, mut steady) = (vision::Agreement::default(), vision::Agreement::default());
+    let truth = tag_at(TablePoint::new(47.0, 30.0), STATED + Inches(2.0 / 25.4));
+    let (mut flickering, mut apart) = (0.0_f64, 0.0_f64);
+    let (mut off, mut off_steady) = (0.0, 0.0);
+    let mut shown = TablePoint::origin();
+    for moment in 0..150 {
+        let mut readings = webcams.read(3, &truth, &mut noise);
+        let both = webcams.fuse(&readings).tags[0].tag.pose.center;
+        if moment < 30 {
+            readings[1].clear();
+        }
+        let steadily = webcams.fuse_agreeing(&readings, &mut steady).tags[0]
+            .tag
+            .pose
+            .center;
+        if moment % 2 == 1 {
+            apart = apart.max((readings[0][0].pose.center - both).norm());
+            readings[1].clear();
+        }
+        let last = shown;
+        shown = webcams.fuse_agreeing(&readings, &mut flickered).tags[0]
+            .tag
+            .pose
+            .center;
+        if moment > 30 {
+            flickering = flickering.max((shown - last).norm());
+        }
+        // Judged where both see it: where the glides would pile up.
+        if moment >= 60 && moment % 2 == 0 {
+            off += (shown - both).norm() / 45.0;
+            off_steady += (steadily - both).norm() / 45.0;
+        }
+    }
+    eprintln!(
+        "every other frame: steps up to {flickering:.4}\" (the cameras up to {apart:.4}\" apart), {off:.4}\" from where both place it on average ({off_steady:.4}\" seen every frame)"
+    );
+    assert!(
+        apart > 0.02,
+        "the cameras agree too well to tell: {apart:.4}\""
+    );
+    assert!(flickering < apart / 2.0, "stepped {flickering:.4}\"");
+    assert!(off < off_steady + 0.003, "{off:.4}\" off on average");
+}
