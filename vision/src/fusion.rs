@@ -211,29 +211,35 @@ impl Agreement {
     /// see it (see the module's decisions).
     fn glide(&mut self, readings: &[Weighed], tag: &mut FusedTag) {
         let id = tag.tag.pose.id;
-        let left = self.glides.get(&id).map_or(TableVector::zeros(), |last| {
-            // A camera whose offset here is learnt already agrees with the others: it is not
-            // glided in, or a tag it sees every other frame would pile glide on glide.
-            let kept: Vec<Weighed> = readings
-                .iter()
-                .filter(|r| {
-                    last.cameras.iter().any(|c| c == r.camera)
-                        || self.learnt(id, r.camera, r.tag.pose.center).is_some()
-                })
-                .cloned()
-                .collect();
-            let joined = !kept.is_empty() && kept.len() < readings.len();
-            let gap = joined
-                .then(|| weighted_mean(&kept))
-                .flatten()
-                .map_or(TableVector::zeros(), |before| {
+        let (left, same_cameras) = self.glides.get(&id).map_or_else(
+            || (TableVector::zeros(), false),
+            |last| {
+                let saw = |r: &Weighed| last.cameras.iter().any(|c| c == r.camera);
+                // A camera whose offset here is learnt already agrees with the others: it is
+                // not glided in, or a tag it sees every other frame would pile glide on glide.
+                let agrees =
+                    |r: &Weighed| saw(r) || self.learnt(id, r.camera, r.tag.pose.center).is_some();
+                let came = readings.iter().any(|r| !agrees(r));
+                let kept: Vec<Weighed> = if came {
+                    readings.iter().filter(|r| agrees(r)).cloned().collect()
+                } else {
+                    Vec::new()
+                };
+                let gap = weighted_mean(&kept).map_or(TableVector::zeros(), |before| {
                     before.tag.pose.center - tag.tag.pose.center
                 });
-            last.left * (1.0 - GLIDE_SHARE) + gap
-        });
+                let same = readings.len() == last.cameras.len() && readings.iter().all(saw);
+                (last.left * (1.0 - GLIDE_SHARE) + gap, same)
+            },
+        );
         tag.tag.pose.center += left;
-        let cameras = readings.iter().map(|r| r.camera.to_owned()).collect();
-        self.glides.insert(id, Glide { cameras, left });
+        match self.glides.get_mut(&id) {
+            Some(glide) if same_cameras => glide.left = left,
+            _ => {
+                let cameras = readings.iter().map(|r| r.camera.to_owned()).collect();
+                self.glides.insert(id, Glide { cameras, left });
+            }
+        }
     }
 
     /// Learn from readings (already corrected) that fused into `consensus`.
