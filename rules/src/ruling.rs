@@ -2,7 +2,7 @@
 //! a player can read, and the shapes to draw. The command line and the app render the same
 //! ruling the same way, because they render this.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::geometry::TablePoint;
 use crate::units::{LengthScale, LengthUnit};
@@ -14,7 +14,7 @@ pub use crate::vocabulary::RuleRef;
 /// to its order, or if it passes a roll — so they have verdicts of their own, and the views
 /// that read no as a refusal (a target ruled out, a charge not drawn) never count them as one.
 /// The order runs from the best news to the worst, so the worst of several is their maximum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Yes: in range, may charge, supports …

@@ -221,6 +221,7 @@ impl Cli {
         matches!(
             self.command,
             None | Some(Command::Demo(_))
+                | Some(Command::Replay(_))
                 | Some(Command::Screenshot { .. })
                 | Some(Command::Bench(commands::bench::BenchCommand::App { .. }))
         )

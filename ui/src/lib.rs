@@ -14,3 +14,4 @@ pub mod quiet_gpu;
 pub mod remote;
 pub mod report;
 pub mod serve;
+pub mod stopping;

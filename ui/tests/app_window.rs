@@ -123,6 +123,7 @@ fn watch(
 fn the_demo_opens_in_a_window_and_plays_its_turns() {
     let screen = Screen::open();
     let home = scratch("app-window-home");
+    let _ = std::fs::remove_dir_all(&home);
     let log = scratch("app-window").join("vedette.log");
     let mut app = Command::new(env!("CARGO_BIN_EXE_vedette"))
         .arg("demo")
@@ -159,8 +160,52 @@ fn the_demo_opens_in_a_window_and_plays_its_turns() {
     later
         .save(scratch("app-window").join("playing.png"))
         .expect("saved");
-    let _ = app.kill();
-    let _ = app.wait();
+    // Stopped as a service manager or `kill` stops it: the window closes as on its close
+    // button, and the game it recorded is one file, whole without its log.
+    let status = common::served::stop_with(&mut app, "TERM", PATIENCE);
     let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!said.contains("panicked"), "{said}");
+    assert!(status.is_some(), "SIGTERM did not close the app: {said}");
+    let games = home.join("data/vedette/games");
+    let recorded: Vec<PathBuf> = std::fs::read_dir(&games)
+        .expect("the games folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "sqlite"))
+        .collect();
+    assert_eq!(recorded.len(), 1, "{recorded:?}");
+    common::served::assert_one_file(&recorded[0]);
+
+    // The game replayed as a user replays it, without a desktop session (xvfb-run, ssh): the
+    // window draws, and nothing is said of XDG_RUNTIME_DIR (it was, four times).
+    let log = scratch("app-window").join("replay.log");
+    let mut replay = Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .arg("replay")
+        .arg(&recorded[0])
+        .env("DISPLAY", &screen.display)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("NODEVICE_SELECT")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("a log file"))
+        .spawn()
+        .expect("vedette replay starts");
+    let shown = watch(
+        &mut replay,
+        &screen,
+        &log,
+        Instant::now(),
+        "the replay's window never drew",
+        |shot| colours(shot) > 200,
+    );
+    shown
+        .save(scratch("app-window").join("replay.png"))
+        .expect("saved");
+    let _ = replay.kill();
+    let _ = replay.wait();
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!said.contains("XDG_RUNTIME_DIR"), "{said}");
     assert!(!said.contains("panicked"), "{said}");
 }

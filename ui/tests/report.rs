@@ -17,6 +17,7 @@ use record::{
     Recorder,
 };
 use rules::Scene;
+use rules::ruling::Verdict;
 use rules::rulings::rulings;
 use rules::scene::{SceneDoc, UnitDoc};
 use rules::units::Degrees;
@@ -28,6 +29,9 @@ const PDFTOPPM: &str = "/usr/bin/pdftoppm";
 /// The game every test reports: how many sections its report has and how many moves.
 const TURNS: usize = 4;
 const MOVES: usize = 7;
+/// The move (counted from 0) the game ruled against, and its words.
+const RULED_AGAINST: usize = 3;
+const TOO_FAR: &str = "4 moves of 12.00\", more than the 3 an order can give";
 
 /// A program a test needs: missing, the test fails naming the package that brings it.
 fn needed(program: &str, package: &str) {
@@ -132,6 +136,12 @@ fn game(path: &Path, turns: bool) {
         shifted(&mut doc.units[index], by);
         let scene = Arc::new(Scene::from_doc(doc.clone(), "game").expect("a valid scene"));
         let id = doc.units[index].id.clone();
+        // The fourth move was ruled against, as a game rules a unit moved too far.
+        let (check, verdict) = if step == RULED_AGAINST {
+            (TOO_FAR.to_owned(), Verdict::No)
+        } else {
+            ("within its allowance".to_owned(), Verdict::Yes)
+        };
         let made = RecordedMove {
             unit: id.clone(),
             name: scene.unit(&id).map(|u| u.name.clone()).unwrap_or_default(),
@@ -141,7 +151,8 @@ fn game(path: &Path, turns: bool) {
             started: GameTime::from_millis(at.millis() - 1_500),
             ended: at,
             carriage: Carriage::Slid,
-            check: Some("within its move".into()),
+            check: Some(check),
+            verdict: Some(verdict),
         };
         recorder.observe(Moment {
             at,
@@ -233,6 +244,58 @@ fn the_notation_report_reads_back_with_every_move() {
     assert_eq!(read.moves().len(), MOVES);
     let record = GameRecord::open(&game).expect("the record");
     assert_eq!(read.moves().len(), record.moves().len());
+    let verdicts = |r: &GameRecord| r.moves().iter().map(|m| m.verdict).collect::<Vec<_>>();
+    assert_eq!(verdicts(&read), verdicts(&record), "verdicts read back");
+    assert_eq!(occurrences(&text, "verdict=no"), 1, "{text}");
+}
+
+/// An umpire replaying a dispute is told what the game ruled: the move ruled against is
+/// marked ✖ in the app's Moves panel and on the page's view, never ✔.
+#[test]
+fn a_replayed_move_is_marked_as_the_game_ruled_it() {
+    let (_, game) = recorded("replay-marks", true);
+    let record = GameRecord::open(&game).expect("the record");
+    let against = record.moves()[RULED_AGAINST].clone();
+    let state = vedette_ui::app::replay::state_at(&record, against.ended).expect("the moment");
+    let replayed = state.moves.last().expect("the move replayed");
+    assert_eq!(replayed.event.unit, against.unit);
+    assert_eq!(replayed.verdict(), Some(Verdict::No));
+    assert_eq!(
+        replayed.checks(),
+        vec![(Some(Verdict::No), TOO_FAR.to_owned())]
+    );
+    assert!(
+        state
+            .moves
+            .iter()
+            .rev()
+            .skip(1)
+            .all(|m| m.verdict() == Some(Verdict::Yes)),
+        "the moves before it were within their allowance"
+    );
+    // In the app, as the umpire sees it.
+    let replay = vedette_ui::app::replay::Replay::new(record, false);
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(vedette_ui::app::headless::WINDOW)
+        .with_max_steps(16)
+        .wgpu()
+        .build_eframe(move |cc| {
+            let mut app = vedette_ui::app::VedetteApp::without_pipeline(
+                &cc.egui_ctx,
+                vedette_ui::app::Settings::default(),
+            );
+            app.state.look_back(replay, against.ended);
+            app
+        });
+    harness.run_steps(4);
+    use egui_kittest::kittest::Queryable;
+    let marked = |mark: &str| {
+        harness
+            .query_all_by_label_contains(&format!("{mark} {} ", against.name))
+            .count()
+    };
+    assert!(marked("✖") >= 1, "the move ruled against is marked ✖");
+    assert_eq!(marked("✔"), 0, "no move of {} is marked ✔", against.name);
 }
 
 #[test]

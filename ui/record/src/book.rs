@@ -44,6 +44,10 @@ pub struct Book {
     in_transaction: bool,
 }
 
+/// The game's key that says whether its writer is still at it: `true` from the first moment,
+/// `false` once it closed the game and folded its log into the file.
+pub const WRITING: &str = "writing";
+
 impl Book {
     /// Start writing a new record on `connection` (made by [`crate::schema`]).
     pub fn start(
@@ -63,8 +67,28 @@ impl Book {
         };
         book.begin()?;
         book.set("info", &serde_json::to_string(info).unwrap_or_default())?;
+        book.set(WRITING, "true")?;
         book.commit(GameTime::START)?;
+        // Into the file itself, so that the file alone is a record (its header, its tables)
+        // and says it is being written while the rest of the game lies in its log.
+        book.checkpoint()?;
         Ok(book)
+    }
+
+    /// Close the game: say it is written whole and fold the log into the file, so that the
+    /// game is one file again.
+    pub fn close(&mut self, until: GameTime) -> Result<(), RecordError> {
+        self.begin()?;
+        self.set(WRITING, "false")?;
+        self.commit(until)?;
+        self.checkpoint()
+    }
+
+    /// Fold the write-ahead log into the file and empty it.
+    fn checkpoint(&self) -> Result<(), RecordError> {
+        self.connection
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .map_err(|e| self.failed(e))
     }
 
     /// The record's file.

@@ -1,6 +1,7 @@
 //! What a record keeps besides the table: moves, marks on the timeline, the game's particulars.
 
 use rules::geometry::TablePoint;
+use rules::ruling::Verdict;
 use rules::units::Degrees;
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,10 @@ pub struct RecordedMove {
     /// far"), when there was a table before it to check it against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<String>,
+    /// The check's worst verdict, kept beside its words so that a replay marks the move as
+    /// the game did; `None` for a move with no check, and in records made before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
 }
 
 impl RecordedMove {

@@ -27,6 +27,7 @@ pub use entry::{Carriage, Case, GameInfo, Mark, MarkKind, Place, RecordedMove};
 pub use error::RecordError;
 pub use reader::{GameRecord, Keyframe};
 pub use recorder::{COMMIT_EVERY, JPEG_QUALITY, KEYFRAME_EVERY, Moment, Picture, Recorder, jpeg};
+pub use schema::log_of;
 pub use time::GameTime;
 
 /// Open a game: a record (an SQLite file) or its notation (plain text), told apart by what the

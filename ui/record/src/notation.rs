@@ -116,6 +116,9 @@ fn move_line(text: &mut String, record: &GameRecord, number: usize, made: &Recor
     if let Some(check) = &made.check {
         let _ = write!(text, " check={}", quoted(check));
     }
+    if let Some(verdict) = made.verdict {
+        let _ = write!(text, " verdict={}", json(&verdict).trim_matches('"'));
+    }
     for kind in [UNIT, COMMANDER] {
         if let Some(doc) = record.piece_at(kind, &made.unit, made.ended) {
             let _ = write!(text, " = {kind} {doc}");
@@ -299,6 +302,7 @@ impl Reader<'_> {
             ended: at,
             carriage: Carriage::Slid,
             check: None,
+            verdict: None,
         };
         while let Some(word) = words.peek_word() {
             if word == "=" {
@@ -376,6 +380,17 @@ impl Reader<'_> {
                     }
                 }
             }
+            "verdict" => {
+                made.verdict = Some(
+                    serde_json::from_value(serde_json::Value::String(value.to_owned())).map_err(
+                        |_| {
+                            self.error(format!(
+                                "verdict={value}: yes, penalty, test, borderline or no"
+                            ))
+                        },
+                    )?,
+                )
+            }
             // Details of later versions are skipped.
             _ => {}
         }
@@ -420,8 +435,8 @@ impl Reader<'_> {
             .book
             .take()
             .ok_or_else(|| self.error("no Setup line: the notation holds no game"))?;
-        book.commit(until)?;
-        GameRecord::read(book.into_connection(), &path)
+        book.close(until)?;
+        GameRecord::read(book.into_connection(), &path, false)
     }
 }
 

@@ -10,7 +10,7 @@ use rules::scene::{CommanderDoc, SceneDoc, UnitDoc};
 use rusqlite::{Connection, Row, params};
 use serde::de::DeserializeOwned;
 
-use crate::book::{COMMANDER, TABLE, TablePiece, UNIT};
+use crate::book::{COMMANDER, TABLE, TablePiece, UNIT, WRITING};
 use crate::{GameInfo, GameTime, Mark, RecordError, RecordedMove, schema};
 
 /// A camera picture kept in the record.
@@ -34,17 +34,26 @@ pub struct GameRecord {
     marks: Vec<Mark>,
     keyframes: Vec<GameTime>,
     damage: Vec<String>,
+    /// The file had no write-ahead log beside it when it was opened.
+    log_missing: bool,
 }
 
 impl GameRecord {
     /// Open the record in `path`: refused by name if it is not a record or cannot be read at
     /// all; read as far as it is sound otherwise ([`GameRecord::damage`] says where not).
     pub fn open(path: &Path) -> Result<GameRecord, RecordError> {
-        GameRecord::read(schema::open(path)?, path)
+        // Looked for before SQLite opens the file, which may make a log of its own.
+        let log_missing = !schema::log_of(path).exists();
+        GameRecord::read(schema::open(path)?, path, log_missing)
     }
 
     /// Read the record on a connection already open.
-    pub(crate) fn read(connection: Connection, path: &Path) -> Result<GameRecord, RecordError> {
+    /// `log_missing`: the file had no write-ahead log beside it.
+    pub(crate) fn read(
+        connection: Connection,
+        path: &Path,
+        log_missing: bool,
+    ) -> Result<GameRecord, RecordError> {
         let mut record = GameRecord {
             connection,
             path: path.to_owned(),
@@ -59,6 +68,7 @@ impl GameRecord {
             marks: Vec::new(),
             keyframes: Vec::new(),
             damage: Vec::new(),
+            log_missing,
         };
         record.info = record
             .setting("info")?
@@ -70,6 +80,15 @@ impl GameRecord {
     /// Read the timeline again: a game still being recorded has gone on since.
     pub fn refresh(&mut self) {
         self.damage.clear();
+        if self.log_missing && self.setting::<bool>(WRITING).ok().flatten() == Some(true) {
+            self.damage.push(format!(
+                "{} was not closed, and its log {} is not beside it: the game after its last \
+                 checkpoint is missing (copy the two files together, or stop the game before \
+                 copying its record)",
+                self.path.display(),
+                schema::log_of(&self.path).display()
+            ));
+        }
         self.until = match self.setting::<u64>("until") {
             Ok(Some(millis)) => GameTime::from_millis(millis),
             Ok(None) => GameTime::START,

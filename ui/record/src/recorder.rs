@@ -275,6 +275,9 @@ impl Writer {
                 break;
             }
         }
+        if let Err(e) = self.book.close(until) {
+            self.fail(&e);
+        }
     }
 
     fn fail(&mut self, error: &RecordError) {

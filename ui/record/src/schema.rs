@@ -72,6 +72,14 @@ fn initialise(connection: &Connection) -> Result<(), rusqlite::Error> {
     connection.execute_batch(TABLES)
 }
 
+/// The write-ahead log beside a record: `game.sqlite-wal`, holding what was committed since
+/// the last checkpoint. A game closed as it should be has folded it into the file.
+pub fn log_of(path: &Path) -> std::path::PathBuf {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    log.into()
+}
+
 /// Open a record to read (never to write: a replay leaves the file as it found it).
 pub fn open(path: &Path) -> Result<Connection, RecordError> {
     if !path.is_file() {

@@ -52,6 +52,11 @@ fn place_of(scene: &Scene, id: &str) -> Place {
 
 /// A game of `moves` moves, one every 10 s, a turn mark every 4: the tables it went through.
 fn play(path: &std::path::Path, moves: usize) -> Vec<(GameTime, SceneDoc)> {
+    play_on(path, moves).0
+}
+
+/// [`play`], the recorder still writing: its game not yet closed.
+fn play_on(path: &std::path::Path, moves: usize) -> (Vec<(GameTime, SceneDoc)>, Recorder) {
     let recorder = Recorder::create(path, &info()).expect("a new record");
     let mut doc = SceneDoc::from(&rules::synthetic::battle(16, 3, 7));
     let mut tables = Vec::new();
@@ -76,6 +81,7 @@ fn play(path: &std::path::Path, moves: usize) -> Vec<(GameTime, SceneDoc)> {
                 ended: at,
                 carriage: Carriage::Carried,
                 check: Some("within its move".into()),
+                verdict: Some(rules::ruling::Verdict::Yes),
             });
         }
         if step % 4 == 0 {
@@ -107,7 +113,42 @@ fn play(path: &std::path::Path, moves: usize) -> Vec<(GameTime, SceneDoc)> {
         });
     }
     recorder.flush();
-    tables
+    (tables, recorder)
+}
+
+/// A game closed is one file: copied alone, it holds every move. A game whose writer is still
+/// at it (or was killed) has the rest in its log: its file copied alone says so.
+#[test]
+fn a_closed_game_is_one_file_and_a_copy_without_its_log_says_what_is_missing() {
+    let path = scratch("one-file.sqlite");
+    play(&path, 12);
+    let log = record::log_of(&path);
+    assert!(
+        std::fs::metadata(&log).map_or(true, |m| m.len() == 0),
+        "the closed game's log is folded into the file"
+    );
+    let copy = scratch("one-file-copy.sqlite");
+    std::fs::copy(&path, &copy).expect("copied");
+    let alone = GameRecord::open(&copy).expect("the copy opens");
+    assert!(alone.damage().is_empty(), "{:?}", alone.damage());
+    assert_eq!(alone.moves().len(), 12);
+
+    let path = scratch("still-writing.sqlite");
+    let (_, recorder) = play_on(&path, 12);
+    let copy = scratch("still-writing-copy.sqlite");
+    std::fs::copy(&path, &copy).expect("copied");
+    let alone = GameRecord::open(&copy).expect("the copy opens");
+    let said = alone.damage().join("\n");
+    assert!(
+        said.contains("still-writing-copy.sqlite-wal") && said.contains("is not beside it"),
+        "{said}"
+    );
+    assert!(alone.moves().len() < 12, "{} moves", alone.moves().len());
+    // With its log beside it, the same game reads whole.
+    let both = GameRecord::open(&path).expect("opens");
+    assert!(both.damage().is_empty(), "{:?}", both.damage());
+    assert_eq!(both.moves().len(), 12);
+    drop(recorder);
 }
 
 /// Where two tables' JSON first differ, for a failure's message.

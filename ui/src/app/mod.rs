@@ -528,6 +528,11 @@ pub fn run(start: Option<Setup>, record: pipeline::Recording) -> anyhow::Result<
                 settings.setup = setup;
             }
             settings.setup.record = record;
+            let context = cc.egui_ctx.clone();
+            crate::stopping::on_stop_signal(move |_| {
+                context.send_viewport_cmd(egui::ViewportCommand::Close);
+                context.request_repaint();
+            });
             Ok(Box::new(VedetteApp::new(&cc.egui_ctx, settings)))
         }),
     )

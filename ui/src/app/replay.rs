@@ -13,7 +13,8 @@ use rules::units::Inches;
 use vision::MoveEvent;
 use vision::moves::Placed;
 
-use super::pipeline::{CalibrationStatus, MOVES_KEPT, MoveRecord, TableState};
+use super::pipeline::{CalibrationStatus, MOVES_KEPT, MoveJudgement, MoveRecord, TableState};
+use rules::ruling::Verdict;
 
 /// The table as it stood at `at`, ruled afresh (the record's test shows fresh rulings of a
 /// recorded table are the rulings it recorded).
@@ -54,8 +55,17 @@ fn move_record(made: &RecordedMove) -> MoveRecord {
             unseen: made.carriage == Carriage::Unseen,
         },
         name: made.name.clone(),
-        check: None,
+        check: made.check.clone().map(|words| MoveJudgement::Recorded {
+            verdict: made.verdict.or(recorded_within(&words)),
+            words,
+        }),
     }
+}
+
+/// A record made before verdicts were kept says a move within its allowance in these words;
+/// any other words are a ruling against it whose verdict the record did not keep.
+fn recorded_within(words: &str) -> Option<Verdict> {
+    (words == "within its allowance").then_some(Verdict::Yes)
 }
 
 /// A recorded game being looked at: the moment shown, a moment pinned beside it, and what was

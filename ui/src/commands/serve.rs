@@ -260,24 +260,17 @@ pub fn hub(args: &HubArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Until Ctrl-C, or `seconds`.
+/// Until Ctrl-C, SIGTERM or SIGHUP ([`crate::stopping`]), or `seconds`.
 fn wait(seconds: Option<f64>) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot wait for Ctrl-C")?;
     runtime.block_on(async {
-        match seconds {
-            Some(s) => {
-                let limit = Duration::from_secs_f64(s.clamp(0.0, 1e9));
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    () = tokio::time::sleep(limit) => {}
-                }
-            }
-            None => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+        let limit = Duration::from_secs_f64(seconds.unwrap_or(1e9).clamp(0.0, 1e9));
+        tokio::select! {
+            signal = crate::stopping::stop_signal() => tracing::info!("{signal}: stopping"),
+            () = tokio::time::sleep(limit) => {}
         }
     });
     Ok(())

@@ -78,7 +78,7 @@ pub struct MoveView {
     /// How: `carried`, `slid` or `under a hand`.
     pub how: &'static str,
     /// The check of it (`yes`, `no`, `borderline`): its cost against its allowance, the 12"
-    /// rule.
+    /// rule; `unchecked` when nothing decided it.
     pub verdict: &'static str,
     /// The check's sentences.
     pub checks: Vec<String>,
@@ -454,18 +454,17 @@ const MOVES_SENT: usize = 12;
 
 fn move_view(record: &crate::app::pipeline::MoveRecord) -> MoveView {
     let event = &record.event;
-    let rulings = record
-        .check
-        .as_ref()
-        .map(|c| c.rulings.as_slice())
-        .unwrap_or_default();
     MoveView {
         unit: event.unit.clone(),
         name: record.name.clone(),
         straight: (event.straight().0 * 1000.0).round() / 1000.0,
         how: record.how(),
-        verdict: verdict_word(record.verdict()),
-        checks: rulings.iter().map(|r| r.explanation.clone()).collect(),
+        verdict: record.verdict().map_or("unchecked", verdict_word),
+        checks: record
+            .checks()
+            .into_iter()
+            .map(|(_, words)| words)
+            .collect(),
     }
 }
 

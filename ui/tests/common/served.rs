@@ -102,6 +102,12 @@ impl Served {
         matches!(self.child.try_wait(), Ok(None))
     }
 
+    /// Send it a signal (`TERM`, `HUP`, `INT`) as `kill` does, and wait until it has stopped:
+    /// its exit status, `None` if it is still running after `limit` (then it is killed).
+    pub fn stop(&mut self, signal: &str, limit: Duration) -> Option<std::process::ExitStatus> {
+        stop_with(&mut self.child, signal, limit)
+    }
+
     /// Kill it (as a machine switched off would end it).
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -121,4 +127,47 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
+}
+
+/// Send `child` a signal (`TERM`, `HUP`, `INT`) as `kill` does, and wait until it has stopped:
+/// its exit status, `None` if it is still running after `limit` (then it is killed).
+pub fn stop_with(
+    child: &mut Child,
+    signal: &str,
+    limit: Duration,
+) -> Option<std::process::ExitStatus> {
+    let sent = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} failed");
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// A stopped game's record is one file: its log folded in, and a copy of the file alone
+/// opens whole, with every move the record holds.
+pub fn assert_one_file(game: &std::path::Path) {
+    let log = record::log_of(game);
+    assert!(
+        std::fs::metadata(&log).map_or(true, |m| m.len() == 0),
+        "{} is left beside the game",
+        log.display()
+    );
+    let record = record::GameRecord::open(game).expect("the record opens");
+    let copy = game.with_extension("copy.sqlite");
+    let _ = std::fs::remove_file(&copy);
+    std::fs::copy(game, &copy).expect("copied");
+    let alone = record::GameRecord::open(&copy).expect("the copy opens");
+    assert!(alone.damage().is_empty(), "{:?}", alone.damage());
+    assert_eq!(alone.moves().len(), record.moves().len());
+    assert_eq!(alone.until(), record.until());
 }

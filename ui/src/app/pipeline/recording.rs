@@ -5,7 +5,6 @@
 use std::path::PathBuf;
 
 use record::{Carriage, GameInfo, GameTime, Moment, Place, RecordedMove, Recorder};
-use rules::ruling::Verdict;
 
 use super::*;
 
@@ -119,13 +118,8 @@ fn recorded(made: &MoveRecord, now: GameTime) -> RecordedMove {
         } else {
             Carriage::Slid
         },
-        check: made.check.as_ref().map(|check| {
-            let worst = check.rulings.iter().find(|r| r.verdict() != Verdict::Yes);
-            match (made.verdict(), worst) {
-                (Verdict::Yes, _) | (_, None) => "within its allowance".to_owned(),
-                (_, Some(ruling)) => ruling.explanation.clone(),
-            }
-        }),
+        check: made.summary(),
+        verdict: made.verdict(),
     }
 }
 

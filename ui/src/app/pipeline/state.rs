@@ -229,8 +229,24 @@ pub struct MoveRecord {
     pub event: MoveEvent,
     /// The unit's name.
     pub name: String,
-    /// `vedette check-move`'s check of it: its cost, the moves it needs, the 12" rule.
-    pub check: Option<MoveCheck>,
+    /// What was said of it against its allowance; `None` when there was no table before it.
+    pub check: Option<MoveJudgement>,
+}
+
+/// What was said of a move against its allowance.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveJudgement {
+    /// Checked now as `vedette check-move` checks it: its cost, the moves it needs, the 12"
+    /// rule.
+    Checked(MoveCheck),
+    /// As a game's record kept it: the words of its worst ruling and that ruling's verdict,
+    /// which records made before verdicts were kept do not have.
+    Recorded {
+        /// "within its allowance", or the worst ruling's explanation.
+        words: String,
+        /// The worst verdict.
+        verdict: Option<Verdict>,
+    },
 }
 
 impl MoveRecord {
@@ -245,15 +261,41 @@ impl MoveRecord {
         }
     }
 
-    /// Its check's worst verdict (verdicts are ordered from the best news to the worst); a
-    /// move with no check is taken as made.
-    pub fn verdict(&self) -> Verdict {
-        self.check
-            .iter()
-            .flat_map(|c| &c.rulings)
-            .map(|r| r.verdict())
-            .max()
-            .unwrap_or(Verdict::Yes)
+    /// Its check's worst verdict (verdicts are ordered from the best news to the worst);
+    /// `None` for a move nobody checked, which no view may show as allowed.
+    pub fn verdict(&self) -> Option<Verdict> {
+        match self.check.as_ref()? {
+            MoveJudgement::Checked(check) => check.rulings.iter().map(|r| r.verdict()).max(),
+            MoveJudgement::Recorded { verdict, .. } => *verdict,
+        }
+    }
+
+    /// The check's sentences, each with its verdict where it is known.
+    pub fn checks(&self) -> Vec<(Option<Verdict>, String)> {
+        match &self.check {
+            None => Vec::new(),
+            Some(MoveJudgement::Checked(check)) => check
+                .rulings
+                .iter()
+                .map(|r| (Some(r.verdict()), r.explanation.clone()))
+                .collect(),
+            Some(MoveJudgement::Recorded { words, verdict }) => vec![(*verdict, words.clone())],
+        }
+    }
+
+    /// The check in a few words, as a record keeps it: "within its allowance", or the worst
+    /// ruling's explanation.
+    pub fn summary(&self) -> Option<String> {
+        match self.check.as_ref()? {
+            MoveJudgement::Checked(check) => {
+                let worst = check.rulings.iter().max_by_key(|r| r.verdict());
+                Some(match worst {
+                    Some(ruling) if ruling.verdict() != Verdict::Yes => ruling.explanation.clone(),
+                    _ => "within its allowance".to_owned(),
+                })
+            }
+            MoveJudgement::Recorded { words, .. } => Some(words.clone()),
+        }
     }
 }
 

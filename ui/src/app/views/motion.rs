@@ -4,7 +4,7 @@
 use egui::RichText;
 use rules::units::Inches;
 
-use crate::app::overlay::{verdict_colour, verdict_mark};
+use crate::app::overlay::{marks_legend, verdict_colour, verdict_mark};
 use crate::app::pipeline::MoveRecord;
 use crate::app::{AppState, DIM, WARN};
 
@@ -25,12 +25,17 @@ pub fn moves_panel(ui: &mut egui::Ui, state: &mut AppState) {
         .show(ui, |ui| {
             if table.moves.is_empty() {
                 ui.label(RichText::new("No move yet: each unit picked up or slid and left lies here once it is still.").color(DIM));
+            } else {
+                ui.label(
+                    RichText::new(format!("{} · {UNCHECKED} not checked", marks_legend()))
+                        .small()
+                        .color(DIM),
+                );
             }
             for record in table.moves.iter().rev().take(MOVES_SHOWN) {
-                let verdict = record.verdict();
+                let (mark, colour) = move_mark(record);
                 let text = format!(
-                    "{} {} {} {}",
-                    verdict_mark(verdict),
+                    "{mark} {} {} {}",
                     record.name,
                     lengths.format(record.event.straight()),
                     record.how()
@@ -38,7 +43,7 @@ pub fn moves_panel(ui: &mut egui::Ui, state: &mut AppState) {
                 let row = ui
                     .selectable_label(
                         state.selected.as_deref() == Some(record.event.unit.as_str()),
-                        RichText::new(text).color(verdict_colour(verdict)),
+                        RichText::new(text).color(colour),
                     )
                     .on_hover_text(details(record, &|l| lengths.format(l)));
                 if row.clicked() {
@@ -67,15 +72,31 @@ fn details(record: &MoveRecord, format: &dyn Fn(Inches) -> String) -> String {
             event.ended.as_secs_f64()
         ),
     ];
-    if let Some(check) = &record.check {
-        lines.extend(
-            check
-                .rulings
-                .iter()
-                .map(|r| format!("{} {}", verdict_mark(r.verdict()), r.explanation)),
-        );
+    if record.check.is_none() {
+        lines.push(format!(
+            "{UNCHECKED} not checked: no table before it to check it against"
+        ));
+    }
+    for (verdict, words) in record.checks() {
+        match verdict {
+            Some(verdict) => lines.push(format!("{} {words}", verdict_mark(verdict))),
+            None => lines.push(format!(
+                "{UNCHECKED} {words} (this record, made by an older Vedette, kept no verdict)"
+            )),
+        }
     }
     lines.join("\n")
+}
+
+/// The mark of a move no check decided: never a tick, which would say it was allowed.
+pub const UNCHECKED: &str = "•";
+
+/// A move's mark and colour: its check's worst verdict, or [`UNCHECKED`] dimmed.
+fn move_mark(record: &MoveRecord) -> (&'static str, egui::Color32) {
+    match record.verdict() {
+        Some(verdict) => (verdict_mark(verdict), verdict_colour(verdict)),
+        None => (UNCHECKED, DIM),
+    }
 }
 
 /// The tags that need care, in the status bar: the first remedy in words, every one on hover.

@@ -4,7 +4,7 @@
 "use strict";
 
 // As the app marks them: a penalty still acts under command, a test is a roll to pass.
-const MARK = { yes: "✔", penalty: "➖", test: "🎲", no: "✖", borderline: "?" };
+const MARK = { yes: "✔", penalty: "➖", test: "🎲", no: "✖", borderline: "?", unchecked: "•" };
 
 const token = location.pathname.split("/")[2] || "";
 // `view` is what is drawn: the live table (`live`), or a moment of the past while looking back.
