@@ -12,7 +12,7 @@ use common::served::{Served, free_port};
 use egui_kittest::kittest::Queryable;
 use record::{GameRecord, GameTime};
 use rules::rulings::rulings;
-use vedette_ui::app::demo::Demo;
+use vedette_ui::app::demo::{self, Demo};
 use vedette_ui::app::headless::{WINDOW, demo_recorded};
 use vedette_ui::app::replay::{Replay, state_at};
 use vedette_ui::app::{Settings, VedetteApp};
@@ -131,6 +131,84 @@ fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
     assert!(!record.moves().is_empty());
     assert!(record.scene_at(record.until()).expect("readable").is_some());
     eprintln!("killed: the record reaches {lost} ms before the kill");
+}
+
+/// Stopped by `kill` (SIGTERM) or a closed terminal (SIGHUP) as by Ctrl-C: the game is one
+/// file, whole when copied alone. Played until it loops, the demo starts a new game in a
+/// record of its own, and its units going back to their start are no moves.
+#[test]
+fn a_game_stopped_by_sigterm_or_sighup_is_one_file_and_the_demo_loops_into_a_new_game() {
+    let _turn = one_at_a_time();
+    for (signal, until_looped) in [("HUP", false), ("TERM", true)] {
+        let folder = scratch(&format!("record-stopped-{signal}"));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).expect("a folder");
+        let path = folder.join("game.sqlite");
+        let next = folder.join("game-2.sqlite");
+        let listen = format!("127.0.0.1:{}", free_port());
+        let record_arg = path.display().to_string();
+        let mut served = Served::start(
+            &[
+                "serve",
+                "--demo",
+                "--listen",
+                &listen,
+                "--record",
+                &record_arg,
+            ],
+            &["table"],
+        );
+        let start = Instant::now();
+        let done = || match until_looped {
+            false => GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()),
+            true => next.exists(),
+        };
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(300),
+                "not there yet; log:\n{}",
+                served.log()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let status = served.stop(signal, Duration::from_secs(30));
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "SIG{signal} ended it with {status:?}; log:\n{}",
+            served.log()
+        );
+        common::served::assert_one_file(&path);
+        if !until_looped {
+            continue;
+        }
+        common::served::assert_one_file(&next);
+        let first = GameRecord::open(&path).expect("the first game");
+        let demo = Demo::new().expect("the demo");
+        let units = demo.turns[0].units.len() + demo.turns[0].commanders.len();
+        assert!(
+            first.moves().len() <= units * (demo::TURNS - 1),
+            "{} moves in one pass of the demo ({} units, {} turns)",
+            first.moves().len(),
+            units,
+            demo::TURNS
+        );
+        // The way back to the opening positions is no move (a slow machine may see two
+        // turns' advances as one move: that is not the loop).
+        let opening = &demo.turns[0];
+        for made in first.moves() {
+            let Some(start) = opening.unit(&made.unit).map(|u| u.footprint.leader()) else {
+                continue;
+            };
+            let back = (made.to.leader - start).norm() < 1.0;
+            let away = (made.from.leader - start).norm() > 6.0;
+            assert!(
+                !(back && away),
+                "{} moved {:.1}\" back to its opening place: the demo's loop recorded as a move",
+                made.name,
+                made.straight()
+            );
+        }
+    }
 }
 
 #[test]

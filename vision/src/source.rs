@@ -56,6 +56,11 @@ pub trait FrameSource {
     fn name(&self) -> String;
     /// The next frame; `Ok(None)` at the end of a file or sequence.
     fn next_frame(&mut self) -> Result<Option<Frame>, SourceError>;
+    /// How many times a looping source has started again by the last frame it gave (a loop
+    /// is a new game: its units jumping back to their start are no moves).
+    fn pass(&self) -> u64 {
+        0
+    }
 }
 
 /// One image file, delivered once.
@@ -265,9 +270,14 @@ impl SyntheticSource {
         &self.camera
     }
 
+    /// Frames in one pass through the states.
+    fn frames_per_pass(&self) -> u64 {
+        self.states.iter().map(|(_, n)| n.max(&1)).sum()
+    }
+
     /// The table state shown at frame `index`, if any.
     pub fn state_at(&self, index: u64) -> Option<usize> {
-        let total: u64 = self.states.iter().map(|(_, n)| n.max(&1)).sum();
+        let total = self.frames_per_pass();
         if total == 0 || (!self.looping && index >= total) {
             return None;
         }
@@ -318,6 +328,10 @@ impl FrameSource for SyntheticSource {
         };
         self.index += 1;
         Ok(Some(frame))
+    }
+
+    fn pass(&self) -> u64 {
+        self.index.saturating_sub(1) / self.frames_per_pass().max(1)
     }
 }
 

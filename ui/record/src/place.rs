@@ -45,6 +45,20 @@ pub fn free_file(folder: &Path, began: &str, table: &str) -> PathBuf {
         .unwrap_or_else(|| folder.join(name))
 }
 
+/// The file for the game after the one in `path`, beside it: `game-2.sqlite`, `game-3.sqlite`
+/// … (the first that does not exist yet).
+pub fn next_file(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    let folder = path.parent().unwrap_or(Path::new(""));
+    (2..)
+        .map(|n| folder.join(format!("{stem}-{n}.{EXTENSION}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| path.to_owned())
+}
+
 /// The games kept in `folder`, newest first.
 pub fn games_in(folder: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(folder) else {

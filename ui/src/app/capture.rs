@@ -24,6 +24,9 @@ pub enum Captured {
     Opened(String),
     /// The next frame.
     Frame(Frame),
+    /// The source started again from its beginning (a looping video, the demo): what follows
+    /// is a new game.
+    Restarted,
     /// The source failed: could not open, lost its camera, could not read.
     Failed(String),
 }
@@ -90,9 +93,16 @@ fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
         return;
     };
     let mut started = Instant::now();
+    let mut pass = source.pass();
     loop {
         match source.next_frame() {
             Ok(Some(frame)) => {
+                if source.pass() != pass {
+                    pass = source.pass();
+                    if out.deliver(Captured::Restarted) == Offer::Closed {
+                        return;
+                    }
+                }
                 if plan.paced
                     && let Some(wait) =
                         (started + frame.time).checked_duration_since(Instant::now())
@@ -113,6 +123,10 @@ fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
                     return;
                 };
                 (source, started) = (again, Instant::now());
+                pass = source.pass();
+                if out.deliver(Captured::Restarted) == Offer::Closed {
+                    return;
+                }
             }
             Ok(None) => return,
             Err(e) => {
@@ -220,6 +234,55 @@ mod tests {
             capture.counts.dropped()
         );
         assert!(seen.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    /// A source that loops by itself (the demo) and one opened again at its end (a video):
+    /// each start after the first is said before its first frame.
+    #[test]
+    fn a_source_started_again_says_so_before_its_first_frame() {
+        struct Looping(u64);
+        impl FrameSource for Looping {
+            fn name(&self) -> String {
+                "looping".into()
+            }
+            fn next_frame(&mut self) -> Result<Option<Frame>, SourceError> {
+                self.0 += 1;
+                Ok((self.0 <= 7).then(|| Frame {
+                    image: Mat::default(),
+                    index: self.0 - 1,
+                    time: Duration::ZERO,
+                }))
+            }
+            fn pass(&self) -> u64 {
+                self.0.saturating_sub(1) / 3
+            }
+        }
+        let said = |looped: bool, count: u64| {
+            let capture = Capture::start(SourcePlan {
+                open: Box::new(move || {
+                    if looped {
+                        Ok(Box::new(Counter { next: 0, count }) as Box<dyn FrameSource>)
+                    } else {
+                        Ok(Box::new(Looping(0)) as Box<dyn FrameSource>)
+                    }
+                }),
+                paced: false,
+                live: false,
+                looped,
+            });
+            let mut said = String::new();
+            for captured in capture.received.iter().take(12) {
+                said.push(match captured {
+                    Captured::Frame(_) => 'f',
+                    Captured::Restarted => 'R',
+                    Captured::Opened(_) => 'o',
+                    Captured::Failed(_) => '!',
+                });
+            }
+            said
+        };
+        assert_eq!(said(false, 0), "offfRfffRf");
+        assert_eq!(said(true, 3), "offfoRfffoRf");
     }
 
     #[test]

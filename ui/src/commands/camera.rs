@@ -108,6 +108,7 @@ impl CameraCommand {
                     }
                 }
                 Ok(Captured::Opened(name)) => writeln!(out, "opened {name}")?,
+                Ok(Captured::Restarted) => processor.new_game(),
                 Ok(Captured::Failed(why)) => writeln!(out, "! {why}")?,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
                 // A picture has ended: what it shows is still the table now.

@@ -62,7 +62,8 @@ pub use processor::{MOVES_KEPT, Processor, Ruler};
 pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};
 pub use state::{
-    CalibrationStatus, CameraPart, CameraStatus, MoveRecord, Status, TableState, UnitName,
+    CalibrationStatus, CameraPart, CameraStatus, MoveJudgement, MoveRecord, Status, TableState,
+    UnitName,
 };
 pub use table::CameraWord;
 use table::TableBook;
@@ -116,6 +117,25 @@ impl Running {
             setup,
             last_frame: None,
         }
+    }
+
+    /// The source started again (a looping video, the demo): a new game, in a record of its
+    /// own, on the same calibration.
+    fn new_game(&mut self) {
+        self.processor.new_game();
+        let Some(kept) = self.recorder.take() else {
+            return;
+        };
+        let again = match &self.setup.record {
+            Recording::File(_) => Recording::File(record::place::next_file(kept.path())),
+            other => other.clone(),
+        };
+        drop(kept);
+        tracing::info!("{}: started again, a new game", self.name);
+        self.recorder = recording::start(&again, &self.name).unwrap_or_else(|e| {
+            tracing::warn!("{e}");
+            None
+        });
     }
 }
 
@@ -445,6 +465,7 @@ fn run_one(
         // Wake now and then to take the UI's commands.
         match capture.received.recv_timeout(Duration::from_millis(100)) {
             Ok(Captured::Opened(name)) => (running.name, running.opened) = (name, true),
+            Ok(Captured::Restarted) => running.new_game(),
             Ok(Captured::Frame(frame)) => {
                 running.opened = true;
                 let dropped = capture.counts.dropped();

@@ -105,6 +105,18 @@ impl Processor {
         }
     }
 
+    /// Start a new game on the same table, camera and calibration (a looping source started
+    /// again): every rest, move and followed tag forgotten, so units jumping back to their
+    /// start are no moves.
+    pub fn new_game(&mut self) {
+        self.tracker.clear();
+        self.table.new_game();
+        self.placed_through = None;
+        if let Ok(detector) = &mut self.detector {
+            detector.clear();
+        }
+    }
+
     /// Rule by this ruleset from now on (`None`: the roster's).
     pub fn set_ruleset(&mut self, ruleset: Option<RulesetId>) {
         self.inputs.ruleset = ruleset;

@@ -263,6 +263,11 @@ fn watch(
         }
         let said = match capture.received.recv_timeout(Duration::from_millis(100)) {
             Ok(Captured::Opened(_)) => Said::Opened,
+            // A looping video started again: its tags jump back, which are no moves.
+            Ok(Captured::Restarted) => {
+                processor.new_game();
+                continue;
+            }
             Ok(Captured::Frame(frame)) => {
                 let captured = started.elapsed();
                 // Back after being lost (unplugged): where it last saw things is stale, and it

@@ -32,6 +32,12 @@ impl TableBook {
         self.watch.clear();
     }
 
+    /// Forget every rest and every move: a new game.
+    pub(super) fn new_game(&mut self) {
+        self.watch.clear();
+        self.moves.clear();
+    }
+
     /// Build the scene from `word`'s tags into `state`: the units at rest, those on their way,
     /// the moves finished now, and the units placed only from held tags.
     pub(super) fn build(&mut self, inputs: &Inputs, word: &CameraWord, state: &mut TableState) {
@@ -118,7 +124,11 @@ fn record_moves(
             })
             .unwrap_or_else(|| event.unit.clone());
         tracing::info!(unit = %event.unit, path = %event.path, "moved");
-        kept.push_back(Arc::new(MoveRecord { event, name, check }));
+        kept.push_back(Arc::new(MoveRecord {
+            event,
+            name,
+            check: check.map(MoveJudgement::Checked),
+        }));
         while kept.len() > MOVES_KEPT {
             kept.pop_front();
         }
