@@ -549,6 +549,8 @@ fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off
     // hidden from the camera: nowhere in the picture.
     let second = "[[units.stands]]\ntag = 40\nwidth = 9.4\ndepth = 1.6\n\n";
     let fifth = "[[units.stands]]\ntag = 41\nwidth = 1.0\ndepth = 1.0\n\n";
+    // And a unit none of whose tags is in the picture: named as the roster names it.
+    let lost = "[[units]]\nid = \"lost-company\"\nname = \"The Lost Company\"\nside = \"red\"\nkind = \"infantry\"\nformation = \"line\"\nweapon = \"smoothbore-musket\"\n\n[[units.stands]]\ntag = 42\nwidth = 4.0\ndepth = 1.6\n\n";
     let roster = sample(ROSTER)
         .replacen(
             "[[units]]\nid = \"95th-rifles\"",
@@ -558,6 +560,11 @@ fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off
         .replacen(
             "[[units]]\nid = \"rha-troop\"",
             &format!("{fifth}[[units]]\nid = \"rha-troop\""),
+            1,
+        )
+        .replacen(
+            "[[units]]\nid = \"rha-troop\"",
+            &format!("{lost}[[units]]\nid = \"rha-troop\""),
             1,
         );
     assert!(
@@ -583,6 +590,10 @@ fn a_unit_seen_by_only_some_of_its_stands_is_filled_in_from_its_line_or_left_off
     );
     assert!(
         out.contains("⚠ partly seen: 95th-rifles: stand(s) 5 (tag 41) not seen; left off the table: in skirmish"),
+        "{out}"
+    );
+    assert!(
+        out.contains("not seen: The Lost Company (lost-company)"),
         "{out}"
     );
     // The 45th still rules (its line filled in); the 95th, left off, is in no ruling.

@@ -98,16 +98,8 @@ pub fn annotate(
     labels.extend(draw_shapes(&mut out, camera, shapes)?);
     let mut names = Vec::new();
     if let Some(scene) = scene {
-        let mut sides: Vec<&str> = Vec::new();
         for unit in &scene.units {
-            let side = sides
-                .iter()
-                .position(|s| *s == unit.side)
-                .unwrap_or_else(|| {
-                    sides.push(&unit.side);
-                    sides.len() - 1
-                });
-            let c = colour(SIDES[side % SIDES.len()]);
+            let c = colour(SIDES[scene.side_number(&unit.side) % SIDES.len()]);
             for stand in unit.footprint.stands() {
                 let corners: Option<Vec<Point>> = stand
                     .corners()

@@ -531,4 +531,18 @@ impl Scene {
     pub fn side(&self, id: &str) -> Option<&Side> {
         self.sides.iter().find(|s| s.id == id)
     }
+
+    /// A side's number, from 0: its place in the scene's list of sides, then among the sides
+    /// its units name that the list lacks, in the order they first appear. Every view colours
+    /// an army by it (the app, the pages, the rendered and annotated pictures), so one side
+    /// has one colour everywhere.
+    pub fn side_number(&self, side: &str) -> usize {
+        let mut sides: Vec<&str> = self.sides.iter().map(|s| s.id.as_str()).collect();
+        for unit in &self.units {
+            if !sides.contains(&unit.side.as_str()) {
+                sides.push(&unit.side);
+            }
+        }
+        sides.iter().position(|s| *s == side).unwrap_or(0)
+    }
 }

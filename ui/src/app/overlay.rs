@@ -132,14 +132,7 @@ const SIDE_COLOURS: [Color32; 4] = [
 
 /// The colour of a side, by its order in the scene.
 pub fn side_colour(scene: &Scene, side: &str) -> Color32 {
-    let mut sides: Vec<&str> = scene.sides.iter().map(|s| s.id.as_str()).collect();
-    for unit in &scene.units {
-        if !sides.contains(&unit.side.as_str()) {
-            sides.push(&unit.side);
-        }
-    }
-    let index = sides.iter().position(|s| *s == side).unwrap_or(0);
-    SIDE_COLOURS[index % SIDE_COLOURS.len()]
+    SIDE_COLOURS[scene.side_number(side) % SIDE_COLOURS.len()]
 }
 
 /// Colour for a verdict: ✔ green, ✖ red, ? amber, and a penalty (violet) and a test (blue)
@@ -164,6 +157,21 @@ pub fn verdict_mark(verdict: Verdict) -> &'static str {
         Verdict::Borderline => "?",
         Verdict::No => "✖",
     }
+}
+
+/// What each mark says, for a legend beside the rulings: "✔ yes · ➖ yes, at a cost · …".
+pub fn marks_legend() -> String {
+    [
+        (Verdict::Yes, "yes"),
+        (Verdict::Penalty, "yes, at a cost"),
+        (Verdict::Test, "on a roll"),
+        (Verdict::Borderline, "players decide"),
+        (Verdict::No, "no"),
+    ]
+    .iter()
+    .map(|(verdict, words)| format!("{} {words}", verdict_mark(*verdict)))
+    .collect::<Vec<_>>()
+    .join(" · ")
 }
 
 /// Table points along a closed or open outline, with long edges cut into pieces.
@@ -296,6 +304,11 @@ pub fn label(
     colour: Color32,
     priority: Priority,
 ) -> bool {
+    // What is not in the view is not labelled on it: a unit behind another camera's picture
+    // would otherwise have its name slid in along this picture's edge, far from where it is.
+    if !painter.clip_rect().expand(size).contains(at) {
+        return false;
+    }
     let font = FontId::proportional(size);
     let galley = painter.layout_no_wrap(text.to_owned(), font, colour);
     let wanted = inside(
@@ -720,6 +733,41 @@ mod tests {
         }
     }
 
+    /// Ntombi lists its sides Zulu first while its units list the British first: the app,
+    /// the pages and the rendered pictures colour each army alike (the British were blue in
+    /// the app and red in the pictures).
+    #[test]
+    fn an_army_has_one_colour_in_the_app_and_in_the_rendered_pictures() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenarios");
+        for name in ["ntombi", "el-teb", "crimea-river", "san-miguel"] {
+            let scene = Scene::load(&folder.join(format!("{name}.json"))).expect("a sample");
+            let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
+            let table = calibration::TableSize {
+                width: scene.table.width.0,
+                depth: scene.table.depth.0,
+            };
+            let anchors = calibration::AnchorLayout::corners(table, Inches(2.0), Inches(1.0));
+            let world = vision::synthetic::SyntheticTable::stage(&scene, &roster, &anchors);
+            for unit in &scene.units {
+                let stand = unit.footprint.stands()[0];
+                let block = world
+                    .blocks
+                    .iter()
+                    .find(|b| b.footprint == stand)
+                    .expect("the stand is staged");
+                let app = side_colour(&scene, &unit.side);
+                let painted = block.colour;
+                assert_eq!(
+                    painted.0.cmp(&painted.2),
+                    app.r().cmp(&app.b()),
+                    "{name}: {} ({}) painted {painted:?}, drawn {app:?}",
+                    unit.name,
+                    unit.side
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_label_at_the_edge_slides_into_the_view() {
         let view = Rect::from_min_max(Pos2::new(0.0, 0.0), Pos2::new(200.0, 100.0));
@@ -730,6 +778,40 @@ mod tests {
         assert_eq!(slid.min, Pos2::new(0.0, 86.0));
         let clear = Rect::from_min_size(Pos2::new(20.0, 20.0), Vec2::new(80.0, 14.0));
         assert_eq!(inside(clear, view), clear);
+    }
+
+    /// Two cameras over a long table: a unit beyond this camera's picture has its name
+    /// drawn nowhere on it (it was slid in along the picture's bottom edge), while one at the
+    /// edge of the picture is slid in whole.
+    #[test]
+    fn a_label_for_what_lies_outside_the_view_is_not_drawn() {
+        let ctx = egui::Context::default();
+        let mut drawn = Vec::new();
+        let mut output = ctx.run_pass(Default::default(), |ctx| {
+            let view = Rect::from_min_size(Pos2::ZERO, Vec2::new(640.0, 360.0));
+            let painter = ctx
+                .layer_painter(egui::LayerId::background())
+                .with_clip_rect(view);
+            let draw = |at: Pos2| {
+                label(
+                    &painter,
+                    at,
+                    Align2::CENTER_BOTTOM,
+                    "Glasgow Regiment, 1st Bn",
+                    14.0,
+                    Color32::WHITE,
+                    Priority::Always,
+                )
+            };
+            drawn = vec![
+                draw(Pos2::new(320.0, 2400.0)),
+                draw(Pos2::new(-900.0, 100.0)),
+                draw(Pos2::new(636.0, 358.0)),
+                draw(Pos2::new(320.0, 180.0)),
+            ];
+        });
+        output.textures_delta.clear();
+        assert_eq!(drawn, [false, false, true, true]);
     }
 
     #[test]

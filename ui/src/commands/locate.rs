@@ -140,15 +140,24 @@ pub fn run_locate(
                 unit.footprint.stands().len()
             )?;
         }
-        write_sighted(sighted, out)?;
+        write_sighted(sighted, located.roster.as_ref(), out)?;
     }
     Ok(())
 }
 
-/// The units not seen, and those seen only in part.
-fn write_sighted(sighted: &vision::locate::Sighted, out: &mut dyn Write) -> std::io::Result<()> {
+/// The units not seen (as the roster names them), and those seen only in part.
+fn write_sighted(
+    sighted: &vision::locate::Sighted,
+    roster: Option<&Roster>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     if !sighted.unseen.is_empty() {
-        writeln!(out, "  not seen: {}", sighted.unseen.join(", "))?;
+        let named: Vec<String> = sighted
+            .unseen
+            .iter()
+            .map(|id| roster.map_or_else(|| id.clone(), |r| r.named_id(id)))
+            .collect();
+        writeln!(out, "  not seen: {}", named.join(", "))?;
     }
     for partial in &sighted.partial {
         writeln!(out, "  ⚠ partly seen: {partial}")?;
@@ -256,7 +265,7 @@ pub fn run_analyze(
         return Ok(());
     }
     write_tags(&located, out)?;
-    write_sighted(sighted, out)?;
+    write_sighted(sighted, located.roster.as_ref(), out)?;
     writeln!(out)?;
     super::rulings::write_report(scene, &report, out)?;
     if let Some((path, annotated)) = &annotated {

@@ -185,6 +185,9 @@ impl RenderCommand {
             Some(path) => Roster::load(path)?,
             None => Roster::for_scene(&scene, TagDefaults::default(), 10),
         };
+        for spot in roster.tags_on_one_spot(&scene) {
+            writeln!(out, "warning: {spot}")?;
+        }
         if let Some(path) = &self.save_roster {
             roster.save(path)?;
             writeln!(out, "roster: {}", path.display())?;

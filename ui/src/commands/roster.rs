@@ -50,7 +50,11 @@ pub fn new(
         }
         NewFrom::Scenario(path) => {
             let scene = Scene::load(path)?;
-            Roster::for_scene(&scene, TagDefaults::default(), first_tag)
+            let roster = Roster::for_scene(&scene, TagDefaults::default(), first_tag);
+            for spot in roster.tags_on_one_spot(&scene) {
+                writeln!(out, "⚠ {}: {spot}", path.display())?;
+            }
+            roster
         }
         NewFrom::Questions => {
             let stdin = std::io::stdin();

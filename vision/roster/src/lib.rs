@@ -61,6 +61,9 @@ pub fn family_ids(family: &str) -> Option<u32> {
         .map(|(_, n)| *n)
 }
 
+mod overlap;
+pub use overlap::TagsOnOneSpot;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@ use rules::units::{Degrees, Inches};
 use super::world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};
 use roster::Roster;
 
-/// Side colours, in the order sides first appear.
+/// Side colours, by [`Scene::side_number`] (as the app colours them).
 const SIDE_COLOURS: [Rgb; 4] = [
     Rgb(168, 42, 38),
     Rgb(40, 64, 150),
@@ -25,14 +25,7 @@ impl SyntheticTable {
         let mut world = SyntheticTable::new(anchors.table);
         world.family = anchors.family.clone();
         world.patches = scene.terrain.iter().filter_map(patch).collect();
-        let mut sides: Vec<String> = Vec::new();
-        let mut colour_of = |side: &str| {
-            let index = sides.iter().position(|s| s == side).unwrap_or_else(|| {
-                sides.push(side.to_owned());
-                sides.len() - 1
-            });
-            SIDE_COLOURS[index % SIDE_COLOURS.len()]
-        };
+        let colour_of = |side: &str| SIDE_COLOURS[scene.side_number(side) % SIDE_COLOURS.len()];
         let defaults = roster.tags;
         for unit in &scene.units {
             let colour = colour_of(&unit.side);

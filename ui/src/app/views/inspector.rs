@@ -6,7 +6,7 @@ use rules::ruling::{Ruling, Verdict};
 use rules::scene::Unit;
 
 use crate::app::measure::tape;
-use crate::app::overlay::{side_colour, verdict_colour, verdict_mark};
+use crate::app::overlay::{marks_legend, side_colour, verdict_colour, verdict_mark};
 use crate::app::{AppState, DIM, WARN};
 
 /// Every unit on the table, by side; click one to select it.
@@ -266,6 +266,7 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
         ))
         .strong(),
     );
+    ui.label(RichText::new(marks_legend()).small().color(DIM));
     let profile = scene.profile();
     for topic in topics {
         let heading = crate::commands::rulings::heading(topic, &profile);
