@@ -146,9 +146,12 @@ async fn a_recorded_game_answers_its_timeline_its_moments_and_its_pictures() {
     let server = serve(0, Some(&file));
     let authority = server.authority();
     let timeline = timeline_with_moves(&authority).await;
-    assert_eq!(
-        timeline["file"], "http.sqlite",
-        "the file's name, no folder"
+    // The file's name, no folder: http.sqlite, or http-2.sqlite … once the demo has looped
+    // into a new game (a slow machine may take that long to list a move).
+    let name = timeline["file"].as_str().unwrap_or_default();
+    assert!(
+        name.starts_with("http") && name.ends_with(".sqlite") && !name.contains('/'),
+        "{name}"
     );
     assert!(
         !timeline

@@ -123,14 +123,15 @@ impl Running {
     /// own, on the same calibration.
     fn new_game(&mut self) {
         self.processor.new_game();
-        let Some(kept) = self.recorder.take() else {
+        // The last game's record closes once the states still carrying it are gone.
+        if self.recorder.take().is_none() {
             return;
-        };
+        }
+        // Numbered from the file asked for: game-2, game-3 … (not game-2-2).
         let again = match &self.setup.record {
-            Recording::File(_) => Recording::File(record::place::next_file(kept.path())),
+            Recording::File(asked) => Recording::File(record::place::next_file(asked)),
             other => other.clone(),
         };
-        drop(kept);
         tracing::info!("{}: started again, a new game", self.name);
         self.recorder = recording::start(&again, &self.name).unwrap_or_else(|e| {
             tracing::warn!("{e}");
