@@ -85,37 +85,38 @@ fn the_demo_is_recorded_and_every_moment_replays_as_it_was_ruled() {
     }
 }
 
+/// A real `vedette serve --demo` recording into `path`.
+fn serve_demo(path: &std::path::Path) -> Served {
+    let listen = format!("127.0.0.1:{}", free_port());
+    let record = path.display().to_string();
+    Served::start(
+        &["serve", "--demo", "--listen", &listen, "--record", &record],
+        &["table"],
+    )
+}
+
+/// Wait until `done`, checking every 200 ms; fail after `limit`, saying `never` and the log.
+fn wait_for(served: &Served, limit: Duration, never: &str, done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "{never}; log:\n{}", served.log());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 #[test]
 fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
     let _turn = one_at_a_time();
     let path = scratch("record-killed").join("killed.sqlite");
     let _ = std::fs::remove_file(&path);
-    let listen = format!("127.0.0.1:{}", free_port());
-    let record_arg = path.display().to_string();
-    let mut served = Served::start(
-        &[
-            "serve",
-            "--demo",
-            "--listen",
-            &listen,
-            "--record",
-            &record_arg,
-        ],
-        &["table"],
-    );
+    let mut served = serve_demo(&path);
     // Until the demo has made a move, and then some more of the game.
-    let start = Instant::now();
-    loop {
-        assert!(
-            start.elapsed() < Duration::from_secs(240),
-            "no move recorded; log:\n{}",
-            served.log()
-        );
-        if GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_for(
+        &served,
+        Duration::from_secs(240),
+        "no move recorded",
+        || GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()),
+    );
     std::thread::sleep(Duration::from_millis(1_700));
     let killed_at = jiff::Timestamp::now().as_millisecond();
     served.kill();
@@ -145,32 +146,21 @@ fn a_game_stopped_by_sigterm_or_sighup_is_one_file_and_the_demo_loops_into_a_new
         std::fs::create_dir_all(&folder).expect("a folder");
         let path = folder.join("game.sqlite");
         let next = folder.join("game-2.sqlite");
-        let listen = format!("127.0.0.1:{}", free_port());
-        let record_arg = path.display().to_string();
-        let mut served = Served::start(
-            &[
-                "serve",
-                "--demo",
-                "--listen",
-                &listen,
-                "--record",
-                &record_arg,
-            ],
-            &["table"],
-        );
-        let start = Instant::now();
-        let done = || match until_looped {
-            false => GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()),
-            true => next.exists(),
+        let mut served = serve_demo(&path);
+        let never = if until_looped {
+            "the demo never looped into a new game"
+        } else {
+            "no move recorded"
         };
-        while !done() {
-            assert!(
-                start.elapsed() < Duration::from_secs(300),
-                "not there yet; log:\n{}",
-                served.log()
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        wait_for(
+            &served,
+            Duration::from_secs(300),
+            never,
+            || match until_looped {
+                false => GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()),
+                true => next.exists(),
+            },
+        );
         let status = served.stop(signal, Duration::from_secs(30));
         assert!(
             status.is_some_and(|s| s.success()),

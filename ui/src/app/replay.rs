@@ -13,7 +13,9 @@ use rules::units::Inches;
 use vision::MoveEvent;
 use vision::moves::Placed;
 
-use super::pipeline::{CalibrationStatus, MOVES_KEPT, MoveJudgement, MoveRecord, TableState};
+use super::pipeline::{
+    CalibrationStatus, MOVES_KEPT, MoveJudgement, MoveRecord, TableState, WITHIN_ALLOWANCE,
+};
 use rules::ruling::Verdict;
 
 /// The table as it stood at `at`, ruled afresh (the record's test shows fresh rulings of a
@@ -62,10 +64,10 @@ fn move_record(made: &RecordedMove) -> MoveRecord {
     }
 }
 
-/// A record made before verdicts were kept says a move within its allowance in these words;
-/// any other words are a ruling against it whose verdict the record did not keep.
+/// A record made before verdicts were kept says a move within its allowance in
+/// [`WITHIN_ALLOWANCE`]; any other words are a ruling against it whose verdict it did not keep.
 fn recorded_within(words: &str) -> Option<Verdict> {
-    (words == "within its allowance").then_some(Verdict::Yes)
+    (words == WITHIN_ALLOWANCE).then_some(Verdict::Yes)
 }
 
 /// A recorded game being looked at: the moment shown, a moment pinned beside it, and what was
@@ -308,5 +310,47 @@ impl Reading {
             self.picture = Some((keyframe.at, decoded.clone()));
         }
         Ok(decoded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorded(check: Option<&str>, verdict: Option<Verdict>) -> RecordedMove {
+        let place = record::Place {
+            leader: rules::geometry::TablePoint::new(10.0, 10.0),
+            facing: rules::units::Degrees(90.0),
+        };
+        RecordedMove {
+            unit: "79th".into(),
+            name: "79th Highlanders".into(),
+            from: place,
+            to: place,
+            path: 25.77,
+            started: GameTime::START,
+            ended: GameTime::from_millis(2_000),
+            carriage: Carriage::Slid,
+            check: check.map(str::to_owned),
+            verdict,
+        }
+    }
+
+    /// A move is marked as its record says, and never ✔ where the record cannot say it was
+    /// allowed: kept verdicts are shown, a record made before verdicts were kept is read by
+    /// its words, and a move with no check has no verdict.
+    #[test]
+    fn a_replayed_move_keeps_its_recorded_verdict_and_is_never_taken_as_allowed() {
+        let too_far = "4 moves of 12.00\", more than the 3 an order can give";
+        let cases = [
+            (Some(too_far), Some(Verdict::No), Some(Verdict::No)),
+            (Some(WITHIN_ALLOWANCE), None, Some(Verdict::Yes)),
+            (Some(too_far), None, None),
+            (None, None, None),
+        ];
+        for (check, kept, shown) in cases {
+            let made = move_record(&recorded(check, kept));
+            assert_eq!(made.verdict(), shown, "{check:?} kept as {kept:?}");
+        }
     }
 }

@@ -64,6 +64,10 @@ pub fn family_ids(family: &str) -> Option<u32> {
 mod overlap;
 pub use overlap::TagsOnOneSpot;
 
+/// A commander's base is as wide as this many of his tags (a typical 40 mm round base for a
+/// 1" tag): what his tag covers, for the synthetic table and for tags on one spot.
+pub const COMMANDER_BASE: f64 = 1.5;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -241,6 +245,14 @@ pub struct RosterUnit {
 }
 
 impl RosterUnit {
+    /// Its name with its id ("Booth's Stragglers (booths-stragglers)"), or its id alone.
+    pub fn named(&self) -> String {
+        match &self.name {
+            Some(name) => format!("{name} ({})", self.id),
+            None => self.id.clone(),
+        }
+    }
+
     /// The unit as a scene has it, its stands where they lie (the camera's, or a synthetic
     /// game's): what the roster says of it, and nothing the table would have to tell.
     pub fn on_table(&self, stands: Vec<StandDoc>) -> UnitDoc {
@@ -522,6 +534,41 @@ impl Roster {
                 (id, spec)
             })
             .collect()
+    }
+
+    /// A unit or commander, by its id, as people name it, with the id the files use ("Booth's
+    /// Stragglers (booths-stragglers)", "commander Booth (booth)"); the id itself when the
+    /// roster has none such.
+    pub fn named_id(&self, id: &str) -> String {
+        if let Some(unit) = self.units.iter().find(|u| u.id == id) {
+            return unit.named();
+        }
+        match self.commanders.iter().position(|c| c.id == id) {
+            Some(i) => self.named(TagOwner::Commander(i)),
+            None => id.to_owned(),
+        }
+    }
+
+    /// What a tag is on, as people name it: [`Roster::describe`] with the roster's names
+    /// ("stand 2 of Booth's Stragglers (booths-stragglers)").
+    pub fn named(&self, owner: TagOwner) -> String {
+        match owner {
+            TagOwner::Stand { unit, stand } => {
+                let unit = &self.units[unit];
+                if unit.stands.len() == 1 {
+                    unit.named()
+                } else {
+                    format!("stand {} of {}", stand + 1, unit.named())
+                }
+            }
+            TagOwner::Commander(i) => {
+                let commander = &self.commanders[i];
+                match &commander.name {
+                    Some(name) => format!("commander {name} ({})", commander.id),
+                    None => format!("commander {}", commander.id),
+                }
+            }
+        }
     }
 
     /// A readable name for what a tag is on: "stand 2 of 45th-foot".

@@ -7,11 +7,8 @@ use rules::Scene;
 use rules::geometry::OrientedRect;
 use rules::units::{Degrees, Inches};
 
-use crate::{Roster, TagOwner};
+use crate::{COMMANDER_BASE, Roster, TagOwner};
 
-/// A commander's base, as wide as this many of his tags (the staging's, and a typical 40 mm
-/// round base for a 1" tag).
-const COMMANDER_BASE: f64 = 1.5;
 /// Tags are shrunk by this share before they are compared, so that two laid edge to edge are
 /// not taken as one over the other.
 const TOUCHING: f64 = 0.98;
@@ -87,54 +84,6 @@ impl Roster {
             placed.push((commander.tag, TagOwner::Commander(i), square));
         }
         placed
-    }
-
-    /// A unit or commander, by its id, as people name it ([`Roster::named`]); the id itself
-    /// when the roster has none such.
-    pub fn named_id(&self, id: &str) -> String {
-        let unit = self.units.iter().position(|u| u.id == id);
-        let owner = unit
-            .map(|unit| TagOwner::Stand { unit, stand: 0 })
-            .or_else(|| {
-                let commander = self.commanders.iter().position(|c| c.id == id)?;
-                Some(TagOwner::Commander(commander))
-            });
-        match owner {
-            Some(TagOwner::Stand { unit, .. }) => {
-                let unit = &self.units[unit];
-                unit.name
-                    .as_ref()
-                    .map_or_else(|| id.to_owned(), |n| format!("{n} ({id})"))
-            }
-            Some(owner) => self.named(owner),
-            None => id.to_owned(),
-        }
-    }
-
-    /// An owner as people name it, with the id the files use: "Booth's Stragglers
-    /// (booths-stragglers)", "stand 2 of Booth's Stragglers (booths-stragglers)".
-    pub fn named(&self, owner: TagOwner) -> String {
-        match owner {
-            TagOwner::Stand { unit, stand } => {
-                let unit = &self.units[unit];
-                let name = match &unit.name {
-                    Some(name) => format!("{name} ({})", unit.id),
-                    None => unit.id.clone(),
-                };
-                if unit.stands.len() == 1 {
-                    name
-                } else {
-                    format!("stand {} of {name}", stand + 1)
-                }
-            }
-            TagOwner::Commander(i) => {
-                let commander = &self.commanders[i];
-                match &commander.name {
-                    Some(name) => format!("commander {name} ({})", commander.id),
-                    None => format!("commander {}", commander.id),
-                }
-            }
-        }
     }
 }
 

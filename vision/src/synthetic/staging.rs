@@ -67,7 +67,7 @@ impl SyntheticTable {
                 size,
                 height,
             };
-            let base = size * 1.5;
+            let base = size * roster::COMMANDER_BASE;
             world.blocks.push(Block {
                 footprint: OrientedRect::from_center(commander.position, Degrees(90.0), base, base),
                 height,

@@ -63,7 +63,7 @@ pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};
 pub use state::{
     CalibrationStatus, CameraPart, CameraStatus, MoveJudgement, MoveRecord, Status, TableState,
-    UnitName,
+    UnitName, WITHIN_ALLOWANCE,
 };
 pub use table::CameraWord;
 use table::TableBook;

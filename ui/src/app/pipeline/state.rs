@@ -233,6 +233,10 @@ pub struct MoveRecord {
     pub check: Option<MoveJudgement>,
 }
 
+/// The words a record keeps for a move within its allowance (records made before verdicts
+/// were kept have only these to tell such a move by).
+pub const WITHIN_ALLOWANCE: &str = "within its allowance";
+
 /// What was said of a move against its allowance.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MoveJudgement {
@@ -242,7 +246,7 @@ pub enum MoveJudgement {
     /// As a game's record kept it: the words of its worst ruling and that ruling's verdict,
     /// which records made before verdicts were kept do not have.
     Recorded {
-        /// "within its allowance", or the worst ruling's explanation.
+        /// [`WITHIN_ALLOWANCE`], or the worst ruling's explanation.
         words: String,
         /// The worst verdict.
         verdict: Option<Verdict>,
@@ -283,7 +287,7 @@ impl MoveRecord {
         }
     }
 
-    /// The check in a few words, as a record keeps it: "within its allowance", or the worst
+    /// The check in a few words, as a record keeps it: [`WITHIN_ALLOWANCE`], or the worst
     /// ruling's explanation.
     pub fn summary(&self) -> Option<String> {
         match self.check.as_ref()? {
@@ -291,7 +295,7 @@ impl MoveRecord {
                 let worst = check.rulings.iter().max_by_key(|r| r.verdict());
                 Some(match worst {
                     Some(ruling) if ruling.verdict() != Verdict::Yes => ruling.explanation.clone(),
-                    _ => "within its allowance".to_owned(),
+                    _ => WITHIN_ALLOWANCE.to_owned(),
                 })
             }
             MoveJudgement::Recorded { words, .. } => Some(words.clone()),
