@@ -342,3 +342,56 @@ fn a_still_picture_finds_its_small_far_tags_on_its_one_frame() {
     let leger = scene.unit("1er-leger").expect("placed");
     assert_eq!(leger.footprint.stands().len(), 4);
 }
+
+/// Every label drawn in the last pass: none over another of its view, none out of its view.
+fn assert_labels_clear(harness: &egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>) -> usize {
+    let labels = vedette_ui::app::overlay::placed_labels(&harness.ctx);
+    let mut overlaps = Vec::new();
+    for (i, a) in labels.iter().enumerate() {
+        assert!(
+            a.view.expand(0.5).contains_rect(a.rect),
+            "a label out of its view: {:?} in {:?}",
+            a.rect,
+            a.view
+        );
+        for b in &labels[i + 1..] {
+            let both = a.rect.intersect(b.rect);
+            if a.layer == b.layer && a.view == b.view && both.is_positive() && both.area() > 1.0 {
+                overlaps.push((a.rect, b.rect));
+            }
+        }
+    }
+    assert!(
+        overlaps.is_empty(),
+        "{} overlapping labels: {overlaps:?}",
+        overlaps.len()
+    );
+    labels.len()
+}
+
+#[test]
+fn labels_on_a_crowded_table_never_overlap_nor_leave_their_view() {
+    // The demo's last turn: the lines in contact, seen by the camera and on the plan, with a
+    // unit in contact selected (its rulings' figures drawn among the names).
+    let demo = Demo::new().expect("the demo");
+    let state = demo_state(&demo, demo.turns.len() - 1).expect("the last turn");
+    let select = vedette_ui::app::headless::showcase_unit(&state);
+    let mut harness = harness_on(state, select);
+    harness.run_steps(2);
+    let drawn = assert_labels_clear(&harness);
+    assert!(drawn >= 10, "{drawn} labels");
+    if std::env::var_os("VEDETTE_SHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image.save("/tmp/crowded-demo.png").expect("saved");
+    }
+    // El Teb's 20 units and its long names on a 12' table, at a laptop's width.
+    let state = scene_state(&samples().join("scenarios/el-teb.json"));
+    let mut harness = harness_on(state, Some("10th-hussars".into()));
+    harness.run_steps(2);
+    let drawn = assert_labels_clear(&harness);
+    assert!(drawn >= 10, "{drawn} labels");
+    if std::env::var_os("VEDETTE_SHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image.save("/tmp/crowded-el-teb.png").expect("saved");
+    }
+}

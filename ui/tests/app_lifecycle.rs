@@ -17,7 +17,9 @@ use rules::{RulesetId, Scene};
 use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
 use vedette_ui::app::headless::{WINDOW, harness_on};
 use vedette_ui::app::measure::LengthUnit;
-use vedette_ui::app::pipeline::{CalibrationStatus, Processor, SourceChoice, Status, TableState};
+use vedette_ui::app::pipeline::{
+    CalibrationStatus, Processor, Recording, SourceChoice, Status, TableState,
+};
 use vedette_ui::app::views::sources::Kind;
 use vedette_ui::app::{Mode, Settings, VedetteApp};
 use vision::FrameSource;
@@ -404,9 +406,12 @@ fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
         script,
         delivered: 0,
     };
+    let record = common::scratch("unplugged").join("game.sqlite");
+    let _ = std::fs::remove_file(&record);
     let pipeline = vedette_ui::app::pipeline::Pipeline::start_on(
         Box::new(source),
         vedette_ui::app::pipeline::Inputs::load(&setup),
+        Recording::File(record),
         || {},
     );
     // What the UI would see, in order: the table, the lost camera, the table again.
@@ -417,6 +422,9 @@ fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
             std::thread::sleep(Duration::from_millis(5));
             continue;
         };
+        // Every word of the pipeline, the lost camera's too, says the game is recorded (the
+        // app's timeline and the served page's look-back read it there).
+        assert!(state.recorder.is_some(), "{:?}", state.status.error);
         // The table arrives ruled: the ruling thread fills in the rulings before publishing.
         let step = match (&state.status.error, state.scene.is_some()) {
             (Some(e), _) if e.contains("stopped delivering") => "lost",

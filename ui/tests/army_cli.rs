@@ -150,6 +150,105 @@ fn a_roster_made_from_a_scenario_checks_and_a_duplicate_tag_is_named_with_its_li
     );
 }
 
+/// The size a roster says every tag is, and the stands' own smaller sizes, as written.
+fn written_sizes(roster: &str) -> (String, Vec<String>) {
+    let value = |line: &str| line.split('=').nth(1).unwrap_or("").trim().to_owned();
+    let size = roster
+        .lines()
+        .find(|l| l.starts_with("size = ") && !l.contains('"'))
+        .map(value)
+        .expect("the tags' size");
+    let stands = roster
+        .lines()
+        .filter(|l| l.starts_with("tag_size = "))
+        .map(value)
+        .collect();
+    (size, stands)
+}
+
+#[test]
+fn a_roster_from_a_scenario_has_tags_the_camera_finds_and_names_the_stands_too_small() {
+    let dir = scratch("tag-size");
+    // Ntombi: an 8' × 6' table, skirmishers on 0.8" bases.
+    let roster = dir.join("ntombi.toml");
+    let out = vedette(&[
+        "roster",
+        "new",
+        "--scenario",
+        "samples/scenarios/ntombi.json",
+        "-o",
+        path(&roster),
+        "--force",
+    ]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let written = std::fs::read_to_string(&roster).expect("the roster");
+    let (size, stands) = written_sizes(&written);
+    // Bigger than the 1" that 14 of 44 tags were too small at, and said with its reason.
+    let suggested: f64 = size.parse().expect("a number");
+    assert!(suggested > 1.0 && suggested <= 2.0, "{size}");
+    assert!(
+        said.contains(&format!(
+            "tags of {size}\": the smallest found everywhere on the 96\" × 72\" table"
+        )) && said.contains("assumed 1920×1080 webcam"),
+        "{said}"
+    );
+    // Sizes as people write them (0.6, never 0.6400000000000001), each named with its unit.
+    assert!(!stands.is_empty());
+    for stand in &stands {
+        assert!(stand.len() <= 4, "tag_size = {stand}");
+    }
+    assert!(
+        said.contains("Chest, 1st Skirmishers")
+            && said.contains("its bases hold a 0.6\" tag at most"),
+        "{said}"
+    );
+    // And `vedette tags` prints every one of them on its base.
+    let sheet = dir.join("tags.pdf");
+    let out = vedette(&["tags", "--roster", path(&roster), "-o", path(&sheet)]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    // A size asked for that the far side does not find: said, with the share that does.
+    let out = vedette(&[
+        "roster",
+        "new",
+        "--scenario",
+        "samples/scenarios/ntombi.json",
+        "--tag-size",
+        "0.8",
+        "-o",
+        path(&roster),
+        "--force",
+    ]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("tags of 0.8\" are found on")
+            && said.contains(&format!("{size}\" are found everywhere")),
+        "{said}"
+    );
+    assert_eq!(
+        written_sizes(&std::fs::read_to_string(&roster).expect("roster")).0,
+        "0.8"
+    );
+    let out = vedette(&[
+        "roster",
+        "new",
+        "--scenario",
+        "samples/scenarios/ntombi.json",
+        "--tag-size",
+        "9",
+        "-o",
+        path(&roster),
+        "--force",
+    ]);
+    assert!(
+        !out.status.success() && text(&out).contains("0.3\" to 6\""),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn a_battlescribe_roster_imports_and_a_broken_one_names_the_fault() {
     let dir = scratch("import");

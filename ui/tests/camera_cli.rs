@@ -94,6 +94,48 @@ fn calibrate_then_locate_places_the_45th_foot_where_the_scene_has_it() {
         "45th Foot at ({x}, {y})"
     );
     assert_eq!(located["calibration"]["status"], "steady");
+
+    // `-o` writes the scene, which the other commands read as any scene file.
+    let scene = dir.join("located.json").display().to_string();
+    let locate_to = |output: &str| {
+        vedette(&[
+            "locate",
+            PICTURE,
+            "--calibration",
+            &camera,
+            "--roster",
+            ROSTER,
+            "-o",
+            output,
+        ])
+    };
+    let (out, err) = text(&locate_to(&scene));
+    assert!(out.contains("located.json: 6 unit(s)"), "{out}{err}");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&scene).expect("the scene")).expect("json");
+    assert_eq!(written["units"], located["scene"]["units"]);
+    let output = vedette(&["rulings", &scene]);
+    let (out, err) = text(&output);
+    assert!(
+        output.status.success() && out.contains("45th Foot"),
+        "{out}{err}"
+    );
+    // Never over a file without --force, nor without a roster to make a scene from.
+    let (_, err) = text(&locate_to(&scene));
+    assert!(
+        err.contains("located.json") && err.contains("--force"),
+        "{err}"
+    );
+    let (_, err) = text(&vedette(&[
+        "locate",
+        PICTURE,
+        "--calibration",
+        &camera,
+        "-o",
+        &scene,
+        "--force",
+    ]));
+    assert!(err.contains("give --roster"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

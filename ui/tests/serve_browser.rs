@@ -85,6 +85,32 @@ async fn on_a_phone_the_plan_draws_a_tap_shows_rulings_the_tape_measures_and_the
 
     // Tap a unit in the list: its rulings, in the app's words, with their rules.
     let id = tap_first_in_list(&browser).await;
+    // Under the plan, each army by name, in the colour its stands are drawn in.
+    let armies = browser
+        .js("return Array.from(document.querySelectorAll('#armies .army')).map(a => a.textContent)")
+        .await;
+    let sides = browser
+        .js("return [...new Set(Object.values(page.view.units).map(u => u.army))].sort()")
+        .await;
+    let (Some(armies), Some(sides)) = (armies.as_array(), sides.as_array()) else {
+        panic!("{armies} / {sides}");
+    };
+    assert!(
+        sides.len() >= 2 && armies.len() == sides.len(),
+        "{armies:?} / {sides:?}"
+    );
+    for (army, side) in armies.iter().zip(sides) {
+        let (army, side) = (army.as_str().unwrap_or(""), side.as_str().unwrap_or("?"));
+        assert!(
+            army.starts_with(side) && army.contains(" unit"),
+            "{army} / {side}"
+        );
+    }
+    let coloured = browser
+        .js("return Array.from(document.querySelectorAll('#armies .dot')).every(d => d.style.background !== '') \
+             && new Set(Array.from(document.querySelectorAll('#armies .dot')).map(d => d.style.background)).size === document.querySelectorAll('#armies .dot').length")
+        .await;
+    assert_eq!(coloured, Value::Bool(true), "each army's own colour");
     browser
         .until(
             "its rulings show",
@@ -133,6 +159,33 @@ async fn on_a_phone_the_plan_draws_a_tap_shows_rulings_the_tape_measures_and_the
         browser
             .js(&format!("return page.view.units['{other}'].name"))
             .await
+    );
+
+    // The plan's names and the selected unit's figures: none over another, none out of the
+    // plan (they printed over each other at a contact, and names were cut at its edge).
+    let labels = browser
+        .js("const svg = document.getElementById('plan'); const v = svg.viewBox.baseVal; \
+             const boxes = Array.from(svg.querySelectorAll('text.label, text.measure')) \
+               .filter(t => !t.closest('.ghost')).map(t => t.getBBox()).filter(b => b.width > 0); \
+             let crossing = 0; \
+             for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) { \
+               const [a, b] = [boxes[i], boxes[j]]; \
+               const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x); \
+               const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y); \
+               if (w > 0.01 && h > 0.01) crossing++; } \
+             const outside = boxes.filter(b => b.x < v.x - 0.01 || b.y < v.y - 0.01 \
+               || b.x + b.width > v.x + v.width + 0.01 || b.y + b.height > v.y + v.height + 0.01).length; \
+             return [boxes.length, crossing, outside]")
+        .await;
+    let counts: Vec<u64> = labels
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    assert!(counts.len() == 3 && counts[0] >= 3, "{labels}");
+    assert_eq!(
+        (counts[1], counts[2]),
+        (0, 0),
+        "labels crossing, out of the plan: {labels}"
     );
 
     let phone = browser.screenshot("web-phone.png").await;

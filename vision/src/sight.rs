@@ -67,6 +67,24 @@ impl SightMap {
         self.smallest[row * self.columns + column]
     }
 
+    /// The smallest tag found wherever the picture shows the table (the largest of the
+    /// cells'); `None` when it shows none of it.
+    pub fn found_everywhere(&self) -> Option<Inches> {
+        self.smallest.iter().flatten().copied().reduce(Inches::max)
+    }
+
+    /// The share of the table, 0 to 1, where a tag of `size` is found (none outside the
+    /// picture).
+    pub fn share_found(&self, size: Inches) -> f64 {
+        let found = self
+            .smallest
+            .iter()
+            .flatten()
+            .filter(|s| **s <= size)
+            .count();
+        found as f64 / self.smallest.len().max(1) as f64
+    }
+
     /// The smallest tag found at a place; `None` off the table or outside the picture.
     pub fn at(&self, point: &TablePoint) -> Option<Inches> {
         if point.x < 0.0 || point.y < 0.0 {

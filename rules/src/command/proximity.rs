@@ -143,8 +143,10 @@ pub fn enemy_within(
             profile.length(proximity),
             initiative(engaged, unit.state.disordered, held)
         ),
+        // Said as "not within" first: the ruling's mark (✖, no) answers "within?", and a
+        // sentence opening on the unit's freedom read beside it as a refusal.
         (None, false) => format!(
-            "{} is {} from {}, its nearest enemy: more than {proximity}, so it moves freely.",
+            "Not within {proximity} of an enemy: {} is {} from {}, its nearest, so it moves freely.",
             unit.name,
             situation.length_within(gap, plus_minus),
             enemy.unit.name,

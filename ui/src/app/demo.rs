@@ -101,6 +101,7 @@ impl Demo {
             ruleset: None,
             // The demo's lens is the synthetic camera's: never kept for a real webcam.
             lens_folder: None,
+            still: false,
         }
     }
 

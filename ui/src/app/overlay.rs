@@ -294,7 +294,9 @@ pub fn text_with_halo(
     label(painter, at, anchor, text, size, colour, Priority::Always);
 }
 
-/// A label with a halo, placed clear of the labels already drawn. Returns whether it was drawn.
+/// A label with a halo, placed clear of the labels already drawn and of the units, inside the
+/// view; one moved away from its place gets a thin line back to it. Returns whether it was
+/// drawn.
 pub fn label(
     painter: &Painter,
     at: Pos2,
@@ -311,16 +313,77 @@ pub fn label(
     }
     let font = FontId::proportional(size);
     let galley = painter.layout_no_wrap(text.to_owned(), font, colour);
-    let wanted = inside(
-        anchor.anchor_size(at, galley.size()).expand(2.0),
-        painter.clip_rect(),
-    );
+    let wanted = anchor.anchor_size(at, galley.size()).expand(2.0);
     let Some(rect) = free_place(painter, wanted, priority) else {
         return false;
     };
+    if rect.distance_to_pos(at) > rect.height() {
+        let line = Stroke::new(1.0, colour.gamma_multiply(0.7));
+        painter.line_segment([at, rect.clamp(at)], line);
+    }
     painter.rect_filled(rect, 3.0, Color32::from_black_alpha(170));
     painter.galley(rect.min + Vec2::splat(2.0), galley, colour);
     true
+}
+
+/// A readout in a fixed corner of the view (the hover readout): wrapped to the view's width,
+/// never moved for the labels, which it is drawn over.
+pub fn readout(painter: &Painter, left_top: Pos2, text: &str, size: f32) {
+    let width = (painter.clip_rect().max.x - left_top.x - 6.0).max(size * 8.0);
+    let galley = painter.layout(
+        text.to_owned(),
+        FontId::proportional(size),
+        Color32::WHITE,
+        width,
+    );
+    let rect = Rect::from_min_size(left_top, galley.size()).expand(2.0);
+    painter.rect_filled(rect, 3.0, Color32::from_black_alpha(200));
+    painter.galley(left_top, galley, Color32::WHITE);
+}
+
+/// Keep labels off this part of the view (a unit's stands, on screen).
+pub fn keep_clear(painter: &Painter, rect: Rect) {
+    with_placed(painter, |placed| placed.clear.push(rect));
+}
+
+/// A label drawn in the last pass: where it was put, and the view it was drawn in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlacedLabel {
+    /// Its box, background included.
+    pub rect: Rect,
+    /// Its painter's clip rect.
+    pub view: Rect,
+    /// Its layer: labels of different layers (the plan, the video) may cross.
+    pub layer: egui::LayerId,
+}
+
+/// Every label drawn in the last pass, on every layer (tests look at a crowded table with it).
+pub fn placed_labels(ctx: &egui::Context) -> Vec<PlacedLabel> {
+    ctx.data(|data| {
+        data.get_temp::<(u64, Vec<PlacedLabel>)>(Id::unique(LABEL_LOG))
+            .map(|(_, labels)| labels)
+            .unwrap_or_default()
+    })
+}
+
+const LABEL_LOG: &str = "vedette-label-log";
+
+/// Note a label drawn in this pass.
+fn log_label(painter: &Painter, rect: Rect) {
+    let ctx = painter.ctx();
+    let pass = ctx.cumulative_pass_nr();
+    let label = PlacedLabel {
+        rect,
+        view: painter.clip_rect(),
+        layer: painter.layer_id(),
+    };
+    ctx.data_mut(|data| {
+        let log = data.get_temp_mut_or_default::<(u64, Vec<PlacedLabel>)>(Id::unique(LABEL_LOG));
+        if log.0 != pass {
+            *log = (pass, Vec::new());
+        }
+        log.1.push(label);
+    });
 }
 
 /// A label's rect moved the least that keeps it within the view (a label at the picture's
@@ -334,18 +397,17 @@ fn inside(rect: Rect, view: Rect) -> Rect {
     rect.translate(Vec2::new(dx, dy))
 }
 
-/// The labels already drawn on one painter's layer in this pass.
+/// What labels must not cover on one painter's layer in this pass: the labels already drawn,
+/// and (where there is room) the units.
 #[derive(Clone, Default)]
 struct PlacedLabels {
     pass: u64,
     rects: Vec<Rect>,
+    clear: Vec<Rect>,
 }
 
-/// Where a label goes so as not to cover one already drawn: its wanted place, or the nearest
-/// free one a line or two above or below, or half its width aside (a crowded table otherwise
-/// stacks names on names). When every try collides, a label drawn [`Priority::Always`] takes
-/// the place that covers least, and one drawn [`Priority::IfRoom`] gets none.
-fn free_place(painter: &Painter, wanted: Rect, priority: Priority) -> Option<Rect> {
+/// Run `work` on this pass's placed labels of the painter's layer.
+fn with_placed<R>(painter: &Painter, work: impl FnOnce(&mut PlacedLabels) -> R) -> R {
     let ctx = painter.ctx();
     let pass = ctx.cumulative_pass_nr();
     let id = Id::unique(("vedette-labels", painter.layer_id()));
@@ -354,55 +416,70 @@ fn free_place(painter: &Painter, wanted: Rect, priority: Priority) -> Option<Rec
         if placed.pass != pass {
             *placed = PlacedLabels {
                 pass,
-                rects: Vec::new(),
+                ..PlacedLabels::default()
             };
         }
-        let covered = |rect: &Rect| -> f32 {
-            placed
-                .rects
-                .iter()
-                .map(|r| r.intersect(*rect))
-                .filter(|i| i.is_positive())
-                .map(|i| i.area())
-                .sum()
-        };
-        let tries = label_tries(wanted);
-        let free = tries.iter().find(|r| covered(r) == 0.0).copied();
+        work(placed)
+    })
+}
+
+/// How much of `rect` the `others` cover.
+fn covered(others: &[Rect], rect: &Rect) -> f32 {
+    others
+        .iter()
+        .map(|r| r.intersect(*rect))
+        .filter(|i| i.is_positive())
+        .map(|i| i.area())
+        .sum()
+}
+
+/// Where a label goes: the nearest place inside the view (see [`label_tries`]) that covers
+/// neither a label nor a unit. When there is none, a label drawn [`Priority::Always`] takes
+/// the place that covers the least of the labels, then of the units, and one drawn
+/// [`Priority::IfRoom`] gets none (a crowded table otherwise stacks names on names).
+fn free_place(painter: &Painter, wanted: Rect, priority: Priority) -> Option<Rect> {
+    let view = painter.clip_rect();
+    with_placed(painter, |placed| {
+        let cost = |rect: &Rect| (covered(&placed.rects, rect), covered(&placed.clear, rect));
+        let tries: Vec<Rect> = label_tries(wanted)
+            .into_iter()
+            .map(|r| inside(r, view))
+            .collect();
+        let free = tries.iter().find(|r| cost(r) == (0.0, 0.0)).copied();
         let best = match (free, priority) {
             (Some(rect), _) => rect,
             (None, Priority::IfRoom) => return None,
             (None, Priority::Always) => tries
                 .iter()
                 .copied()
-                .min_by(|a, b| covered(a).total_cmp(&covered(b)))
+                .min_by(|a, b| {
+                    let (a, b) = (cost(a), cost(b));
+                    a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+                })
                 .unwrap_or(wanted),
         };
         placed.rects.push(best);
         Some(best)
     })
+    .inspect(|rect| log_label(painter, *rect))
 }
 
-/// The places tried for a label, nearest first.
+/// Lines up or down, and half widths aside, a label is tried at.
+const TRIED_LINES: i32 = 6;
+const TRIED_WIDTHS: [f32; 5] = [0.0, 0.5, -0.5, 1.0, -1.0];
+
+/// The places tried for a label, nearest first: a line or more above or below, half its width
+/// or a whole one aside.
 fn label_tries(wanted: Rect) -> Vec<Rect> {
-    let (dx, dy) = (wanted.width() * 0.5, wanted.height() + 1.0);
-    let steps = [
-        (0.0, 0.0),
-        (0.0, 1.0),
-        (0.0, -1.0),
-        (1.0, 0.0),
-        (-1.0, 0.0),
-        (0.0, 2.0),
-        (0.0, -2.0),
-        (1.0, 1.0),
-        (-1.0, 1.0),
-        (1.0, -1.0),
-        (-1.0, -1.0),
-        (0.0, 3.0),
-        (0.0, -3.0),
-    ];
-    steps
-        .iter()
-        .map(|(kx, ky)| wanted.translate(Vec2::new(kx * dx, ky * dy)))
+    let (dx, dy) = (wanted.width(), wanted.height() + 1.0);
+    let mut tries: Vec<Vec2> = (-TRIED_LINES..=TRIED_LINES)
+        .flat_map(|line| TRIED_WIDTHS.map(|k| Vec2::new(k * dx, line as f32 * dy)))
+        .collect();
+    // Nearest first; ties go up before down, which is where a name reads as its unit's.
+    tries.sort_by(|a, b| a.length().total_cmp(&b.length()).then(a.y.total_cmp(&b.y)));
+    tries
+        .into_iter()
+        .map(|step| wanted.translate(step))
         .collect()
 }
 
@@ -556,6 +633,9 @@ pub fn unit(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: UnitLo
             colour.gamma_multiply(if look.highlighted { 0.45 } else { 0.25 }),
             Stroke::new(width, colour),
         );
+        if let Some(outline) = trace(xf, &stand.corners(), true, look.height) {
+            keep_clear(painter, Rect::from_points(&outline));
+        }
     }
     front_edge(
         painter,
@@ -642,9 +722,20 @@ pub fn unit_name(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: U
         return;
     }
     let centre = unit.footprint.frame().center();
-    let Some(at) = xf.to_screen_at(&centre, look.height) else {
+    let Some(centre) = xf.to_screen_at(&centre, look.height) else {
         return;
     };
+    // Above its stands, not on them: the name is what the eye looks for, the stands what it
+    // names.
+    let top = unit
+        .footprint
+        .stands()
+        .iter()
+        .filter_map(|stand| trace(xf, &stand.corners(), true, look.height))
+        .flatten()
+        .map(|p| p.y)
+        .fold(centre.y, f32::min);
+    let at = Pos2::new(centre.x, top);
     let name = match look.held {
         Some(why) => format!("{} ({})", unit.name, why.brief()),
         None => unit.name.clone(),
@@ -657,7 +748,7 @@ pub fn unit_name(painter: &Painter, xf: &dyn TableToScreen, unit: &Unit, look: U
     };
     label(
         painter,
-        at + Vec2::new(0.0, -6.0),
+        at + Vec2::new(0.0, -2.0),
         Align2::CENTER_BOTTOM,
         &name,
         look.text_size,
@@ -857,6 +948,31 @@ mod tests {
             let painter = ctx.layer_painter(egui::LayerId::background());
             let wanted = Rect::from_min_size(Pos2::new(100.0, 100.0), Vec2::new(80.0, 14.0));
             assert_eq!(free_place(&painter, wanted, Priority::Always), Some(wanted));
+        });
+        output.textures_delta.clear();
+    }
+
+    /// A name is put off the stands it names (and any other), inside the view: at the plan's
+    /// edge it was cut ("scow Regiment, 1st Bn") when it stepped aside past the edge.
+    #[test]
+    fn a_label_keeps_off_the_units_and_inside_the_view() {
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_pass(Default::default(), |ctx| {
+            let view = Rect::from_min_size(Pos2::ZERO, Vec2::new(400.0, 200.0));
+            let painter = ctx
+                .layer_painter(egui::LayerId::background())
+                .with_clip_rect(view);
+            let stands = Rect::from_min_size(Pos2::new(300.0, 80.0), Vec2::new(100.0, 40.0));
+            keep_clear(&painter, stands);
+            let wanted = Rect::from_min_size(Pos2::new(320.0, 90.0), Vec2::new(160.0, 16.0));
+            for priority in [Priority::IfRoom, Priority::Always] {
+                let put = free_place(&painter, wanted, priority).expect("room");
+                assert!(!put.intersects(stands), "{put:?} over the stands");
+                assert!(view.contains_rect(put), "{put:?} out of the view");
+            }
+            let placed = placed_labels(ctx);
+            assert_eq!(placed.len(), 2);
+            assert!(!placed[0].rect.intersects(placed[1].rect), "{placed:?}");
         });
         output.textures_delta.clear();
     }

@@ -59,12 +59,14 @@ pub(crate) fn calibrate_from_picture(
     stands: &std::collections::HashMap<u32, calibration::StandTagSpec>,
     size: calibration::ImageSize,
 ) -> anyhow::Result<calibration::TableCalibration> {
-    use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
-    let mut refiner = CornerRefiner::new(anchors.family.as_str(), RefineSettings::default())?;
-    let picture = TablePicture { image, detected };
-    let fitted = calibrate_through_lens(&mut refiner, &[picture], |pictures| {
-        calibration::calibrate_from_tags(anchors, pictures, stands, None, size, None)
-    })?;
+    use vision::refine::{TablePicture, TableTags, calibrate_pictures};
+    let tags = TableTags {
+        anchors,
+        stands,
+        board: None,
+        previous: None,
+    };
+    let fitted = calibrate_pictures(tags, &[TablePicture { image, detected }], size)?;
     Ok(fitted.calibration?)
 }
 

@@ -10,13 +10,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use calibration::TableSize;
 use calibration::lens::Coverage;
-use calibration::{
-    AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting,
-    calibrate_from_tags,
-};
+use calibration::{AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting};
 use roster::Roster;
 use rules::Scene;
-use vision::refine::{CornerRefiner, RefineSettings, TablePicture, calibrate_through_lens};
+use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 use vision::{DetectorSettings, TagDetector, read_image};
 
 use super::table::{PlayedOn, anchors_for_another_table, parse_table};
@@ -357,32 +354,19 @@ impl CalibrateCommand {
             None => HashMap::new(),
         };
         let board_views = board_guidance(&board, &self.images, &detected, size, out)?;
-        let calibrate = |pictures: &[Vec<TagSighting>]| {
-            calibrate_from_tags(
-                &layout,
-                pictures,
-                &stands,
-                (board_views > 0).then_some(&board),
-                size,
-                previous.as_ref(),
-            )
+        let pictures: Vec<TablePicture> = images
+            .iter()
+            .zip(&detected)
+            .map(|(image, detected)| TablePicture { image, detected })
+            .collect();
+        let tags = TableTags {
+            anchors: &layout,
+            stands: &stands,
+            board: (board_views > 0).then_some(&board),
+            previous: previous.as_ref(),
         };
-        // Every tag's corners refined against its printed pattern, and again through the lens
-        // first fitted: the lens is measured from them, and the detector's are a few tenths of a
-        // pixel out on small, sheared tags.
-        let (result, pictures) = match CornerRefiner::new(&layout.family, RefineSettings::default())
-        {
-            Ok(mut refiner) => {
-                let pictures: Vec<TablePicture> = images
-                    .iter()
-                    .zip(&detected)
-                    .map(|(image, detected)| TablePicture { image, detected })
-                    .collect();
-                let refined = calibrate_through_lens(&mut refiner, &pictures, calibrate)?;
-                (refined.calibration, refined.sightings)
-            }
-            Err(_) => (calibrate(&detected), detected),
-        };
+        let fitted = calibrate_pictures(tags, &pictures, size)?;
+        let (result, pictures) = (fitted.calibration, fitted.sightings);
         let result = result.with_context(|| table_picture(&layout, &self.images, &pictures))?;
         result.save(output)?;
         write_lens(&result, out)?;

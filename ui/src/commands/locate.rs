@@ -4,7 +4,7 @@ use super::args::{DetectorArgs, LocateInputs};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use calibration::{AnchorCheck, TableCalibration, check_anchors};
 use roster::Roster;
 use rules::Scene;
@@ -311,6 +311,13 @@ pub struct LocateCommand {
     /// Print JSON (with the scene in the scene format).
     #[arg(long)]
     pub json: bool,
+    /// Write the scene located (it needs `--roster`) to this file, in the scene format that
+    /// `rulings`, `render` and `--terrain` read.
+    #[arg(short, long, value_name = "SCENE.json")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
     /// Detector settings.
     #[command(flatten)]
     pub detector: DetectorArgs,
@@ -319,12 +326,47 @@ pub struct LocateCommand {
 impl LocateCommand {
     /// Run it, writing its report to `out`.
     pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
-        let LocateCommand {
-            inputs,
-            json,
-            detector,
-        } = self;
-        run_locate(&inputs.args(), detector.settings(), *json, out)
+        let args = self.inputs.args();
+        let Some(output) = &self.output else {
+            return run_locate(&args, self.detector.settings(), self.json, out);
+        };
+        if self.inputs.roster.is_none() {
+            bail!(
+                "{}: the scene is made from the roster's tags: give --roster ROSTER.toml",
+                output.display()
+            );
+        }
+        if output.extension().and_then(|e| e.to_str()) != Some("json") {
+            bail!(
+                "{}: a located scene is written as JSON: name it SCENE.json",
+                output.display()
+            );
+        }
+        let inputs: Vec<&Path> = [
+            Some(self.inputs.image.as_path()),
+            Some(self.inputs.calibration.as_path()),
+            self.inputs.roster.as_deref(),
+            self.inputs.terrain.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        super::output::claim(output, &inputs, self.force)?;
+        let located = locate(&args, self.detector.settings())?;
+        let Some((scene, _)) = &located.scene else {
+            bail!("{}: no scene was located", self.inputs.image.display());
+        };
+        calibration::files::write_whole(output, |temporary| {
+            std::fs::write(temporary, scene.to_json() + "\n")
+        })?;
+        writeln!(
+            out,
+            "{}: {} unit(s), {} commander(s) as the camera placed them",
+            output.display(),
+            scene.units.len(),
+            scene.commanders.len()
+        )?;
+        Ok(())
     }
 }
 

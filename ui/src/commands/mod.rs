@@ -25,6 +25,7 @@ pub mod roster;
 pub mod rulings;
 pub mod serve;
 pub mod table;
+pub mod tag_advice;
 
 use std::io::Write;
 use std::path::Path;

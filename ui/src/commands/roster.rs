@@ -5,7 +5,9 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use calibration::{AnchorLayout, Board};
+use calibration::{AnchorLayout, Board, TableCalibration, TableSize};
+
+use super::tag_advice::{AdviceCamera, TagAdvice};
 use roster::battlescribe::{ImportOptions, import_file};
 use roster::{Roster, TagOwner};
 use roster::{RosterCommander, RosterStand, RosterUnit, TagDefaults};
@@ -20,8 +22,16 @@ pub const TEMPLATE: &str = include_str!("roster_template.toml");
 pub enum NewFrom<'a> {
     /// The commented template.
     Template,
-    /// A scene or scenario: one tag a stand.
-    Scenario(&'a Path),
+    /// A scene or scenario: one tag a stand, of the size asked or the one the camera finds
+    /// everywhere on its table (seen by the calibration's camera, or an assumed webcam).
+    Scenario {
+        /// The scene or scenario.
+        scene: &'a Path,
+        /// The tag size asked for, inches.
+        tag_size: Option<f64>,
+        /// The player's calibration, whose camera the size is chosen for.
+        calibration: Option<&'a Path>,
+    },
     /// Questions on the terminal.
     Questions,
 }
@@ -48,9 +58,29 @@ pub fn new(
             )?;
             return Ok(());
         }
-        NewFrom::Scenario(path) => {
+        NewFrom::Scenario {
+            scene: path,
+            tag_size,
+            calibration,
+        } => {
             let scene = Scene::load(path)?;
-            let roster = Roster::for_scene(&scene, TagDefaults::default(), first_tag);
+            let camera = match calibration {
+                Some(file) => AdviceCamera::calibrated(&TableCalibration::load(file)?, file),
+                None => AdviceCamera::assumed(TableSize {
+                    width: scene.table.width.0,
+                    depth: scene.table.depth.0,
+                }),
+            };
+            let advice = TagAdvice::new(&scene, camera);
+            let size = tag_size
+                .or_else(|| advice.suggested())
+                .unwrap_or(TagDefaults::default().size);
+            let tags = TagDefaults {
+                size,
+                ..TagDefaults::default()
+            };
+            let roster = Roster::for_scene(&scene, tags, first_tag);
+            advice.report(&roster, tag_size.is_some(), out)?;
             for spot in roster.tags_on_one_spot(&scene) {
                 writeln!(out, "⚠ {}: {spot}", path.display())?;
             }
@@ -108,13 +138,6 @@ fn ranges(ids: &[u32]) -> String {
     parts.join(",")
 }
 
-/// The tag size for a base whose shorter side is `side` inches: the roster's `default` when it
-/// fits with its white border (`sticker` times its black square), else the largest that does,
-/// in steps of 0.05".
-fn fitting_tag(default: f64, side: f64, sticker: f64) -> Option<f64> {
-    (default * sticker > side).then(|| ((side / sticker) / 0.05).floor() * 0.05)
-}
-
 /// Ask one question: the answer, or `default` when it is left empty.
 fn prompt(
     input: &mut dyn BufRead,
@@ -157,9 +180,6 @@ pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyh
         staff_rating: None,
         home_edge: None,
     });
-    // A printed tag is its black square and a white border a cell wide all round.
-    let texture = vision::pattern::TagTexture::new(roster.tags.family.name(), 0)?;
-    let sticker = texture.cells as f64 / texture.inked_cells() as f64;
     let mut tag = first_tag;
     loop {
         let name = prompt(input, out, "Unit name (empty when done)", "")?;
@@ -186,7 +206,7 @@ pub fn ask(input: &mut dyn BufRead, out: &mut dyn Write, first_tag: u32) -> anyh
             }
         };
         let (width, depth) = (base.width.inches().0, base.depth.inches().0);
-        let tag_size = fitting_tag(roster.tags.size, width.min(depth), sticker);
+        let tag_size = roster::tag_for_base(roster.tags.size, width.min(depth), roster.tags.family);
         let stands = (0..count)
             .map(|_| {
                 tag += 1;
@@ -498,6 +518,14 @@ pub enum RosterCommand {
         /// A scene or scenario: every unit, stand and commander, one tag each.
         #[arg(long, value_name = "SCENE")]
         scenario: Option<PathBuf>,
+        /// With --scenario: the side of every tag's black square, inches (default: the
+        /// smallest the camera finds everywhere on the scenario's table).
+        #[arg(long, value_name = "INCHES", requires = "scenario", value_parser = parse_tag_size)]
+        tag_size: Option<f64>,
+        /// With --scenario: the calibration of the camera the tags are for (default: a
+        /// 1080p webcam, 30° from vertical, framing the table).
+        #[arg(long, value_name = "CAMERA.toml", requires = "scenario")]
+        calibration: Option<PathBuf>,
         /// The first tag id to hand out.
         #[arg(long, default_value_t = 10)]
         first_tag: u32,
@@ -534,6 +562,15 @@ pub enum RosterCommand {
     },
 }
 
+/// A tag side in inches a player can print: 0.3" to 6".
+fn parse_tag_size(text: &str) -> Result<f64, String> {
+    match text.trim_end_matches('"').parse::<f64>() {
+        Ok(size) if (0.3..=6.0).contains(&size) => Ok(size),
+        Ok(size) => Err(format!("{size}\": a tag from 0.3\" to 6\", please")),
+        Err(_) => Err(format!("{text}: a size in inches, such as 1.25")),
+    }
+}
+
 /// Run `vedette roster …`, writing its report to `out`.
 pub fn run(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()> {
     match command {
@@ -541,12 +578,18 @@ pub fn run(command: &RosterCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             output,
             template,
             scenario,
+            tag_size,
+            calibration,
             first_tag,
             force,
         } => {
             let from = match (template, scenario) {
                 (true, _) => NewFrom::Template,
-                (false, Some(path)) => NewFrom::Scenario(path),
+                (false, Some(path)) => NewFrom::Scenario {
+                    scene: path,
+                    tag_size: *tag_size,
+                    calibration: calibration.as_deref(),
+                },
                 (false, None) => NewFrom::Questions,
             };
             new(from, output, *first_tag, *force, out)

@@ -125,6 +125,8 @@ pub struct UnitView {
     pub name: String,
     /// Its side's id.
     pub side: String,
+    /// Its side's name for people (the id when the scene names none).
+    pub army: String,
     /// Its side's colour, `#rrggbb`, as the app draws it.
     pub colour: String,
     /// Infantry, cavalry, artillery …
@@ -368,6 +370,10 @@ fn unit_view(scene: &rules::Scene, unit: &rules::scene::Unit, sighting: &'static
     UnitView {
         name: unit.name.clone(),
         side: unit.side.clone(),
+        army: scene
+            .side(&unit.side)
+            .and_then(|s| s.name.clone())
+            .unwrap_or_else(|| unit.side.clone()),
         colour: format!("#{r:02x}{g:02x}{b:02x}"),
         kind: unit.kind.as_str().to_owned(),
         formation: unit.formation.as_str().to_owned(),

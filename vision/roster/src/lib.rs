@@ -110,6 +110,16 @@ fn default_ruleset() -> RulesetId {
     RulesetId::BlackPowder
 }
 
+/// The tag a base whose shorter side is `side` inches can hold, when it cannot hold `wanted`
+/// with its white border: the largest that fits, in twentieths of an inch (as a player cuts
+/// them, and written as one: 0.6, not 0.6400000000000001); `None` when `wanted` fits.
+pub fn tag_for_base(wanted: f64, side: f64, family: TagFamily) -> Option<f64> {
+    // A hair of slack: a 1" tag on a 1.25" base fits, whatever the last bit of the division.
+    const SLACK: f64 = 1e-9;
+    let sticker = family.sticker_per_side();
+    (wanted * sticker > side + SLACK).then(|| ((side / sticker) * 20.0 + SLACK).floor() / 20.0)
+}
+
 /// Tag size and height unless a stand says otherwise, and the family of them all; what is left
 /// out is the default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -163,6 +173,17 @@ impl TagFamily {
     /// How many ids it has (0 to one less).
     pub fn ids(self) -> u32 {
         family_ids(self.name()).unwrap_or(0)
+    }
+
+    /// The side of a printed tag's cut square over its black square's: the inked cells and a
+    /// white cell all round.
+    pub fn sticker_per_side(self) -> f64 {
+        let inked = match self {
+            TagFamily::Tag36h11 => 8.0,
+            TagFamily::Tag25h9 => 7.0,
+            TagFamily::Tag16h5 => 6.0,
+        };
+        (inked + 2.0) / inked
     }
 
     fn is_default(&self) -> bool {
@@ -778,14 +799,14 @@ impl Roster {
                     .stands()
                     .iter()
                     .map(|s| {
-                        let fits = 0.8 * s.width().0.min(s.depth().0);
+                        let side = s.width().0.min(s.depth().0);
                         RosterStand {
                             tag: take(),
                             width: s.width().0,
                             depth: s.depth().0,
                             tag_offset: TagOffset::CENTRED,
                             tag_turn: 0.0,
-                            tag_size: (fits < tags.size).then_some(fits),
+                            tag_size: tag_for_base(tags.size, side, tags.family),
                             tag_height: None,
                         }
                     })
@@ -833,6 +854,23 @@ impl Roster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_base_too_small_for_the_tag_gets_the_largest_that_fits_written_cleanly() {
+        // 0.8" base: 0.8 / 1.25 = 0.64, cut to 0.6 (twentieths), written as 0.6.
+        let fits = tag_for_base(1.0, 0.8, TagFamily::Tag36h11).expect("smaller");
+        assert_eq!(fits.to_string(), "0.6");
+        // 1.25" holds a 1" tag and its border exactly; 2" holds 1.5".
+        assert_eq!(tag_for_base(1.0, 1.25, TagFamily::Tag36h11), None);
+        assert_eq!(tag_for_base(1.5, 2.0, TagFamily::Tag36h11), None);
+        // Fewer cells, a wider border for the same square.
+        assert_eq!(tag_for_base(1.0, 1.25, TagFamily::Tag16h5), Some(0.9));
+        for side in [0.5, 0.7, 0.9, 1.1, 1.3, 1.7] {
+            let size = tag_for_base(3.0, side, TagFamily::Tag36h11).expect("smaller");
+            assert!(size * 1.25 <= side + 1e-9, "{size} on {side}");
+            assert!(size.to_string().len() <= 4, "{size}");
+        }
+    }
 
     #[test]
     fn a_tag_offset_points_to_the_stands_right_and_front() {

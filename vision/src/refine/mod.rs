@@ -58,7 +58,9 @@ use crate::pattern::TagTexture;
 mod through_lens;
 mod warp;
 
-pub use through_lens::{RefinedCalibration, TablePicture, calibrate_through_lens};
+pub use through_lens::{
+    RefinedCalibration, TablePicture, TableTags, calibrate_pictures, calibrate_through_lens,
+};
 use warp::Warp;
 
 /// How corners are refined, and when the detector's are kept instead.

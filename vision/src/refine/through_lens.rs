@@ -8,11 +8,65 @@
 //! lens is good enough to draw the pattern through: refined again through it, those corners
 //! come within a tenth of a pixel, and the second calibration is made from them.
 
-use calibration::{Intrinsics, PixelPoint, TableCalibration, TagSighting};
+use std::collections::HashMap;
+
+use calibration::{
+    AnchorLayout, Board, CalibrationError, ImageSize, Intrinsics, PixelPoint, StandTagSpec,
+    TableCalibration, TagSighting, calibrate_from_tags,
+};
 use opencv::core::Mat;
 
-use super::CornerRefiner;
+use super::{CornerRefiner, RefineSettings};
 use crate::error::VisionError;
+
+/// What a table is calibrated from: the anchors, the roster's stand tags, the board (in any
+/// picture that shows it) and the lens of an earlier calibration (kept unless these pictures
+/// measure a better one).
+#[derive(Clone, Copy)]
+pub struct TableTags<'a> {
+    /// The anchors, where the table's file says.
+    pub anchors: &'a AnchorLayout,
+    /// The roster's stand tags, by id (none of them an anchor's).
+    pub stands: &'a HashMap<u32, StandTagSpec>,
+    /// The calibration board, when a picture shows it.
+    pub board: Option<&'a Board>,
+    /// The earlier calibration whose lens is kept unless a better one is measured.
+    pub previous: Option<&'a TableCalibration>,
+}
+
+/// Calibrate the table and measure the lens from every tag of known size in pictures of one
+/// camera mode, as `vedette calibrate` does and the app does with a still picture: the
+/// corners refined against their printed patterns, and again through the lens first fitted.
+/// A family without patterns to refine against is calibrated from the detector's corners.
+pub fn calibrate_pictures(
+    tags: TableTags,
+    pictures: &[TablePicture],
+    size: ImageSize,
+) -> Result<RefinedCalibration<CalibrationError>, VisionError> {
+    let calibrate = |sightings: &[Vec<TagSighting>]| {
+        calibrate_from_tags(
+            tags.anchors,
+            sightings,
+            tags.stands,
+            tags.board,
+            size,
+            tags.previous,
+        )
+    };
+    match CornerRefiner::new(&tags.anchors.family, RefineSettings::default()) {
+        Ok(mut refiner) => calibrate_through_lens(&mut refiner, pictures, calibrate),
+        Err(e) => {
+            tracing::info!("corners not refined ({e}): calibrating from the detector's");
+            let detected: Vec<Vec<TagSighting>> =
+                pictures.iter().map(|p| p.detected.to_vec()).collect();
+            Ok(RefinedCalibration {
+                calibration: calibrate(&detected),
+                sightings: detected,
+                through_lens: false,
+            })
+        }
+    }
+}
 
 /// One picture of the table: the picture, and its tags as the detector found them.
 #[derive(Clone, Copy)]

@@ -61,6 +61,21 @@ pub enum LensStatus {
         /// How much of it was measured.
         model: LensModel,
     },
+    /// A still picture, whose calibration measured what one picture can of the lens: from its
+    /// tags (`Some`: the corner RMS and how much was measured), or too few of them to measure
+    /// more than the anchors' focal length (`None`).
+    OnePicture(Option<(Pixels, LensModel)>),
+}
+
+impl LensStatus {
+    /// A still picture's lens, as its calibration measured it.
+    pub fn of_picture(calibration: Option<&TableCalibration>) -> LensStatus {
+        match calibration.map(|c| &c.lens) {
+            Some(LensSource::Tags(lens)) => LensStatus::OnePicture(Some((lens.rms, lens.model))),
+            Some(_) => LensStatus::OnePicture(None),
+            None => LensStatus::Idle,
+        }
+    }
 }
 
 impl std::fmt::Display for LensStatus {
@@ -75,6 +90,16 @@ impl std::fmt::Display for LensStatus {
             LensStatus::Fitted { rms, model } => {
                 write!(f, "lens: fitted, {:.2} px ({})", rms.0, model.describe())
             }
+            LensStatus::OnePicture(Some((rms, model))) => write!(
+                f,
+                "lens: fitted from this picture, {:.2} px ({})",
+                rms.0,
+                model.describe()
+            ),
+            LensStatus::OnePicture(None) => write!(
+                f,
+                "lens: not measured — too few tags in this one picture (focal length from the anchors)"
+            ),
         }
     }
 }

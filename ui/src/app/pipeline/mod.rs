@@ -246,11 +246,12 @@ impl Pipeline {
     }
 
     /// Start the pipeline on a source of the caller's (a camera driver of its own, a scripted
-    /// source in tests), with these table files; its frames are not paced, and each waits to
-    /// be processed.
+    /// source in tests), with these table files, recorded as `record` says; its frames are not
+    /// paced, and each waits to be processed.
     pub fn start_on(
         source: Box<dyn FrameSource + Send>,
         inputs: Inputs,
+        record: Recording,
         repaint: impl Fn() + Send + 'static,
     ) -> Pipeline {
         let first = move || {
@@ -267,9 +268,8 @@ impl Pipeline {
                 live: false,
                 looped: false,
             };
-            // A caller's source (a test's script, a benchmark) is not a game to keep.
             let setup = Setup {
-                record: Recording::Off,
+                record,
                 ..Setup::default()
             };
             let running = Running::new(name, Some(plan), inputs, setup);
@@ -486,7 +486,9 @@ fn run_one(
                     (running, _) = open(&demo);
                     error = Some(format!("{message}: showing the demo table instead"));
                 } else {
-                    let message = TableState::message(&running.name, Some(message));
+                    // The game is still recorded while its camera is lost: say so.
+                    let mut message = TableState::message(&running.name, Some(message));
+                    message.recorder = running.recorder.clone();
                     hand_over(to_ruling, message, 0, true);
                 }
             }

@@ -2,6 +2,7 @@
 //! a stand moves ([`Ruler`]).
 
 use roster::TagDefaults;
+use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 
 use super::*;
 
@@ -183,7 +184,7 @@ impl Processor {
         };
         state.status.detect_time = detections.detect_time;
         let sightings = detections.sightings();
-        self.update_calibration(&sightings, size, &mut state.status);
+        self.update_calibration(&frame.image, &sightings, size, &mut state.status);
         self.learn_lens(&frame.image, &sightings, &mut state);
         if let Ok(detector) = &mut self.detector {
             // For the next frame's search, and this frame's plan.
@@ -267,6 +268,7 @@ impl Processor {
     /// check it against the anchors, and make a new one when the camera has clearly moved.
     fn update_calibration(
         &mut self,
+        image: &vision::Mat,
         sightings: &[calibration::TagSighting],
         size: ImageSize,
         status: &mut Status,
@@ -281,35 +283,27 @@ impl Processor {
             self.inputs.calibration = None;
         }
         if self.inputs.calibration.is_none() {
-            match &self.inputs.anchors {
-                Some(anchors) => {
-                    let lens = self.lens.lens_for(size);
-                    let settings = CalibrationSettings {
-                        intrinsics: lens.map(|(l, _)| l),
-                        ..CalibrationSettings::default()
-                    };
-                    match calibration::calibrate(anchors, sightings, size, &settings) {
-                        Ok(mut c) => {
-                            if let Some((_, source)) = lens {
-                                c.lens = source;
-                            }
-                            tracing::info!(rms = %c.quality.rms, "calibrated from the anchors in view");
-                            self.inputs.calibration = Some(c);
-                            self.calibration_note = None;
-                        }
-                        Err(e) => {
-                            status.calibration =
-                                CalibrationStatus::Missing(format!("not calibrated: {e}"));
-                            return;
-                        }
-                    }
+            let Some(anchors) = &self.inputs.anchors else {
+                status.calibration = CalibrationStatus::Missing(
+                    self.calibration_note.clone().unwrap_or_else(|| {
+                        "no calibration: give a calibration file (vedette calibrate) or the anchors file".into()
+                    }),
+                );
+                return;
+            };
+            let made = if self.inputs.still {
+                calibrate_still(anchors, self.inputs.roster.as_ref(), image, sightings)
+            } else {
+                calibrate_live(&mut self.lens, anchors, sightings, size)
+            };
+            match made {
+                Ok(c) => {
+                    tracing::info!(rms = %c.quality.rms, lens = %c.lens, "calibrated from the tags in view");
+                    self.inputs.calibration = Some(c);
+                    self.calibration_note = None;
                 }
-                None => {
-                    status.calibration = CalibrationStatus::Missing(
-                        self.calibration_note.clone().unwrap_or_else(|| {
-                            "no calibration: give a calibration file (vedette calibrate) or the anchors file".into()
-                        }),
-                    );
+                Err(e) => {
+                    status.calibration = CalibrationStatus::Missing(format!("not calibrated: {e}"));
                     return;
                 }
             }
@@ -343,6 +337,11 @@ impl Processor {
         state: &mut TableState,
     ) {
         let started = Instant::now();
+        if self.inputs.still {
+            // One picture teaches nothing more than its calibration measured.
+            state.status.lens = LensStatus::of_picture(self.inputs.calibration.as_ref());
+            return;
+        }
         if let (Some(anchors), Some(calibration), 0) = (
             &self.inputs.anchors,
             &self.inputs.calibration,
@@ -496,4 +495,49 @@ impl Ruler {
         self.cached = Some((scene.clone(), made.clone(), rules));
         state.rulings = Some(made);
     }
+}
+
+/// A still picture's calibration, made as `vedette calibrate` makes it: the lens measured from
+/// the anchors and the roster's stand tags, their corners refined. The same picture gives the
+/// same error bars and rulings in the app as through a calibration file.
+fn calibrate_still(
+    anchors: &AnchorLayout,
+    roster: Option<&Roster>,
+    image: &vision::Mat,
+    detected: &[calibration::TagSighting],
+) -> Result<TableCalibration, String> {
+    let mut stands = roster.map(Roster::stand_tags).unwrap_or_default();
+    // A tag both anchor and stand is the anchor (as `vedette calibrate` reads it).
+    stands.retain(|id, _| anchors.anchor(*id).is_none());
+    let tags = TableTags {
+        anchors,
+        stands: &stands,
+        board: None,
+        previous: None,
+    };
+    let picture = TablePicture { image, detected };
+    let fitted = calibrate_pictures(tags, &[picture], vision::image_size(image))
+        .map_err(|e| e.to_string())?;
+    fitted.calibration.map_err(|e| e.to_string())
+}
+
+/// A live source's calibration from the anchors in view, through the lens learnt so far
+/// (later frames teach the lens more: see [`LensLearning`]).
+fn calibrate_live(
+    lens: &mut LensLearning,
+    anchors: &AnchorLayout,
+    sightings: &[calibration::TagSighting],
+    size: ImageSize,
+) -> Result<TableCalibration, String> {
+    let lens = lens.lens_for(size);
+    let settings = CalibrationSettings {
+        intrinsics: lens.map(|(l, _)| l),
+        ..CalibrationSettings::default()
+    };
+    let mut c =
+        calibration::calibrate(anchors, sightings, size, &settings).map_err(|e| e.to_string())?;
+    if let Some((_, source)) = lens {
+        c.lens = source;
+    }
+    Ok(c)
 }

@@ -249,7 +249,8 @@ fn watch(
             return;
         }
     };
-    let mut processor = Processor::new(inputs);
+    let still = matches!(source, SourceChoice::Image(_));
+    let mut processor = Processor::new(Inputs { still, ..inputs });
     let mut last: Option<Seen> = None;
     let mut last_frame: Option<Duration> = None;
     loop {

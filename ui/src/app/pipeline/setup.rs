@@ -99,6 +99,9 @@ pub struct Inputs {
     pub ruleset: Option<RulesetId>,
     /// Where lenses learnt in play are kept between sessions (`None`: not kept).
     pub lens_folder: Option<PathBuf>,
+    /// The source is one still picture: it is calibrated as `vedette calibrate` would
+    /// calibrate it (the lens measured from its own tags), since no later frame teaches more.
+    pub still: bool,
 }
 
 impl Inputs {
@@ -107,6 +110,7 @@ impl Inputs {
         let mut inputs = Inputs {
             ruleset: setup.ruleset,
             lens_folder: crate::app::lens::app_folder(),
+            still: matches!(setup.source, SourceChoice::Image(_)),
             ..Inputs::default()
         };
         let note = |notes: &mut Vec<String>, e: &dyn std::fmt::Display| notes.push(e.to_string());

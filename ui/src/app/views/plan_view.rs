@@ -356,12 +356,5 @@ pub fn hover_readout(
             text.push_str(&format!(" — over {}", under.name));
         }
     }
-    overlay::text_with_halo(
-        painter,
-        rect.left_top() + Vec2::new(6.0, 6.0),
-        Align2::LEFT_TOP,
-        &text,
-        13.0,
-        Color32::WHITE,
-    );
+    overlay::readout(painter, rect.left_top() + Vec2::new(6.0, 6.0), &text, 13.0);
 }

@@ -11,17 +11,25 @@ use vision::rig::CameraState;
 const BAD: Color32 = Color32::from_rgb(240, 90, 80);
 const GOOD: Color32 = Color32::from_rgb(90, 220, 110);
 
+const LEARNT_IN_PLAY: &str = "The lens is measured from the tags in play: every stand that moves to a new part of the picture teaches it more. It is kept for the next session.";
+const FROM_THE_PICTURE: &str = "A still picture teaches nothing more than itself: the lens is measured once, from its anchors and the roster's stand tags, as `vedette calibrate` measures it. Without a roster (or with few stand tags in view) only the focal length is measured, and every distance carries a wider error bar.";
+
 /// Where the lens stands; its button shades the live view by what the lens has been shown.
 fn lens_status(ui: &mut egui::Ui, state: &mut AppState, lens: &LensStatus) {
     if *lens == LensStatus::Idle {
         return;
     }
-    let colour = match lens {
-        LensStatus::Fitted { .. } => GOOD,
-        _ => DIM,
+    let (colour, why) = match lens {
+        LensStatus::Fitted { .. } => (GOOD, LEARNT_IN_PLAY),
+        LensStatus::OnePicture(Some(_)) => (GOOD, FROM_THE_PICTURE),
+        LensStatus::OnePicture(None) => (WARN, FROM_THE_PICTURE),
+        _ => (DIM, LEARNT_IN_PLAY),
     };
     ui.label(RichText::new(lens.to_string()).color(colour))
-        .on_hover_text("The lens is measured from the tags in play: every stand that moves to a new part of the picture teaches it more. It is kept for the next session.");
+        .on_hover_text(why);
+    if matches!(lens, LensStatus::OnePicture(_)) {
+        return;
+    }
     let toggle = ui
         .selectable_label(state.show_lens_coverage, "coverage")
         .on_hover_text("Show on the live view which parts of the picture the lens has seen tags in (green) and which not yet (amber)");

@@ -47,8 +47,12 @@ pub fn timeline_bar(ui: &mut egui::Ui, state: &mut AppState) {
 
 /// "Look back" on a live, recorded game.
 fn look_back_button(ui: &mut egui::Ui, state: &mut AppState) {
-    let recorder = state.table.as_ref().and_then(|t| t.recorder.clone());
-    let Some(recorder) = recorder else {
+    // Nothing is said before the pipeline's first word: a game being started is recorded
+    // from its first frame, and "not recorded" would be false until then.
+    let Some(table) = &state.table else {
+        return;
+    };
+    let Some(recorder) = table.recorder.clone() else {
         ui.label(
             RichText::new("This game is not recorded: there is nothing to look back at.")
                 .color(DIM),

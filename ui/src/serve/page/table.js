@@ -148,6 +148,7 @@ function render() {
   // The umpire acts on the live table only: not on a moment of the past drawn in its place.
   for (const id of ["freeze", "mark-turn", "case"]) $(id).disabled = lookingBack();
   drawPlan();
+  drawArmies();
   drawList();
   drawSelected();
   drawMoves();
@@ -196,7 +197,7 @@ function drawPlan() {
     label.textContent = unit.name;
   }
   drawGhosts(svg, toPlan, () => 0, size / 300, font);
-  placeLabels(labels);
+  placeLabels(svg, labels, { x: -pad, y: -pad, width: vw + 2 * pad, height: vh + 2 * pad }, size / 600);
   if (page.tape && page.tape.length) drawTape(svg, font);
 }
 
@@ -268,16 +269,81 @@ function drawCare() {
 }
 
 // Names that would overprint one another: the later ones are left out (the list names them all).
-function placeLabels(group) {
+// Place the labels drawn on `svg`: the rulings' figures first, then the selected unit's name,
+// then the others'; each at the nearest spot inside `bounds` that covers no label placed before
+// it and no stand, with a thin line back to its place when it had to go further than a line.
+// A figure with no such spot takes the one that covers least; a name with none is left out (it
+// is in the list below the plan).
+function placeLabels(svg, group, bounds, stroke) {
+  const stands = Array.from(svg.querySelectorAll("g.unit polygon")).map(boxOf).filter(Boolean);
+  const figures = Array.from(svg.querySelectorAll("text.measure"));
+  // Above the units, whatever group drew them.
+  for (const figure of figures) group.append(figure);
+  const names = Array.from(group.querySelectorAll("text.label"));
   const placed = [];
-  for (const label of Array.from(group.children)) {
-    let box;
-    try { box = label.getBBox(); } catch (e) { continue; }
-    const hits = placed.some((b) => box.x < b.x + b.width && b.x < box.x + box.width
-      && box.y < b.y + b.height && b.y < box.y + box.height);
-    if (hits) label.remove();
-    else placed.push(box);
+  for (const node of [...figures, ...names]) {
+    const box = boxOf(node);
+    if (!box) continue;
+    const always = node.classList.contains("measure") || node.dataset.id === page.selected;
+    const spot = freeSpot(box, bounds, placed, stands, always);
+    if (!spot) {
+      node.remove();
+      continue;
+    }
+    node.setAttribute("x", Number(node.getAttribute("x")) + spot.x - box.x);
+    node.setAttribute("y", Number(node.getAttribute("y")) + spot.y - box.y);
+    placed.push(spot);
+    const from = [box.x + box.width / 2, box.y + box.height / 2];
+    const to = [clamp(from[0], spot.x, spot.x + spot.width), clamp(from[1], spot.y, spot.y + spot.height)];
+    if (Math.hypot(to[0] - from[0], to[1] - from[1]) > box.height) {
+      const line = el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "leader", "stroke-width": stroke }, group);
+      group.insertBefore(line, group.firstChild);
+    }
   }
+}
+
+function boxOf(node) {
+  try {
+    const b = node.getBBox();
+    return b.width > 0 ? { x: b.x, y: b.y, width: b.width, height: b.height } : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function clamp(v, lo, hi) { return Math.min(Math.max(v, lo), hi); }
+
+function overlap(a, b) {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+// The nearest spot for a label's box: up to six lines up or down, half its width or a whole one
+// aside, slid inside the view; see placeLabels.
+function freeSpot(box, bounds, placed, stands, always) {
+  const tries = [];
+  for (let line = -6; line <= 6; line++) {
+    for (const k of [0, 0.5, -0.5, 1, -1]) tries.push([k * box.width, line * box.height * 1.05]);
+  }
+  tries.sort((a, b) => Math.hypot(...a) - Math.hypot(...b) || a[1] - b[1]);
+  let best = null;
+  let bestCost = null;
+  for (const [dx, dy] of tries) {
+    const spot = {
+      x: clamp(box.x + dx, bounds.x, bounds.x + bounds.width - box.width),
+      y: clamp(box.y + dy, bounds.y, bounds.y + bounds.height - box.height),
+      width: box.width,
+      height: box.height,
+    };
+    const cost = [placed, stands].map((list) => list.reduce((sum, other) => sum + overlap(spot, other), 0));
+    if (cost[0] === 0 && cost[1] === 0) return spot;
+    if (always && (!bestCost || cost[0] < bestCost[0] || (cost[0] === bestCost[0] && cost[1] < bestCost[1]))) {
+      best = spot;
+      bestCost = cost;
+    }
+  }
+  return best;
 }
 
 function front(stand, map) {
@@ -327,6 +393,33 @@ function drawTape(svg, font) {
   text.textContent = length(Math.hypot(b[0] - a[0], b[1] - a[1]));
 }
 
+// Each army by name in its colour, under the plan: which stands are whose, at a glance.
+function drawArmies() {
+  const sides = new Map();
+  for (const unit of Object.values(page.view.units)) {
+    if (!sides.has(unit.army)) sides.set(unit.army, { colour: unit.colour, units: 0 });
+    sides.get(unit.army).units += 1;
+  }
+  const key = JSON.stringify([...sides]);
+  if (key === page.armiesKey) return;
+  page.armiesKey = key;
+  const legend = $("armies");
+  legend.replaceChildren();
+  for (const [side, { colour, units }] of [...sides].sort(([a], [b]) => a.localeCompare(b))) {
+    const army = document.createElement("span");
+    army.className = "army";
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = colour;
+    army.append(dot, `${side} `);
+    const count = document.createElement("span");
+    count.className = "dim";
+    count.textContent = `${units} unit${units === 1 ? "" : "s"}`;
+    army.append(count);
+    legend.append(army);
+  }
+}
+
 function drawList() {
   const units = Object.entries(page.view.units)
     .sort(([, a], [, b]) => a.side.localeCompare(b.side) || a.name.localeCompare(b.name));
@@ -370,7 +463,7 @@ function drawSelected() {
   if (key === page.selectedKey) return;
   page.selectedKey = key;
   $("unit-name").textContent = unit.name;
-  $("unit-facts").textContent = `${unit.side} · ${unit.kind} in ${unit.formation.replace("-", " ")}${sightingWords(unit)}`;
+  $("unit-facts").textContent = `${unit.army} · ${unit.kind} in ${unit.formation.replace("-", " ")}${sightingWords(unit)}`;
   const list = $("rulings");
   list.replaceChildren();
   for (const ruling of rulings) {
@@ -482,6 +575,7 @@ function drawVideoOverlay() {
     g.addEventListener("pointerdown", (event) => { event.stopPropagation(); select(id); });
   }
   drawGhosts(svg, (p, lift) => project(camera, p, camera.stand_height + lift), (ghost) => ghost.lifted_by, stroke, camera.width / 60);
+  placeLabels(svg, el("g", { class: "labels" }, svg), { x: 0, y: 0, width: camera.width, height: camera.height }, stroke / 2);
 }
 
 // ---- looking back ----------------------------------------------------------------------------

@@ -1,0 +1,148 @@
+//! A still picture opened in the app is calibrated as `vedette calibrate` calibrates it: the
+//! same picture gives the same error bars and the same rulings either way, not a wider bar
+//! from the anchors' focal length alone.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use calibration::TableCalibration;
+use rules::units::Degrees;
+use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
+use vedette_ui::app::lens::LensStatus;
+use vedette_ui::app::pipeline::{Inputs, Processor, TableState};
+use vision::source::SyntheticSource;
+use vision::synthetic::{Effects, LensClass, framing_camera_for};
+use vision::{Frame, FrameSource};
+
+/// Every unit's widest error bar (95 %, inches), by unit id.
+fn error_bars(state: &TableState) -> Vec<(String, f64)> {
+    let scene = state.scene.as_ref().expect("a scene");
+    let mut bars: Vec<(String, f64)> = scene
+        .units
+        .iter()
+        .map(|unit| (unit.id.clone(), unit.footprint.worst_plus_minus().0))
+        .collect();
+    bars.sort_by(|a, b| a.0.cmp(&b.0));
+    bars
+}
+
+/// Every decision the rulings make: topic, units and decision.
+fn decisions(state: &TableState) -> Vec<String> {
+    fn gather(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(fields) => match fields.get("decision") {
+                Some(decision) => found.push(format!(
+                    "{} {} {} {decision}",
+                    fields["topic"],
+                    fields["unit"],
+                    fields.get("other").unwrap_or(&"".into())
+                )),
+                None => fields.values().for_each(|f| gather(f, found)),
+            },
+            serde_json::Value::Array(items) => items.iter().for_each(|i| gather(i, found)),
+            _ => {}
+        }
+    }
+    let rulings = state.rulings.as_ref().expect("rulings");
+    let mut found = Vec::new();
+    gather(
+        &serde_json::to_value(rulings.as_ref()).expect("json"),
+        &mut found,
+    );
+    found
+}
+
+fn open(processor: &mut Processor, picture: &Path) -> TableState {
+    let frame = Frame {
+        image: vision::read_image(picture).expect("the picture"),
+        index: 0,
+        time: Duration::ZERO,
+    };
+    processor.process(&frame, "table.png")
+}
+
+#[test]
+fn a_still_picture_gives_the_app_the_error_bars_and_rulings_of_the_calibrate_command() {
+    let demo = Demo::new().expect("the demo");
+    let lens = LensClass::Ordinary.sample(IMAGE_SIZE, 3);
+    let camera = framing_camera_for(demo.anchors.table, lens, Degrees(30.0));
+    let dir = common::scratch("app-still");
+    let mut source = SyntheticSource::new(
+        "table",
+        camera,
+        Effects::WEBCAM,
+        vec![(demo.stage(0), 1)],
+        10.0,
+        false,
+    );
+    let rendered = source.next_frame().expect("renders").expect("a frame");
+    let picture = dir.join("table.png");
+    vision::write_image(&picture, &rendered.image).expect("write the picture");
+    let anchors = dir.join("anchors.toml");
+    demo.anchors.save(&anchors).expect("write the anchors");
+    let army = dir.join("army.toml");
+    demo.roster.save(&army).expect("write the roster");
+    let calibrated = dir.join("camera.toml");
+    let output = common::vedette(&[
+        "calibrate",
+        &picture.display().to_string(),
+        "--anchors",
+        &anchors.display().to_string(),
+        "--roster",
+        &army.display().to_string(),
+        "-o",
+        &calibrated.display().to_string(),
+        "--force",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    // `vedette --image table.png --anchors anchors.toml --roster army.toml`.
+    let mut app = Processor::new(Inputs {
+        still: true,
+        ..demo.inputs()
+    });
+    let in_the_app = open(&mut app, &picture);
+    let LensStatus::OnePicture(Some((rms, _))) = in_the_app.status.lens else {
+        panic!("{:?}", in_the_app.status.lens);
+    };
+    assert!(rms.0 < 0.5, "{rms}");
+    // `vedette --image table.png --calibration camera.toml --roster army.toml`.
+    let mut through_file = Processor::new(Inputs {
+        calibration: Some(TableCalibration::load(&calibrated).expect("the calibration")),
+        ..demo.inputs()
+    });
+    let through_the_file = open(&mut through_file, &picture);
+    // The picture played as a live source's first frame: the anchors alone.
+    let mut live = Processor::new(demo.inputs());
+    let first_frame = open(&mut live, &picture);
+
+    let app_bars = error_bars(&in_the_app);
+    let file_bars = error_bars(&through_the_file);
+    assert_eq!(app_bars.len(), demo.turns[0].units.len());
+    assert_eq!(
+        app_bars.iter().map(|b| &b.0).collect::<Vec<_>>(),
+        file_bars.iter().map(|b| &b.0).collect::<Vec<_>>()
+    );
+    for ((unit, app), (_, file)) in app_bars.iter().zip(&file_bars) {
+        assert!(
+            (app - file).abs() <= 0.002 + 0.01 * file,
+            "{unit}: ± {app:.4}\" in the app, ± {file:.4}\" through the calibration file"
+        );
+    }
+    let widest = |bars: &[(String, f64)]| bars.iter().map(|b| b.1).fold(0.0, f64::max);
+    let from_anchors = widest(&error_bars(&first_frame));
+    assert!(
+        widest(&app_bars) * 3.0 < from_anchors,
+        "± {:.3}\" from the picture's tags, ± {from_anchors:.3}\" from the anchors alone",
+        widest(&app_bars)
+    );
+    let decided = decisions(&in_the_app);
+    assert!(!decided.is_empty());
+    assert_eq!(decided, decisions(&through_the_file));
+}
