@@ -20,6 +20,7 @@ pub mod charge;
 pub mod command;
 pub mod fire_arc;
 pub mod geometry;
+pub mod ground;
 pub mod measure;
 pub mod movement;
 pub mod profile;

@@ -156,6 +156,7 @@ fn piece(rng: &mut Lcg, index: usize, table: &Table) -> Terrain {
             kind,
             shape: TerrainShape::Line(vec![centre - along, centre + along]),
             height: None,
+            rise: None,
         };
     }
     let corners = 7;
@@ -171,6 +172,7 @@ fn piece(rng: &mut Lcg, index: usize, table: &Table) -> Terrain {
         kind,
         shape: TerrainShape::Area(outline),
         height: (kind == TerrainKind::Hill).then_some(1),
+        rise: None,
     }
 }
 

@@ -329,3 +329,40 @@ fn a_bad_error_bar_is_named_by_stand_and_field() {
         message_of(&doc)
     );
 }
+
+#[test]
+fn a_hills_rise_and_crest_are_checked_and_kept() {
+    let hill = |rise: Value, crest: Value| {
+        let mut doc = valid();
+        doc["terrain"] = json!([{ "id": "ridge", "kind": "hill", "height": 1,
+            "polygon": [[40,20],[60,20],[60,36],[40,36]], "rise": rise, "crest": crest }]);
+        doc
+    };
+    let inside = json!([[46, 25], [54, 25], [54, 31], [46, 31]]);
+    let scene = Scene::parse(
+        &hill(json!(2.5), inside.clone()).to_string(),
+        Format::Json,
+        "army.json",
+    )
+    .expect("valid");
+    let rise = scene.terrain[0].rise.as_ref().expect("a rise");
+    assert_eq!(rise.top.0, 2.5);
+    assert_eq!(rise.crest.as_ref().map(Vec::len), Some(4));
+    // Written back as it was read.
+    let again = Scene::parse(&scene.to_json(), Format::Json, "again.json").expect("valid");
+    assert_eq!(again.terrain[0].rise, scene.terrain[0].rise);
+
+    let message = message_of(&hill(json!(60), inside));
+    assert!(
+        message.contains("terrain 'ridge'") && message.contains("`rise`: 60"),
+        "{message}"
+    );
+    let message = message_of(&hill(json!(2), json!([[30, 25], [54, 25], [54, 31]])));
+    assert!(
+        message.contains("`crest`: must lie inside the hill's polygon"),
+        "{message}"
+    );
+    let mut wood = valid();
+    wood["terrain"][0]["rise"] = json!(2);
+    assert!(message_of(&wood).contains("`rise`: only hills rise"));
+}

@@ -51,8 +51,8 @@ pub use image_io::{
 pub use live::small::SmallTagSearch;
 pub use live::{LiveDetector, LiveSettings, follow_tag};
 pub use locate::{
-    FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, scene_on_table,
-    tag_pose,
+    FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, locate_tags_on,
+    scene_on_table, tag_pose, tag_pose_on,
 };
 pub use moves::{MoveEvent, MoveWatch, Placed, TableMotion, Travelling};
 /// OpenCV's image type, the frames' pixels.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use calibration::{Pixels, TableCalibration, TagSighting};
 use rules::Scene;
 use rules::geometry::{TablePoint, TableVector, facing_of};
+use rules::ground::Ground;
 use rules::scene::{CommanderDoc, SceneDoc, SceneError, StandDoc, TableDoc, TerrainDoc};
 use rules::units::{Degrees, Inches};
 use serde::{Deserialize, Serialize};
@@ -83,6 +84,38 @@ pub fn tag_pose(
         pixels: Pixels(sighting.side()),
         uncertainty: tag_uncertainty(calibration, &placed)?,
     })
+}
+
+/// Steps of following a tag's ray down to the ground under it: each places the tag at the
+/// height of the ground under its last place (see [`tag_pose_on`]).
+const GROUND_STEPS: usize = 12;
+
+/// Place a tag on a stand standing on `ground`: `height` above the ground under it. The
+/// ground's height under the tag is found by placing it, reading the ground under that place,
+/// and placing it again at that height until it settles (a slope under 45° seen from a camera
+/// within 45° of vertical settles in a few steps). The tag is taken as level at the ground's
+/// height under its centre: on a 17° slope a 1" tag's edges are 0.15" above and below it,
+/// which moves its corners, not its centre, to first order.
+pub fn tag_pose_on(
+    calibration: &TableCalibration,
+    sighting: &TagSighting,
+    height: Inches,
+    ground: &Ground,
+) -> Option<TagPose> {
+    let mut pose = tag_pose(calibration, sighting, height)?;
+    if ground.is_flat() {
+        return Some(pose);
+    }
+    for _ in 0..GROUND_STEPS {
+        let under = ground.height_at(&pose.center);
+        let next = tag_pose(calibration, sighting, height + under)?;
+        let settled = (next.center - pose.center).norm() < 1e-4;
+        pose = next;
+        if settled {
+            break;
+        }
+    }
+    Some(pose)
 }
 
 /// What a tag in view is.
@@ -185,13 +218,31 @@ pub struct FrameTags {
     pub problems: Vec<TagProblem>,
 }
 
-/// Place every tag of a frame. Anchors are placed at their own height, roster tags at theirs,
-/// and anything else at `default_height`.
+/// Place every tag of a frame on flat cloth. Anchors are placed at their own height, roster
+/// tags at theirs, and anything else at `default_height`.
 pub fn locate_tags(
     calibration: &TableCalibration,
     roster: Option<&Roster>,
     sightings: &[TagSighting],
     default_height: Inches,
+) -> FrameTags {
+    locate_tags_on(
+        calibration,
+        roster,
+        sightings,
+        default_height,
+        &Ground::flat(),
+    )
+}
+
+/// Place every tag of a frame as [`locate_tags`] does, each but the anchors on the ground
+/// under it (the hills whose rise is known: see [`rules::ground`]).
+pub fn locate_tags_on(
+    calibration: &TableCalibration,
+    roster: Option<&Roster>,
+    sightings: &[TagSighting],
+    default_height: Inches,
+    ground: &Ground,
 ) -> FrameTags {
     let mounts: HashMap<u32, TagMount> = roster.map(Roster::mounts).unwrap_or_default();
     let anchors: HashMap<u32, Inches> = calibration
@@ -215,9 +266,15 @@ pub fn locate_tags(
             (None, Some(mount), Some(roster)) => (mount.height, role_of(roster, mount.owner)),
             _ => (default_height, TagRole::Unknown),
         };
+        // Anchors lie where their file says, whatever the ground.
+        let ground = if role == TagRole::Anchor {
+            &Ground::flat()
+        } else {
+            ground
+        };
         let poses: Vec<TagPose> = by_id[&id]
             .iter()
-            .filter_map(|s| tag_pose(calibration, s, height))
+            .filter_map(|s| tag_pose_on(calibration, s, height, ground))
             .collect();
         match poses.as_slice() {
             [] => out.problems.push(TagProblem::Unplaceable { id }),

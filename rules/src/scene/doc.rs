@@ -114,6 +114,18 @@ pub struct TerrainDoc {
     /// Height level of a hill.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
+    /// A hill's real height: inches of its top above the cloth (the camera places the stands
+    /// on it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rise: Option<f64>,
+    /// The outline of a hill's flat top, inside its polygon (default: a 15° climb from its
+    /// foot).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "xy::optional_list"
+    )]
+    pub crest: Option<Vec<TablePoint>>,
 }
 
 /// A unit: either `front_center` + `facing` + `width` + `depth`, or `stands`.
@@ -279,6 +291,8 @@ impl From<&Scene> for SceneDoc {
                 polygon,
                 line,
                 height: t.height,
+                rise: t.rise.as_ref().map(|r| r.top.0),
+                crest: t.rise.as_ref().and_then(|r| r.crest.clone()),
             }
         });
         SceneDoc {

@@ -499,6 +499,9 @@ pub struct Terrain {
     pub shape: TerrainShape,
     /// Height level for hills (digest A10); 1 when a hill does not say.
     pub height: Option<u32>,
+    /// A hill's real height and crest, for the camera (see [`crate::ground`]); `None`: flat
+    /// to the camera.
+    pub rise: Option<crate::ground::Rise>,
 }
 
 impl Scene {

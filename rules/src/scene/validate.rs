@@ -414,11 +414,66 @@ fn check_terrain(index: usize, doc: &TerrainDoc, problems: &mut Vec<Problem>) ->
     if doc.height.is_some() && doc.kind != super::TerrainKind::Hill {
         check.report("height", "only hills have a height level");
     }
+    let rise = check_rise(&mut check, doc, shape.as_ref());
     Some(Terrain {
         id: doc.id.clone(),
         kind: doc.kind,
         shape: shape?,
         height: doc.height,
+        rise,
+    })
+}
+
+/// Tallest hill a table holds, inches: a typo (a rise in millimetres) is caught.
+const TALLEST_RISE: f64 = 12.0;
+
+/// A hill's real height and crest: a rise from 0 to 12", a crest of at least three corners
+/// inside its foot.
+fn check_rise(
+    check: &mut Checker,
+    doc: &TerrainDoc,
+    shape: Option<&TerrainShape>,
+) -> Option<crate::ground::Rise> {
+    if doc.crest.is_some() && doc.rise.is_none() {
+        check.report(
+            "crest",
+            "a crest needs the hill's rise (inches above the cloth)",
+        );
+    }
+    let top = doc.rise?;
+    if doc.kind != super::TerrainKind::Hill {
+        check.report("rise", "only hills rise");
+        return None;
+    }
+    if !(top > 0.0 && top <= TALLEST_RISE) {
+        check.report(
+            "rise",
+            format!("{top}: a hill's top is above the cloth and at most {TALLEST_RISE}\" high"),
+        );
+        return None;
+    }
+    let crest = match &doc.crest {
+        Some(raw) => {
+            let crest = check_polygon(check, raw)?;
+            let foot = match shape {
+                Some(TerrainShape::Area(foot)) => crate::terrain::to_geo(foot),
+                _ => return None,
+            };
+            use geo::Contains;
+            if crest
+                .iter()
+                .any(|p| !foot.contains(&geo::Point::new(p.x, p.y)))
+            {
+                check.report("crest", "must lie inside the hill's polygon");
+                return None;
+            }
+            Some(crest)
+        }
+        None => None,
+    };
+    Some(crate::ground::Rise {
+        top: crate::units::Inches(top),
+        crest,
     })
 }
 

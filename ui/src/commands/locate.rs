@@ -8,11 +8,12 @@ use anyhow::{Context, bail};
 use calibration::{AnchorCheck, TableCalibration, check_anchors};
 use roster::Roster;
 use rules::Scene;
+use rules::ground::Ground;
 use rules::rulings::rulings_with;
 use rules::units::Inches;
 use vision::{
-    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, annotate::annotate, locate_tags,
-    read_image, scene_on_table,
+    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, annotate::annotate,
+    locate_tags_on, read_image, scene_on_table,
 };
 
 /// What `locate` and `analyze` read.
@@ -72,13 +73,21 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
         sightings.extend(small);
     }
     let check = check_anchors(&calibration, &sightings);
-    let tags = locate_tags(&calibration, roster.as_ref(), &sightings, args.tag_height);
+    let terrain = match args.terrain {
+        Some(path) => rules::scene::SceneDoc::from(&Scene::load(path)?).terrain,
+        None => Vec::new(),
+    };
+    // Stands on a hill whose rise is known are placed on it, not on the cloth below.
+    let ground = Ground::of_docs(&terrain);
+    let tags = locate_tags_on(
+        &calibration,
+        roster.as_ref(),
+        &sightings,
+        args.tag_height,
+        &ground,
+    );
     let scene = match &roster {
         Some(roster) => {
-            let terrain = match args.terrain {
-                Some(path) => rules::scene::SceneDoc::from(&Scene::load(path)?).terrain,
-                None => Vec::new(),
-            };
             let source = args.image.display().to_string();
             let poses = tags.tags.iter().map(|t| &t.pose);
             Some(

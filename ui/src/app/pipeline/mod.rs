@@ -41,7 +41,7 @@ use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
     DetectorSettings, ErrorMap, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector,
     LiveSettings, MoveEvent, MoveWatch, Remedy, SightMap, SmallTagSearch, Tracker, TrackerSettings,
-    Travelling, Unseen, locate_tags,
+    Travelling, Unseen, locate_tags_on,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};

@@ -2,6 +2,7 @@
 //! a stand moves ([`Ruler`]).
 
 use roster::TagDefaults;
+use rules::ground::Ground;
 use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 
 use super::*;
@@ -56,6 +57,8 @@ pub(super) struct ForCamera {
     error_map: Option<Arc<ErrorMap>>,
     /// The roster's stand tags: their sizes say why a held stand is not seen.
     stand_tags: HashMap<u32, StandTagSpec>,
+    /// The ground under the stands: the hills whose rise the terrain gives.
+    ground: Ground,
 }
 
 impl Processor {
@@ -69,6 +72,10 @@ impl Processor {
                 .or_else(|| inputs.anchors.as_ref().map(|a| a.family.clone()))
                 .unwrap_or_else(|| DetectorSettings::default().family),
             ..DetectorSettings::default()
+        };
+        let for_camera = ForCamera {
+            ground: Ground::of_docs(&inputs.terrain),
+            ..ForCamera::default()
         };
         Processor {
             health: HealthWatch::new(&settings.family),
@@ -87,7 +94,7 @@ impl Processor {
             rules_changed: 0,
             moved_frames: 0,
             calibration_note: None,
-            for_camera: ForCamera::default(),
+            for_camera,
         }
     }
 
@@ -393,7 +400,8 @@ impl Processor {
         state: &mut TableState,
     ) -> CameraWord {
         let roster = self.inputs.roster.as_ref();
-        let tags = locate_tags(calibration, roster, sightings, state.stand_height);
+        let ground = &self.for_camera.ground;
+        let tags = locate_tags_on(calibration, roster, sightings, state.stand_height, ground);
         for problem in &tags.problems {
             match problem {
                 vision::TagProblem::Unknown { id, .. } => state.status.unknown_tags.push(*id),
