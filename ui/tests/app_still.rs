@@ -146,3 +146,91 @@ fn a_still_picture_gives_the_app_the_error_bars_and_rulings_of_the_calibrate_com
     assert!(!decided.is_empty());
     assert_eq!(decided, decisions(&through_the_file));
 }
+
+/// A unit on a 2" hilltop in a still picture from a camera 45° from vertical: with the hill in
+/// the terrain, the app's calibration takes its stands at their true height and places them
+/// where they stand; without it, they are placed on the cloth below their rays, inches away.
+#[test]
+fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
+    use calibration::{AnchorLayout, ImageSize, TableSize};
+    use rules::geometry::TablePoint;
+    use rules::scene::{TerrainDoc, TerrainKind};
+    use rules::units::Inches;
+    use vision::synthetic::{Renderer, SyntheticTable, framing_camera};
+    let table = TableSize {
+        width: 72.0,
+        depth: 48.0,
+    };
+    let scene = rules::Scene::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
+    )
+    .expect("the sample scene");
+    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
+    let anchors = AnchorLayout::corners(table, Inches(2.0), Inches(1.5));
+    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let unit = &scene.units[0];
+    let raised: Vec<u32> = roster.units[0].stands.iter().map(|s| s.tag).collect();
+    world.raise(&raised, Inches(2.0));
+    let frame = unit.footprint.frame();
+    let (c, half) = (
+        frame.center(),
+        frame.width().0 / 2.0 + frame.depth().0 / 2.0,
+    );
+    let square = |r: f64| {
+        vec![
+            TablePoint::new(c.x - r, c.y - r),
+            TablePoint::new(c.x + r, c.y - r),
+            TablePoint::new(c.x + r, c.y + r),
+            TablePoint::new(c.x - r, c.y + r),
+        ]
+    };
+    let hill = TerrainDoc {
+        id: "ridge".into(),
+        kind: TerrainKind::Hill,
+        polygon: Some(square(half + 8.0)),
+        line: None,
+        height: Some(1),
+        rise: Some(2.0),
+        crest: Some(square(half + 1.0)),
+    };
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(table, size, Degrees(45.0), Degrees(70.0));
+    let image = Renderer::new()
+        .render(&world, &camera, &Effects::WEBCAM)
+        .expect("renders");
+    let picture = Frame {
+        image,
+        index: 0,
+        time: Duration::ZERO,
+    };
+    let placed_off = |terrain: Vec<TerrainDoc>| {
+        let mut app = Processor::new(Inputs {
+            anchors: Some(anchors.clone()),
+            roster: Some(roster.clone()),
+            terrain,
+            still: true,
+            ..Inputs::default()
+        });
+        let state = app.process(&picture, "hill.png");
+        let seen = state.scene.as_ref().expect("a scene");
+        let placed = seen.unit(&unit.id).expect("the unit on the hill");
+        let off = (placed.footprint.frame().center() - c).norm();
+        (off, state)
+    };
+    let (known, shown) = placed_off(vec![hill]);
+    let (unknown, _) = placed_off(Vec::new());
+    // The app draws it so: the unit's outline on its stands up the hill, the crest dashed.
+    let mut harness = vedette_ui::app::headless::harness_on(shown, Some(unit.id.clone()));
+    harness.run_steps(2);
+    if let Some(folder) = std::env::var_os("VEDETTE_SHOTS") {
+        let image = harness.render().expect("rendered");
+        image
+            .save(std::path::Path::new(&folder).join("app-hill.png"))
+            .expect("saved");
+    }
+    assert!(known < 0.05, "{known:.3}\" off with the hill given");
+    assert!(unknown > 1.0, "{unknown:.3}\" off without it");
+}

@@ -109,3 +109,87 @@ fn a_stand_on_a_hill_is_placed_where_it_stands_when_the_hill_is_given() {
         }
     }
 }
+
+/// The same through the whole pipeline: a unit standing on the flat top of a 2" hill, rendered
+/// through a webcam 45° from vertical, detected, the camera calibrated from the anchors alone.
+#[test]
+fn a_rendered_unit_on_a_hilltop_is_placed_where_it_stands() {
+    use roster::{Roster, TagDefaults};
+    use vision::synthetic::{Effects, Renderer, SyntheticTable};
+    const RISE: f64 = 2.0;
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json");
+    let scene = rules::Scene::load(&path).expect("the sample scene");
+    let tags = TagDefaults {
+        size: 1.0,
+        height: TAG_HEIGHT.0,
+        ..TagDefaults::default()
+    };
+    let roster = Roster::for_scene(&scene, tags, 10);
+    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
+    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    // The first unit's stands on a hill whose crest holds them all.
+    let raised: Vec<u32> = roster.units[0].stands.iter().map(|s| s.tag).collect();
+    world.raise(&raised, Inches(RISE));
+    let hill = TerrainDoc {
+        polygon: Some(around(&scene.units[0], 8.0)),
+        crest: Some(around(&scene.units[0], 1.0)),
+        rise: Some(RISE),
+        ..hill()
+    };
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(TABLE, size, Degrees(45.0), Degrees(70.0));
+    let image = Renderer::new()
+        .render(&world, &camera, &Effects::WEBCAM)
+        .expect("renders");
+    let mut detector = vision::TagDetector::new(Default::default()).expect("a detector");
+    let sightings = detector.detect(&image).expect("detects").sightings();
+    let calibration = calibration::calibrate(&anchors, &sightings, size, &Settings::default())
+        .expect("calibrates");
+    let ground = Ground::of_docs(&[hill]);
+    let on_ground = locate_tags_on(&calibration, Some(&roster), &sightings, TAG_HEIGHT, &ground);
+    let on_cloth = locate_tags(&calibration, Some(&roster), &sightings, TAG_HEIGHT);
+    let mut checked = 0;
+    for truth in world.tags().filter(|t| raised.contains(&t.id)) {
+        let find = |tags: &vision::FrameTags| {
+            tags.tags
+                .iter()
+                .find(|t| t.pose.id == truth.id)
+                .map(|t| (t.pose.center - truth.placement.center).norm())
+        };
+        let (Some(off), Some(flat_off)) = (find(&on_ground), find(&on_cloth)) else {
+            panic!("tag {} not found", truth.id);
+        };
+        assert!(off < 0.05, "tag {} on the hill: {off:.3}\" off", truth.id);
+        assert!(
+            flat_off > 1.0,
+            "tag {} on the cloth: {flat_off:.3}\" off",
+            truth.id
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, raised.len());
+}
+
+/// A rectangle round a unit's stands, `margin` wider all round.
+fn around(unit: &rules::scene::Unit, margin: f64) -> Vec<TablePoint> {
+    let corners: Vec<TablePoint> = unit
+        .footprint
+        .stands()
+        .iter()
+        .flat_map(|s| s.corners())
+        .collect();
+    let low = |k: usize| corners.iter().map(|p| p.coords[k]).fold(f64::MAX, f64::min);
+    let high = |k: usize| corners.iter().map(|p| p.coords[k]).fold(f64::MIN, f64::max);
+    let (x0, x1) = (low(0) - margin, high(0) + margin);
+    let (y0, y1) = (low(1) - margin, high(1) + margin);
+    vec![
+        TablePoint::new(x0, y0),
+        TablePoint::new(x1, y0),
+        TablePoint::new(x1, y1),
+        TablePoint::new(x0, y1),
+    ]
+}

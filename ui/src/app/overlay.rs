@@ -592,6 +592,9 @@ pub fn terrain(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain, fill:
             } else {
                 outline(painter, xf, points, true, Stroke::new(2.0, colour));
             }
+            if let Some(rise) = &piece.rise {
+                hill_top(painter, xf, rise, colour);
+            }
         }
         TerrainShape::Line(points) => {
             let width = if piece.kind == TerrainKind::River {
@@ -602,6 +605,53 @@ pub fn terrain(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain, fill:
             outline(painter, xf, points, false, Stroke::new(width, colour));
         }
     }
+}
+
+/// A hill's crest, dashed at its height (so that on the video it lies on the modelled hill).
+fn hill_top(
+    painter: &Painter,
+    xf: &dyn TableToScreen,
+    rise: &rules::ground::Rise,
+    colour: Color32,
+) {
+    let stroke = Stroke::new(1.5, colour.gamma_multiply(1.6));
+    if let Some(crest) = &rise.crest
+        && let Some(screen) = trace(xf, crest, true, rise.top)
+    {
+        painter.extend(EguiShape::dashed_line(&screen, stroke, 6.0, 4.0));
+    }
+}
+
+/// How high a hill rises, above its crest's outline: drawn after the units, where there is
+/// room (the stands on it come first).
+pub fn hill_label(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain) {
+    let (Some(rise), TerrainShape::Area(foot)) = (&piece.rise, &piece.shape) else {
+        return;
+    };
+    let top = rise.crest.as_deref().unwrap_or(foot);
+    let Some(middle) = centre_of_points(top) else {
+        return;
+    };
+    let highest = trace(xf, top, true, rise.top)
+        .and_then(|outline| outline.iter().map(|p| p.y).reduce(f32::min));
+    if let (Some(at), Some(y)) = (xf.to_screen_at(&middle, rise.top), highest) {
+        label(
+            painter,
+            Pos2::new(at.x, y - 2.0),
+            Align2::CENTER_BOTTOM,
+            &format!("{} {:.1}\" up", piece.id, rise.top.0),
+            11.0,
+            terrain_colour(piece.kind).gamma_multiply(1.6),
+            Priority::IfRoom,
+        );
+    }
+}
+
+fn centre_of_points(points: &[TablePoint]) -> Option<TablePoint> {
+    let sum = points
+        .iter()
+        .fold(nalgebra::Vector2::zeros(), |s, p| s + p.coords);
+    (!points.is_empty()).then(|| TablePoint::from(sum / points.len() as f64))
 }
 
 /// How a unit is drawn.

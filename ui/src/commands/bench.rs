@@ -65,6 +65,7 @@ pub(crate) fn calibrate_from_picture(
         stands,
         board: None,
         previous: None,
+        ground: None,
     };
     let fitted = calibrate_pictures(tags, &[TablePicture { image, detected }], size)?;
     Ok(fitted.calibration?)

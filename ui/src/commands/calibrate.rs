@@ -13,6 +13,7 @@ use calibration::lens::Coverage;
 use calibration::{AnchorLayout, Board, ImageSize, StandTagSpec, TableCalibration, TagSighting};
 use roster::Roster;
 use rules::Scene;
+use rules::ground::Ground;
 use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 use vision::{DetectorSettings, TagDetector, read_image};
 
@@ -280,7 +281,8 @@ pub struct CalibrateCommand {
     #[arg(long, value_name = "WxH")]
     pub table: Option<String>,
     /// The scene or scenario being played: a warning if its table is not the one the
-    /// anchors file is laid out for.
+    /// anchors file is laid out for; stands on its hills (those given a `rise`) enter the fit
+    /// at their true height.
     #[arg(long, value_name = "SCENE", conflicts_with = "table")]
     pub scenario: Option<PathBuf>,
     /// Replace the output if it exists.
@@ -359,11 +361,19 @@ impl CalibrateCommand {
             .zip(&detected)
             .map(|(image, detected)| TablePicture { image, detected })
             .collect();
+        // Stands on the scenario's hills enter the fit at their true height.
+        let ground = self
+            .scenario
+            .as_deref()
+            .map(Scene::load)
+            .transpose()?
+            .map(|scene| Ground::of(&scene.terrain));
         let tags = TableTags {
             anchors: &layout,
             stands: &stands,
             board: (board_views > 0).then_some(&board),
             previous: previous.as_ref(),
+            ground: ground.as_ref(),
         };
         let fitted = calibrate_pictures(tags, &pictures, size)?;
         let (result, pictures) = (fitted.calibration, fitted.sightings);

@@ -15,6 +15,7 @@ use calibration::{
     TableCalibration, TagSighting, calibrate_from_tags,
 };
 use opencv::core::Mat;
+use rules::ground::Ground;
 
 use super::{CornerRefiner, RefineSettings};
 use crate::error::VisionError;
@@ -32,6 +33,9 @@ pub struct TableTags<'a> {
     pub board: Option<&'a Board>,
     /// The earlier calibration whose lens is kept unless a better one is measured.
     pub previous: Option<&'a TableCalibration>,
+    /// The ground under the stands, when the terrain gives hills their rise: a stand on a hill
+    /// enters the fit at its true height, not its roster's (which would bend the lens).
+    pub ground: Option<&'a Ground>,
 }
 
 /// Calibrate the table and measure the lens from every tag of known size in pictures of one
@@ -43,11 +47,16 @@ pub fn calibrate_pictures(
     pictures: &[TablePicture],
     size: ImageSize,
 ) -> Result<RefinedCalibration<CalibrationError>, VisionError> {
+    let lifted = tags
+        .ground
+        .filter(|ground| !ground.is_flat())
+        .map(|ground| on_the_ground(tags, ground, pictures, size));
+    let stands = lifted.as_ref().unwrap_or(tags.stands);
     let calibrate = |sightings: &[Vec<TagSighting>]| {
         calibrate_from_tags(
             tags.anchors,
             sightings,
-            tags.stands,
+            stands,
             tags.board,
             size,
             tags.previous,
@@ -66,6 +75,34 @@ pub fn calibrate_pictures(
             })
         }
     }
+}
+
+/// The stand tags at their true heights: each placed on the ground through the anchors' own
+/// calibration of the first picture they calibrate, and raised by the ground's height there.
+/// Tags not seen, or with no anchors' calibration to place them, keep their roster's height.
+fn on_the_ground(
+    tags: TableTags,
+    ground: &Ground,
+    pictures: &[TablePicture],
+    size: ImageSize,
+) -> HashMap<u32, StandTagSpec> {
+    let mut stands = tags.stands.clone();
+    let first = pictures.iter().find_map(|picture| {
+        calibration::calibrate(tags.anchors, picture.detected, size, &Default::default())
+            .ok()
+            .map(|c| (c, picture.detected))
+    });
+    let Some((anchors_only, detected)) = first else {
+        return stands;
+    };
+    for sighting in detected {
+        if let Some(spec) = stands.get_mut(&sighting.id)
+            && let Some(pose) = crate::tag_pose_on(&anchors_only, sighting, spec.height, ground)
+        {
+            spec.height = spec.height + ground.height_at(&pose.center);
+        }
+    }
+    stands
 }
 
 /// One picture of the table: the picture, and its tags as the detector found them.

@@ -343,6 +343,20 @@ impl SyntheticTable {
         }
     }
 
+    /// Stand the blocks carrying these tags on a flat-topped rise `by` high: each block as
+    /// much taller, its tags as much higher (the rise's own slopes are not drawn: the blocks
+    /// stand on a plinth of their own footprint).
+    pub fn raise(&mut self, tags: &[u32], by: Inches) {
+        for block in &mut self.blocks {
+            if block.tags.iter().any(|t| tags.contains(&t.id)) {
+                block.height = block.height + by;
+                for tag in &mut block.tags {
+                    tag.placement.height = tag.placement.height + by;
+                }
+            }
+        }
+    }
+
     /// Every printed tag, with its placement on its block as the block would lie on its
     /// footprint (see [`Block::tag_corners`] for where a carried block's tags are).
     pub fn tags(&self) -> impl Iterator<Item = &PrintedTag> {

@@ -299,7 +299,8 @@ impl Processor {
                 return;
             };
             let made = if self.inputs.still {
-                calibrate_still(anchors, self.inputs.roster.as_ref(), image, sightings)
+                let roster = self.inputs.roster.as_ref();
+                calibrate_still(anchors, roster, &self.for_camera.ground, image, sightings)
             } else {
                 calibrate_live(&mut self.lens, anchors, sightings, size)
             };
@@ -511,6 +512,7 @@ impl Ruler {
 fn calibrate_still(
     anchors: &AnchorLayout,
     roster: Option<&Roster>,
+    ground: &Ground,
     image: &vision::Mat,
     detected: &[calibration::TagSighting],
 ) -> Result<TableCalibration, String> {
@@ -522,6 +524,7 @@ fn calibrate_still(
         stands: &stands,
         board: None,
         previous: None,
+        ground: Some(ground),
     };
     let picture = TablePicture { image, detected };
     let fitted = calibrate_pictures(tags, &[picture], vision::image_size(image))

@@ -16,6 +16,7 @@ pub mod umpire;
 
 use egui::{Color32, Painter, Stroke};
 use rules::geometry::{ConvexRegion, TablePoint};
+use rules::ground::Ground;
 use rules::profile::Profile;
 use rules::ruling::{Ruling, Topic, Verdict};
 use rules::scene::Unit;
@@ -219,10 +220,16 @@ pub fn draw_table(
             }
         }
     }
+    // A unit on a hill is drawn on it: on the video its outline sits on the stands there.
+    let ground = Ground::of(&scene.terrain);
     let looks: Vec<(&Unit, UnitLook)> = scene
         .units
         .iter()
-        .map(|unit| (unit, unit_look(state, table, scene, unit, sizes.units)))
+        .map(|unit| {
+            let mut look = unit_look(state, table, scene, unit, sizes.units);
+            look.height = look.height + ground.height_at(&unit.footprint.frame().center());
+            (unit, look)
+        })
         .collect();
     for (unit, look) in &looks {
         overlay::unit(painter, xf, unit, *look);
@@ -289,6 +296,9 @@ pub fn draw_table(
     let (first, rest): (Vec<_>, Vec<_>) = looks.into_iter().partition(|(_, look)| look.highlighted);
     for (unit, look) in first.into_iter().chain(rest) {
         overlay::unit_name(painter, xf, unit, look);
+    }
+    for piece in &scene.terrain {
+        overlay::hill_label(painter, xf, piece);
     }
 }
 
