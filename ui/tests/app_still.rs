@@ -220,6 +220,7 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
         let off = (placed.footprint.frame().center() - c).norm();
         (off, state)
     };
+    let hill_doc = hill.clone();
     let (known, shown) = placed_off(vec![hill]);
     let (unknown, _) = placed_off(Vec::new());
     // The app draws it so: the unit's outline on its stands up the hill, the crest dashed.
@@ -233,4 +234,30 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
     }
     assert!(known < 0.05, "{known:.3}\" off with the hill given");
     assert!(unknown > 1.0, "{unknown:.3}\" off without it");
+
+    // Filmed: the stands on the known hill rest there from the first frame (not taken for
+    // stands held up in a hand), where they stand.
+    let mut live = Processor::new(Inputs {
+        anchors: Some(anchors.clone()),
+        roster: Some(roster.clone()),
+        terrain: vec![hill_doc],
+        ..Inputs::default()
+    });
+    for index in 0..6 {
+        let frame = Frame {
+            index,
+            time: Duration::from_millis(100 * index),
+            ..picture.clone()
+        };
+        let state = live.process(&frame, "webcam");
+        assert!(
+            state.travelling.iter().all(|t| t.unit != unit.id),
+            "frame {index}: {:?}",
+            state.travelling
+        );
+        let seen = state.scene.as_ref().expect("a scene");
+        let placed = seen.unit(&unit.id).expect("the unit on the hill");
+        let off = (placed.footprint.frame().center() - c).norm();
+        assert!(off < 0.05, "frame {index}: {off:.3}\" off");
+    }
 }

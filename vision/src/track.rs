@@ -107,7 +107,7 @@ pub struct Observed {
 }
 
 /// A frame's tags as the tracker takes them: each placed tag with its sighting and, for the
-/// roster's stand tags, their size and height.
+/// roster's stand tags, their size and the height they were placed at.
 pub fn observations(
     tags: &FrameTags,
     sightings: &[TagSighting],
@@ -117,10 +117,16 @@ pub fn observations(
         .iter()
         .filter_map(|tag| {
             let sighting = *sightings.iter().find(|s| s.id == tag.pose.id)?;
+            // Its stand's plane is where it was placed: on the ground under it, when a known
+            // hill lifts it (a stand on a hill is not a stand in a hand).
+            let spec = specs.get(&tag.pose.id).map(|spec| StandTagSpec {
+                height: tag.pose.height,
+                ..*spec
+            });
             Some(Observed {
                 tag: tag.clone(),
                 sighting,
-                spec: specs.get(&tag.pose.id).copied(),
+                spec,
             })
         })
         .collect()
