@@ -235,6 +235,43 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
     assert!(known < 0.05, "{known:.3}\" off with the hill given");
     assert!(unknown > 1.0, "{unknown:.3}\" off without it");
 
+    // Filmed without the hill: the unit is placed on the cloth below its rays, and said to
+    // seem raised where no hill is known, from the first frame on, by about the hill's rise;
+    // no stand on the flat is.
+    let mut blind = Processor::new(Inputs {
+        anchors: Some(anchors.clone()),
+        roster: Some(roster.clone()),
+        ..Inputs::default()
+    });
+    let raised_notes = |state: &vedette_ui::app::pipeline::TableState| -> Vec<String> {
+        state
+            .status
+            .notes
+            .iter()
+            .filter(|n| n.contains("above the ground Vedette knows"))
+            .cloned()
+            .collect()
+    };
+    for index in 0..12 {
+        let frame = Frame {
+            index,
+            time: Duration::from_millis(100 * index),
+            ..picture.clone()
+        };
+        let state = blind.process(&frame, "webcam");
+        let notes = raised_notes(&state);
+        assert_eq!(notes.len(), 1, "frame {index}: {notes:?}");
+        let seems: f64 = notes[0]
+            .split("seems ")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a height");
+        assert!(
+            notes[0].starts_with("45th Foot") && (1.5..=2.5).contains(&seems),
+            "frame {index}: {notes:?}"
+        );
+    }
     // Filmed: the stands on the known hill rest there from the first frame (not taken for
     // stands held up in a hand), where they stand.
     let mut live = Processor::new(Inputs {
@@ -250,6 +287,7 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
             ..picture.clone()
         };
         let state = live.process(&frame, "webcam");
+        assert!(raised_notes(&state).is_empty(), "{:?}", state.status.notes);
         assert!(
             state.travelling.iter().all(|t| t.unit != unit.id),
             "frame {index}: {:?}",

@@ -209,7 +209,19 @@ pub struct Lift {
     pub tilt_spread: Degrees,
 }
 
+/// A tag at rest this far above the plane it was placed at lies on something raised the ground
+/// does not know (a hill without its rise, a building, a book under the cloth) …
+pub const SEEMS_RAISED: Inches = Inches(1.0);
+/// … when that is also this many times the noise of its look.
+const RAISED_SPREADS: f64 = 4.0;
+
 impl Lift {
+    /// Whether a tag lying still looks raised off the plane it was placed at, beyond doubt
+    /// (see [`SEEMS_RAISED`]).
+    pub fn seems_raised(&self) -> bool {
+        self.rise > SEEMS_RAISED && self.rise.0 > RAISED_SPREADS * self.rise_spread.0
+    }
+
     /// Whether it is surely off its stand's plane beyond these limits: in a hand. Only a rise
     /// counts: a tag cannot sink below its stand, so seeming to is the corners' noise (or a
     /// roster that gives the wrong height).

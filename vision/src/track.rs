@@ -222,6 +222,10 @@ pub struct TrackedTag {
     pub sure: bool,
     /// How it came to its rest, once it has travelled.
     pub arrived: Option<Journey>,
+    /// How far off the plane it was placed at it seemed while at its rest, against a flat tag
+    /// of its size (the mean of its sightings there): a stand on something raised that the
+    /// ground does not know seems lifted for as long as it lies there.
+    pub looked: Option<Lift>,
 }
 
 impl TrackedTag {
@@ -365,6 +369,8 @@ impl Tracker {
                 && track.travel.is_none()
                 && rest.pose.height == on_stand.height
                 && time.saturating_sub(rest.since) >= FLAT_AFTER
+                // A stand on something raised is not a flat tag of its size.
+                && !raw.is_some_and(|r| r.seems_raised())
             {
                 self.flat.learn(&bearing);
             }
@@ -440,6 +446,7 @@ impl Track {
                 .rest
                 .is_some_and(|r| r.found_still || time.saturating_sub(r.since) >= settle),
             arrived: self.arrived,
+            looked: self.rest.and(self.looked),
         }
     }
 

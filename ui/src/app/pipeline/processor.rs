@@ -420,6 +420,12 @@ impl Processor {
         }
         let observed = vision::observations(&tags, sightings, &self.for_camera.stand_tags);
         let tracked = self.tracker.update(frame.time, calibration, &observed);
+        if let Some(roster) = roster {
+            state
+                .status
+                .notes
+                .extend(raised_unexplained(roster, &tags, &tracked));
+        }
         look_after_tags(&mut self.health, &frame.image, &tracked, sightings, state);
         let held = self.held(calibration, &tracked);
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
@@ -551,4 +557,39 @@ fn calibrate_live(
         c.lens = source;
     }
     Ok(c)
+}
+
+/// The stands lying well above where the ground under them puts them, said so rather than
+/// placed silently on the cloth below their rays: raised at rest (their rest's height, or how
+/// they looked while at it) beyond doubt (see [`vision::bearing::Lift::seems_raised`]).
+fn raised_unexplained(
+    roster: &Roster,
+    tags: &FrameTags,
+    tracked: &[vision::TrackedTag],
+) -> Vec<String> {
+    let mounts = roster.mounts();
+    tracked
+        .iter()
+        .filter_map(|tag| {
+            let rest = tag.resting?;
+            let placed = tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
+            let by_rest = rest.height - placed.height;
+            let by_look = tag
+                .looked
+                .filter(vision::bearing::Lift::seems_raised)
+                .map_or(Inches::ZERO, |l| l.rise);
+            let above = by_rest.max(by_look);
+            let owner = mounts.get(&tag.id)?.owner;
+            (above > vision::bearing::SEEMS_RAISED).then(|| {
+                format!(
+                    "{} (tag {}) seems {:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): on a hill it does not know? give the hill its rise in the terrain file",
+                    roster.named(owner),
+                    tag.id,
+                    above.0,
+                    rest.center.x,
+                    rest.center.y
+                )
+            })
+        })
+        .collect()
 }

@@ -358,6 +358,7 @@ fn remote_word(
             away: false,
             sure: true,
             arrived: None,
+            looked: None,
         }
     };
     let now = message.now.iter().filter_map(|t| t.tag());
@@ -537,6 +538,7 @@ impl RigBook {
                         away: false,
                         sure: true,
                         arrived: None,
+                        looked: None,
                     });
                 tag.resting = Some(fused.tag.pose);
                 if let Some(why) = best.and_then(|w| w.held.get(&id)) {
