@@ -16,28 +16,8 @@
 use geo::{Contains, Distance, Euclidean};
 
 use crate::geometry::TablePoint;
-use crate::scene::{Terrain, TerrainShape};
+use crate::scene::{Rise, Terrain, TerrainShape};
 use crate::units::Inches;
-
-/// How a hill rises from its foot: the height of its top above the cloth and where its top
-/// begins.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rise {
-    /// The top's height above the cloth.
-    pub top: Inches,
-    /// The outline of its flat top; `None`: [`Rise::ramp`] inside the foot all round.
-    pub crest: Option<Vec<TablePoint>>,
-}
-
-/// The slope of a hill without a crest: 15°, a modelled hill's usual flank.
-const DEFAULT_SLOPE_TAN: f64 = 0.268;
-
-impl Rise {
-    /// How far inside its foot a hill without a crest reaches its top.
-    pub fn ramp(&self) -> Inches {
-        Inches((self.top.0 / DEFAULT_SLOPE_TAN).max(0.5))
-    }
-}
 
 /// One hill, ready to be asked its height.
 #[derive(Clone, Debug)]

@@ -488,6 +488,26 @@ pub enum TerrainShape {
     Line(Vec<TablePoint>),
 }
 
+/// How a hill rises from its foot: the height of its top above the cloth and where its top
+/// begins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rise {
+    /// The top's height above the cloth.
+    pub top: Inches,
+    /// The outline of its flat top; `None`: [`Rise::ramp`] inside the foot all round.
+    pub crest: Option<Vec<TablePoint>>,
+}
+
+/// The slope of a hill without a crest: 15°, a modelled hill's usual flank.
+const DEFAULT_SLOPE_TAN: f64 = 0.268;
+
+impl Rise {
+    /// How far inside its foot a hill without a crest reaches its top.
+    pub fn ramp(&self) -> Inches {
+        Inches((self.top.0 / DEFAULT_SLOPE_TAN).max(0.5))
+    }
+}
+
 /// A piece of terrain.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Terrain {
@@ -499,9 +519,9 @@ pub struct Terrain {
     pub shape: TerrainShape,
     /// Height level for hills (digest A10); 1 when a hill does not say.
     pub height: Option<u32>,
-    /// A hill's real height and crest, for the camera (see [`crate::ground`]); `None`: flat
-    /// to the camera.
-    pub rise: Option<crate::ground::Rise>,
+    /// A hill's real height and crest, for the camera (`rules::ground` makes the table's
+    /// height field from them); `None`: flat to the camera.
+    pub rise: Option<Rise>,
 }
 
 impl Scene {

@@ -433,7 +433,7 @@ fn check_rise(
     check: &mut Checker,
     doc: &TerrainDoc,
     shape: Option<&TerrainShape>,
-) -> Option<crate::ground::Rise> {
+) -> Option<super::Rise> {
     if doc.crest.is_some() && doc.rise.is_none() {
         check.report(
             "crest",
@@ -456,7 +456,10 @@ fn check_rise(
         Some(raw) => {
             let crest = check_polygon(check, raw)?;
             let foot = match shape {
-                Some(TerrainShape::Area(foot)) => crate::terrain::to_geo(foot),
+                Some(TerrainShape::Area(foot)) => geo::Polygon::new(
+                    foot.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>().into(),
+                    vec![],
+                ),
                 _ => return None,
             };
             use geo::Contains;
@@ -471,7 +474,7 @@ fn check_rise(
         }
         None => None,
     };
-    Some(crate::ground::Rise {
+    Some(super::Rise {
         top: crate::units::Inches(top),
         crest,
     })

@@ -608,12 +608,7 @@ pub fn terrain(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain, fill:
 }
 
 /// A hill's crest, dashed at its height (so that on the video it lies on the modelled hill).
-fn hill_top(
-    painter: &Painter,
-    xf: &dyn TableToScreen,
-    rise: &rules::ground::Rise,
-    colour: Color32,
-) {
+fn hill_top(painter: &Painter, xf: &dyn TableToScreen, rise: &rules::scene::Rise, colour: Color32) {
     let stroke = Stroke::new(1.5, colour.gamma_multiply(1.6));
     if let Some(crest) = &rise.crest
         && let Some(screen) = trace(xf, crest, true, rise.top)
