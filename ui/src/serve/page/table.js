@@ -268,7 +268,6 @@ function drawCare() {
   if (box.textContent !== text) box.textContent = text;
 }
 
-// Names that would overprint one another: the later ones are left out (the list names them all).
 // Place the labels drawn on `svg`: the rulings' figures first, then the selected unit's name,
 // then the others'; each at the nearest spot inside `bounds` that covers no label placed before
 // it and no stand, with a thin line back to its place when it had to go further than a line.
