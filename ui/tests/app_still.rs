@@ -187,7 +187,8 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
     let hill = TerrainDoc {
         id: "ridge".into(),
         kind: TerrainKind::Hill,
-        polygon: Some(square(half + 8.0)),
+        // Its foot stops short of the neighbours, which stand on the flat cloth.
+        polygon: Some(square(half + 3.0)),
         line: None,
         height: Some(1),
         rise: Some(2.0),
@@ -218,6 +219,14 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
         let seen = state.scene.as_ref().expect("a scene");
         let placed = seen.unit(&unit.id).expect("the unit on the hill");
         let off = (placed.footprint.frame().center() - c).norm();
+        // The units on the flat stay where they are: the hill neither bends the calibration
+        // nor lifts its neighbours.
+        for other in scene.units.iter().filter(|u| u.id != unit.id) {
+            let at = seen.unit(&other.id).expect("a flat unit");
+            let flat_off =
+                (at.footprint.frame().center() - other.footprint.frame().center()).norm();
+            assert!(flat_off < 0.05, "{}: {flat_off:.3}\" off", other.id);
+        }
         (off, state)
     };
     let hill_doc = hill.clone();
