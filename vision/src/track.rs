@@ -369,8 +369,6 @@ impl Tracker {
                 && track.travel.is_none()
                 && rest.pose.height == on_stand.height
                 && time.saturating_sub(rest.since) >= FLAT_AFTER
-                // A stand on something raised is not a flat tag of its size.
-                && !raw.is_some_and(|r| r.seems_raised())
             {
                 self.flat.learn(&bearing);
             }
