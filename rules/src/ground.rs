@@ -17,6 +17,7 @@ use geo::{Contains, Distance, Euclidean};
 
 use crate::geometry::TablePoint;
 use crate::scene::{Rise, Terrain, TerrainShape};
+use crate::terrain::to_geo;
 use crate::units::Inches;
 
 /// One hill, ready to be asked its height.
@@ -53,13 +54,6 @@ fn smoothstep(t: f64) -> f64 {
     t * t * (3.0 - 2.0 * t)
 }
 
-fn polygon(points: &[TablePoint]) -> geo::Polygon<f64> {
-    geo::Polygon::new(
-        points.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>().into(),
-        vec![],
-    )
-}
-
 /// The ground's height over the table.
 #[derive(Clone, Debug, Default)]
 pub struct Ground {
@@ -83,8 +77,8 @@ impl Ground {
             match &piece.rise {
                 Some(rise) => ground.hills.push(Hill {
                     id: piece.id.clone(),
-                    foot: polygon(foot),
-                    crest: rise.crest.as_deref().map(polygon),
+                    foot: to_geo(foot),
+                    crest: rise.crest.as_deref().map(to_geo),
                     top: rise.top,
                     ramp: rise.ramp(),
                 }),

@@ -102,20 +102,30 @@ pub fn tag_pose_on(
     height: Inches,
     ground: &Ground,
 ) -> Option<TagPose> {
-    let mut pose = tag_pose(calibration, sighting, height)?;
     if ground.is_flat() {
-        return Some(pose);
+        return tag_pose(calibration, sighting, height);
     }
+    // The centre alone is followed down (four unprojections a step); the whole pose, with its
+    // error bar, is made once, at the height it settles at.
+    let centre_at = |at: Inches| -> Option<TablePoint> {
+        let mut sum = TableVector::zeros();
+        for pixel in &sighting.corners {
+            sum += calibration.camera.unproject_at(pixel, at)?.coords;
+        }
+        Some(TablePoint::from(sum / 4.0))
+    };
+    let mut centre = centre_at(height)?;
+    let mut under = ground.height_at(&centre);
     for _ in 0..GROUND_STEPS {
-        let under = ground.height_at(&pose.center);
-        let next = tag_pose(calibration, sighting, height + under)?;
-        let settled = (next.center - pose.center).norm() < 1e-4;
-        pose = next;
+        let next = centre_at(height + under)?;
+        let settled = (next - centre).norm() < 1e-4;
+        centre = next;
         if settled {
             break;
         }
+        under = ground.height_at(&centre);
     }
-    Some(pose)
+    tag_pose(calibration, sighting, height + under)
 }
 
 /// What a tag in view is.
