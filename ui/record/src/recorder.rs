@@ -183,6 +183,7 @@ impl Recorder {
 
     /// Hand over a moment of the game.
     pub fn observe(&self, moment: Moment) {
+        tracing::trace!(at = moment.at.millis(), "a moment handed to the record");
         self.send(Entry::Moment(Box::new(moment)));
     }
 

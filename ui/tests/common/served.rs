@@ -18,10 +18,15 @@ impl Served {
     /// Start `vedette` with `args` (`serve …` or `hub …`) and wait until it has printed the
     /// `labels`' links.
     pub fn start(args: &[&str], labels: &[&str]) -> Served {
+        Served::start_logging(args, labels, "vedette_ui=info")
+    }
+
+    /// [`Served::start`] with the log filter `rust_log` (`RUST_LOG`).
+    pub fn start_logging(args: &[&str], labels: &[&str], rust_log: &str) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_vedette"))
             .args(args)
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .env("RUST_LOG", "vedette_ui=info")
+            .env("RUST_LOG", rust_log)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
