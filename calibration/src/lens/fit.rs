@@ -16,6 +16,12 @@
 //!   than [`FitSettings::pinned`] is said so.
 //! - A stand tag whose corners still fit badly is refitted alone with a free printed size: a tag
 //!   printed at 20 mm but listed at 25 mm is named with the size it measures, and left out.
+//! - Every stand tag is also refitted alone with a free height: one standing on a hill the
+//!   roster and terrain do not know of sits inches higher than the typical stand, and its ray
+//!   would meet the cloth elsewhere; kept, a third of the stands on hills bend the lens to agree
+//!   with them. It is named with how high it sits, and left out. A tag's height from its size in
+//!   the picture scatters by ±0.4" at 20 px, so only rises past four times the stands' scatter
+//!   (1.1–1.8" on one picture of a busy table) are caught; lower ones bend the lens little.
 
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
@@ -54,6 +60,10 @@ pub struct FitSettings {
     /// off, and at a 1.5 px floor such tags stayed in a live fit's 160 and moved the table by
     /// 0.02" (`bench accuracy`, wide lenses, after play: p95 0.037" at 1.5 px, 0.021" at 0.6).
     pub outlier: Pixels,
+    /// A stand tag that sits this much higher than the typical stand (refitted alone with its
+    /// height free) is named as raised and left out: its ray would meet the table elsewhere
+    /// and bend the lens to agree.
+    pub raised: Inches,
     /// A stand tag whose printed size measures this share away from the roster's is named as
     /// the wrong size.
     pub size_tolerance: f64,
@@ -76,6 +86,7 @@ impl Default for FitSettings {
             highest: LensModel::Full,
             pinned: Inches(0.1),
             outlier: Pixels(0.6),
+            raised: Inches(0.75),
             size_tolerance: 0.06,
             table: None,
         }
@@ -113,6 +124,10 @@ pub struct TagOutlier {
     pub error: Pixels,
     /// The printed size it measures, when that is what is wrong.
     pub measured: Option<Inches>,
+    /// How far it sits above the height the roster gives, when that is what is wrong (a stand
+    /// on a hill the calibration was not told of).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raised: Option<Inches>,
     /// The size the roster lists.
     pub listed: Inches,
 }
@@ -120,6 +135,13 @@ pub struct TagOutlier {
 impl std::fmt::Display for TagOutlier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mm = |i: Inches| i.0 * 25.4;
+        if let Some(raised) = self.raised {
+            return write!(
+                f,
+                "tag {} sits about {:.1}\" higher than the roster says (on a hill?): left out of the lens fit — give the hill's height in the terrain, or check the roster's height for it",
+                self.id, raised.0
+            );
+        }
         match self.measured {
             Some(measured) => write!(
                 f,
@@ -631,8 +653,97 @@ pub(super) fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
         .collect()
 }
 
-/// Stand tags that still fit badly, with the diagnosis of each: (view, stand index, why).
+/// Stand tags that still fit badly, or sit higher than the roster says, with the diagnosis of
+/// each: (view, stand index, why), in the order of their views and indices.
 fn find_outliers(
+    bundle: &Bundle,
+    views: &[LensView],
+    settings: &FitSettings,
+) -> Vec<(usize, usize, TagOutlier)> {
+    let mut found = badly_fitting(bundle, views, settings);
+    for raised in raised_tags(bundle, views, settings) {
+        if !found.iter().any(|f| (f.0, f.1) == (raised.0, raised.1)) {
+            found.push(raised);
+        }
+    }
+    found.sort_by_key(|f| (f.0, f.1));
+    found
+}
+
+/// Stand tags on the table that sit higher above the cloth than the roster says, by more than
+/// [`FitSettings::raised`] and more than the tags' rises scatter: each refitted alone with its
+/// height free, its rise taken over the typical stand's (the detector's corners sit inside
+/// the printed square alike on every tag, which seems a shared rise or fall).
+fn raised_tags(
+    bundle: &Bundle,
+    views: &[LensView],
+    settings: &FitSettings,
+) -> Vec<(usize, usize, TagOutlier)> {
+    let mut rises = Vec::new();
+    for (v, view) in views.iter().enumerate() {
+        if view.surface != Surface::Table {
+            continue;
+        }
+        let camera = bundle.camera(v);
+        for (s, tag) in view.stands.iter().enumerate() {
+            let start = &bundle.stand_placements()[v][s];
+            if let Some((height, _)) = measure_height(&camera, tag, start) {
+                rises.push((v, s, (height - tag.height).0));
+            }
+        }
+    }
+    let rise_of: Vec<f64> = rises.iter().map(|r| r.2).collect();
+    let Some((typical, limit)) = flat_rise(&rise_of, settings.raised) else {
+        return Vec::new();
+    };
+    rises
+        .into_iter()
+        .filter(|&(_, _, rise)| rise - typical > limit)
+        .map(|(v, s, rise)| {
+            let tag = &views[v].stands[s];
+            (
+                v,
+                s,
+                TagOutlier {
+                    id: tag.sighting.id,
+                    picture: v,
+                    error: Pixels(0.0),
+                    measured: None,
+                    raised: Some(Inches(rise - typical)),
+                    listed: tag.size,
+                },
+            )
+        })
+        .collect()
+}
+
+/// The rise of a stand lying flat, and how far above that a stand counts as raised: found in
+/// the shortest span holding half the rises (a third of the stands on hills pull a median and
+/// its spread up; they cannot pull the flat half's span), then the median and four times the
+/// scatter (at least `floor`) of the rises near it.
+fn flat_rise(rises: &[f64], floor: Inches) -> Option<(f64, f64)> {
+    let mut sorted = rises.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let half = sorted.len() / 2 + 1;
+    let (low, high) = (0..=sorted.len().checked_sub(half)?)
+        .map(|i| (sorted[i], sorted[i + half - 1]))
+        .min_by(|a, b| (a.1 - a.0).total_cmp(&(b.1 - b.0)))?;
+    // Half the span of half of normal scatter is 0.674 standard deviations.
+    let (centre, scatter) = ((low + high) / 2.0, 1.4826 * (high - low) / 2.0);
+    let near: Vec<f64> = sorted
+        .iter()
+        .copied()
+        .filter(|r| (r - centre).abs() <= floor.0.max(4.0 * scatter))
+        .collect();
+    let typical = near[near.len() / 2];
+    let mut deviations: Vec<f64> = near.iter().map(|r| (r - typical).abs()).collect();
+    deviations.sort_by(f64::total_cmp);
+    let scatter = 1.4826 * deviations[deviations.len() / 2];
+    Some((typical, floor.0.max(4.0 * scatter)))
+}
+
+/// Stand tags whose corners fit badly, with the diagnosis of each.
+fn badly_fitting(
     bundle: &Bundle,
     views: &[LensView],
     settings: &FitSettings,
@@ -664,6 +775,7 @@ fn find_outliers(
                     picture: v,
                     error: Pixels(error),
                     measured,
+                    raised: None,
                     listed: tag.size,
                 },
             ));
@@ -674,14 +786,32 @@ fn find_outliers(
 
 /// One stand tag refitted alone with its printed size free: (size, RMS corner error).
 fn measure_size(camera: &Camera, tag: &StandTag, start: &TagPlacement) -> Option<(Inches, f64)> {
-    let problem = SizedTag {
+    refit_alone(camera, tag, start, Free::Size)
+}
+
+/// One stand tag refitted alone with its height free: (height, RMS corner error).
+fn measure_height(camera: &Camera, tag: &StandTag, start: &TagPlacement) -> Option<(Inches, f64)> {
+    refit_alone(camera, tag, start, Free::Height)
+}
+
+fn refit_alone(
+    camera: &Camera,
+    tag: &StandTag,
+    start: &TagPlacement,
+    free: Free,
+) -> Option<(Inches, f64)> {
+    let problem = OneTag {
         camera: *camera,
         tag: *tag,
+        free,
         params: DVector::from_vec(vec![
             start.center.x,
             start.center.y,
             start.facing.0.to_radians(),
-            tag.size.0,
+            match free {
+                Free::Size => tag.size.0,
+                Free::Height => tag.height.0,
+            },
         ]),
     };
     let (solved, report) = LevenbergMarquardt::new().minimize(problem);
@@ -689,24 +819,42 @@ fn measure_size(camera: &Camera, tag: &StandTag, start: &TagPlacement) -> Option
         return None;
     }
     let residuals = solved.residuals()?;
-    let size = solved.params[3];
-    (size > 0.0).then(|| (Inches(size), (residuals.norm_squared() / 4.0).sqrt()))
+    let value = solved.params[3];
+    let sane = match free {
+        Free::Size => value > 0.0,
+        Free::Height => value.is_finite(),
+    };
+    sane.then(|| (Inches(value), (residuals.norm_squared() / 4.0).sqrt()))
 }
 
-/// One tag, the camera held: x, y, turn and printed size.
-struct SizedTag {
+/// What a tag refitted alone may change besides its place and turn.
+#[derive(Clone, Copy)]
+enum Free {
+    /// Its printed size.
+    Size,
+    /// Its height above the cloth.
+    Height,
+}
+
+/// One tag, the camera held: x, y, turn, and its printed size or height.
+struct OneTag {
     camera: Camera,
     tag: StandTag,
+    free: Free,
     params: DVector<f64>,
 }
 
-impl SizedTag {
+impl OneTag {
     fn residuals_at(&self, p: &DVector<f64>) -> DVector<f64> {
+        let (size, height) = match self.free {
+            Free::Size => (Inches(p[3]), self.tag.height),
+            Free::Height => (self.tag.size, Inches(p[3])),
+        };
         let placement = TagPlacement {
             center: TablePoint::new(p[0], p[1]),
             facing: rules::units::Degrees(p[2].to_degrees()),
-            size: Inches(p[3]),
-            height: self.tag.height,
+            size,
+            height,
         };
         let seen = &self.tag.sighting.corners;
         let corners = placement.corners();
@@ -723,7 +871,7 @@ impl SizedTag {
     }
 }
 
-impl LeastSquaresProblem<f64, Dyn, Dyn> for SizedTag {
+impl LeastSquaresProblem<f64, Dyn, Dyn> for OneTag {
     type ResidualStorage = Owned<f64, Dyn>;
     type JacobianStorage = Owned<f64, Dyn, Dyn>;
     type ParameterStorage = Owned<f64, Dyn>;
