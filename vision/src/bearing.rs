@@ -341,6 +341,39 @@ impl FlatLook {
         Self::SMALLEST + (bin as f64 + 0.5) * Self::STEP
     }
 
+    /// A bin that has learnt from this many sightings knows what a flat tag of its size looks
+    /// like well enough to tell a raised one.
+    const TAUGHT: f64 = 30.0;
+
+    /// Whether what a flat tag looks like has been learnt, at this size or another (see
+    /// [`Self::TAUGHT`]).
+    pub fn taught(&self) -> bool {
+        self.bins.iter().any(|b| b.count >= Self::TAUGHT)
+    }
+
+    /// What a flat tag in bin `k` looks like: as learnt there, or, while that size is not
+    /// taught, as the nearest taught size says (the corners sit inside the printed square by
+    /// the same share of a pixel, and the noise's tilt falls with the side, at every size).
+    fn look(&self, k: usize) -> FlatBin {
+        let own = self.bins[k];
+        if own.count >= Self::TAUGHT {
+            return own;
+        }
+        let nearest = (0..Self::BINS)
+            .filter(|&j| self.bins[j].count >= Self::TAUGHT)
+            .min_by_key(|&j| j.abs_diff(k));
+        let Some(j) = nearest else {
+            return own;
+        };
+        let (from, to) = (Self::side_of(j), Self::side_of(k));
+        let taught = self.bins[j];
+        FlatBin {
+            scale: 1.0 - (1.0 - taught.scale) * from / to,
+            tilt: taught.tilt * from / to,
+            count: own.count,
+        }
+    }
+
     /// Learn from a tag known to lie still on its stand.
     pub fn learn(&mut self, bearing: &Bearing) {
         let bin = &mut self.bins[Self::bin(bearing.pixels)];
@@ -352,7 +385,7 @@ impl FlatLook {
 
     /// How far off its stand's plane a tag of this bearing seems to be.
     pub fn lift(&self, bearing: &Bearing) -> Lift {
-        let bin = &self.bins[Self::bin(bearing.pixels)];
+        let bin = &self.look(Self::bin(bearing.pixels));
         let side = bearing.pixels.0.max(1.0);
         Lift {
             rise: bearing.rise_over(bin.scale),
