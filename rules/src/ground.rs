@@ -12,6 +12,10 @@
 //! - Where hills overlap, the highest ground counts (a hill on a hill gives its own rise).
 //! - A hill given only a level has no height for the camera: it is flat here, and
 //!   [`Ground::unmeasured`] names it so that the player can be told.
+//! - Ground can also be learnt: a stand resting well above the ground known under it says the
+//!   ground is that high there ([`LearntRise`]). What is learnt is known only under that
+//!   stand: the rise is flat for [`LearntRise::TOP`] round it and falls away to the ground
+//!   around within [`LearntRise::FALL`] more; several rests on one hill make its shape.
 
 use geo::{Contains, Distance, Euclidean};
 
@@ -54,10 +58,34 @@ fn smoothstep(t: f64) -> f64 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// The ground's height at one place, learnt from the stand (its tag) that rested there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearntRise {
+    /// Where the stand rested.
+    pub at: TablePoint,
+    /// The ground's height there.
+    pub height: Inches,
+    /// The tag it was learnt from.
+    pub tag: u32,
+}
+
+impl LearntRise {
+    /// The ground is at its full height this far round the rest: a stand's base.
+    pub const TOP: Inches = Inches(1.5);
+    /// And down to the ground around within this much further (a 2" rise falls at 24°).
+    pub const FALL: Inches = Inches(4.5);
+
+    fn height_at(&self, p: &TablePoint) -> Inches {
+        let beyond = ((p - self.at).norm() - Self::TOP.0) / Self::FALL.0;
+        Inches(self.height.0 * smoothstep(1.0 - beyond))
+    }
+}
+
 /// The ground's height over the table.
 #[derive(Clone, Debug, Default)]
 pub struct Ground {
     hills: Vec<Hill>,
+    learnt: Vec<LearntRise>,
     unmeasured: Vec<String>,
 }
 
@@ -116,10 +144,33 @@ impl Ground {
 
     /// The ground's height at a point of the table.
     pub fn height_at(&self, p: &TablePoint) -> Inches {
+        let learnt = self.learnt.iter().map(|rise| rise.height_at(p));
         self.hills
             .iter()
             .map(|hill| hill.height_at(p))
+            .chain(learnt)
             .fold(Inches::ZERO, Inches::max)
+    }
+
+    /// Learn the ground's height where a stand rests; what was learnt before within
+    /// [`LearntRise::TOP`] of it is learnt afresh.
+    pub fn learn(&mut self, rise: LearntRise) {
+        self.forget_near(&rise.at);
+        self.learnt.push(rise);
+    }
+
+    /// Forget what was learnt within [`LearntRise::TOP`] of a point (a stand rests there
+    /// lower than it said); whether anything was.
+    pub fn forget_near(&mut self, at: &TablePoint) -> bool {
+        let before = self.learnt.len();
+        self.learnt
+            .retain(|rise| (rise.at - at).norm() > LearntRise::TOP.0);
+        self.learnt.len() != before
+    }
+
+    /// What was learnt from the stands.
+    pub fn learnt(&self) -> &[LearntRise] {
+        &self.learnt
     }
 
     /// The hill whose ground is highest at a point, if any rises there.
@@ -132,9 +183,9 @@ impl Ground {
             .map(|(hill, _)| hill.id.as_str())
     }
 
-    /// Whether no hill rises anywhere.
+    /// Whether no hill rises anywhere, given or learnt.
     pub fn is_flat(&self) -> bool {
-        self.hills.is_empty()
+        self.hills.is_empty() && self.learnt.is_empty()
     }
 
     /// Hills given only a level: flat to the camera.
@@ -194,6 +245,35 @@ mod tests {
         }
         assert_eq!(ground.hill_at(&TablePoint::new(20.0, 20.0)), Some("hill"));
         assert_eq!(ground.hill_at(&TablePoint::new(5.0, 20.0)), None);
+    }
+
+    #[test]
+    fn a_learnt_rise_is_flat_under_its_stand_falls_away_and_is_forgotten() {
+        let mut ground = Ground::flat();
+        let at = TablePoint::new(30.0, 20.0);
+        ground.learn(LearntRise {
+            at,
+            height: Inches(2.0),
+            tag: 44,
+        });
+        assert!(!ground.is_flat());
+        let h = |ground: &Ground, x: f64| ground.height_at(&TablePoint::new(x, 20.0)).0;
+        assert_eq!(h(&ground, 30.0), 2.0);
+        assert_eq!(h(&ground, 31.4), 2.0, "under the stand's base");
+        let slope = h(&ground, 33.0);
+        assert!(slope > 1.0 && slope < 2.0, "{slope}");
+        assert_eq!(h(&ground, 36.1), 0.0, "beyond its fall");
+        // Learnt again nearby: one rise, the newer.
+        ground.learn(LearntRise {
+            at: TablePoint::new(30.5, 20.0),
+            height: Inches(2.5),
+            tag: 44,
+        });
+        assert_eq!(ground.learnt().len(), 1);
+        assert_eq!(h(&ground, 30.5), 2.5);
+        assert!(!ground.forget_near(&TablePoint::new(10.0, 10.0)));
+        assert!(ground.forget_near(&at));
+        assert!(ground.is_flat());
     }
 
     #[test]

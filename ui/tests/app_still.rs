@@ -246,41 +246,101 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
 
     // Filmed without the hill: the unit is placed on the cloth below its rays, and said to
     // seem raised where no hill is known, from the first frame on, by about the hill's rise;
-    // no stand on the flat is.
+    // no stand on the flat is. Left there for ten seconds, it teaches Vedette the ground
+    // under it, and is placed where it stands, without seeming to move.
     let mut blind = Processor::new(Inputs {
         anchors: Some(anchors.clone()),
         roster: Some(roster.clone()),
         ..Inputs::default()
     });
-    let raised_notes = |state: &vedette_ui::app::pipeline::TableState| -> Vec<String> {
+    let notes_saying = |state: &vedette_ui::app::pipeline::TableState, what: &str| {
         state
             .status
             .notes
             .iter()
-            .filter(|n| n.contains("above the ground Vedette knows"))
+            .filter(|n| n.contains(what))
             .cloned()
-            .collect()
+            .collect::<Vec<String>>()
     };
-    for index in 0..12 {
+    let raised_notes = |state: &vedette_ui::app::pipeline::TableState| {
+        notes_saying(state, "above the ground Vedette knows")
+    };
+    let learn_after = vedette_ui::app::pipeline::LEARN_AFTER;
+    let mut learnt_at = None;
+    for index in 0..26 {
         let frame = Frame {
             index,
-            time: Duration::from_millis(100 * index),
+            time: Duration::from_millis(500 * index),
             ..picture.clone()
         };
         let state = blind.process(&frame, "webcam");
         let notes = raised_notes(&state);
-        assert_eq!(notes.len(), 1, "frame {index}: {notes:?}");
-        let seems: f64 = notes[0]
-            .split("seems ")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .and_then(|n| n.parse().ok())
-            .expect("a height");
-        assert!(
-            notes[0].starts_with("45th Foot") && (1.5..=2.5).contains(&seems),
-            "frame {index}: {notes:?}"
-        );
+        let seen = state.scene.as_ref().expect("a scene");
+        let off = (seen
+            .unit(&unit.id)
+            .expect("the unit")
+            .footprint
+            .frame()
+            .center()
+            - c)
+            .norm();
+        if frame.time < learn_after {
+            assert_eq!(notes.len(), 1, "frame {index}: {notes:?}");
+            let seems: f64 = notes[0]
+                .split("seems ")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .and_then(|n| n.parse().ok())
+                .expect("a height");
+            assert!(
+                notes[0].starts_with("45th Foot") && (1.2..=2.5).contains(&seems),
+                "frame {index}: {notes:?}"
+            );
+            assert!(
+                off > 1.0,
+                "frame {index}: {off:.3}\" off before the ground is learnt"
+            );
+        } else if learnt_at.is_none() {
+            let learnt = notes_saying(&state, "learnt the ground");
+            assert_eq!(
+                learnt.len(),
+                raised.len(),
+                "frame {index}: {:?}",
+                state.status.notes
+            );
+            assert!(learnt.iter().all(|n| n.contains("45th Foot")), "{learnt:?}");
+            assert_eq!(
+                state.learnt_ground.len(),
+                raised.len(),
+                "one rise under each stand"
+            );
+            // One camera tells a tag's height by its size alone: a 2" rise makes a tag of
+            // 25 px 0.7 px bigger, and each tag's corners sit inside its printed square by its
+            // own 0.1–0.3 px.
+            for rise in &state.learnt_ground {
+                assert!((rise.height.0 - 2.0).abs() < 0.6, "{rise:?}");
+            }
+            learnt_at = Some(index);
+        } else {
+            assert!(notes.is_empty(), "frame {index}: {notes:?}");
+            assert!(
+                off < 0.6,
+                "frame {index}: {off:.3}\" off on the learnt ground"
+            );
+            assert!(
+                state.moves.iter().all(|m| m.event.unit != unit.id),
+                "frame {index}: learning the ground moved the unit: {:?}",
+                state.moves
+            );
+            for other in scene.units.iter().filter(|u| u.id != unit.id) {
+                let at = seen.unit(&other.id).expect("a flat unit");
+                let flat_off =
+                    (at.footprint.frame().center() - other.footprint.frame().center()).norm();
+                assert!(flat_off < 0.05, "{}: {flat_off:.3}\" off", other.id);
+            }
+        }
     }
+    assert!(learnt_at.is_some(), "the ground was never learnt");
     // Filmed: the stands on the known hill rest there from the first frame (not taken for
     // stands held up in a hand), where they stand.
     let mut live = Processor::new(Inputs {

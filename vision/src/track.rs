@@ -369,7 +369,12 @@ impl Tracker {
                 && track.travel.is_none()
                 && rest.pose.height == on_stand.height
                 && time.saturating_sub(rest.since) >= FLAT_AFTER
+                && !(self.flat.taught() && lift.is_some_and(|l| l.seems_raised()))
             {
+                // A tag at rest that a taught look sees raised (on a hill not known) is not
+                // flat: learnt from, it would come to look flat in a minute. An untaught look
+                // learns from every tag at rest, or one wrong at the start would never learn
+                // (the demo's first pass recorded no move).
                 self.flat.learn(&bearing);
             }
         }
@@ -400,6 +405,33 @@ impl Tracker {
             track.recalibrated(calibration);
         }
         self.flat = FlatLook::default();
+    }
+
+    /// The ground under tag `id` was learnt to be higher (or lower) than it was placed on, not
+    /// moved: its rest and its recent sightings are placed again at `height` through the same
+    /// calibration, so that nothing seems to move; how it looked was against the old height.
+    /// Returns its new rest.
+    pub fn regrounded(
+        &mut self,
+        id: u32,
+        height: Inches,
+        calibration: &TableCalibration,
+    ) -> Option<TagPose> {
+        let track = self.tracks.get_mut(&id)?;
+        let again = |pose: &TagPose, sighting: &TagSighting| {
+            tag_pose(calibration, sighting, height).unwrap_or(*pose)
+        };
+        if let Some(rest) = &mut track.rest
+            && let Some(last) = track.recent.back()
+        {
+            rest.pose = again(&rest.pose, &last.sighting);
+        }
+        for seen in &mut track.recent {
+            seen.pose = again(&seen.pose, &seen.sighting);
+            seen.on_stand = again(&seen.on_stand, &seen.sighting);
+        }
+        track.looked = None;
+        track.rest.map(|rest| rest.pose)
     }
 
     /// Where each tag rests now, by id.

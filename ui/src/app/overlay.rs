@@ -617,6 +617,39 @@ fn hill_top(painter: &Painter, xf: &dyn TableToScreen, rise: &rules::scene::Rise
     }
 }
 
+/// Ground learnt from a stand that rested above the ground known there: dashed round the
+/// stand's place at its height, with how high it is (after the units, where there is room).
+pub fn learnt_rise(painter: &Painter, xf: &dyn TableToScreen, rise: &rules::ground::LearntRise) {
+    let colour = terrain_colour(TerrainKind::Hill).gamma_multiply(1.6);
+    let round: Vec<TablePoint> = (0..24)
+        .map(|k| {
+            let turn = f64::from(k) * std::f64::consts::TAU / 24.0;
+            let out = rules::ground::LearntRise::TOP.0;
+            rise.at + nalgebra::Vector2::new(out * turn.cos(), out * turn.sin())
+        })
+        .collect();
+    if let Some(screen) = trace(xf, &round, true, rise.height) {
+        painter.extend(EguiShape::dashed_line(
+            &screen,
+            Stroke::new(1.5, colour),
+            5.0,
+            4.0,
+        ));
+        let lowest = screen.iter().map(|p| p.y).reduce(f32::max);
+        if let (Some(at), Some(y)) = (xf.to_screen_at(&rise.at, rise.height), lowest) {
+            label(
+                painter,
+                Pos2::new(at.x, y + 2.0),
+                Align2::CENTER_TOP,
+                &format!("learnt {:.1}\" up", rise.height.0),
+                11.0,
+                colour,
+                Priority::IfRoom,
+            );
+        }
+    }
+}
+
 /// How high a hill rises, above its crest's outline: drawn after the units, where there is
 /// room (the stands on it come first).
 pub fn hill_label(painter: &Painter, xf: &dyn TableToScreen, piece: &Terrain) {

@@ -50,6 +50,7 @@ use super::lens::{LensLearning, LensStatus};
 use state::Rate;
 
 mod cameras;
+mod ground;
 mod processor;
 mod recording;
 mod rig;
@@ -58,6 +59,7 @@ mod state;
 mod table;
 
 pub use cameras::{CameraChoice, CamerasFileError, MOST_CAMERAS, check_rig, load_cameras};
+pub use ground::LEARN_AFTER;
 pub use processor::{MOVES_KEPT, Processor, Ruler};
 pub use recording::{Keeper, Recording, start as start_recording};
 pub use setup::{Inputs, Setup, SourceChoice};

@@ -5,6 +5,7 @@ use roster::TagDefaults;
 use rules::ground::Ground;
 use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 
+use super::ground::GroundLearning;
 use super::*;
 
 /// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
@@ -44,6 +45,8 @@ pub struct Processor {
     lens: LensLearning,
     /// What was made for the camera and roster in use.
     for_camera: ForCamera,
+    /// The ground learnt from stands resting above it.
+    ground_learning: GroundLearning,
 }
 
 /// What follows the camera and the roster: made again only when either changes.
@@ -57,7 +60,8 @@ pub(super) struct ForCamera {
     error_map: Option<Arc<ErrorMap>>,
     /// The roster's stand tags: their sizes say why a held stand is not seen.
     stand_tags: HashMap<u32, StandTagSpec>,
-    /// The ground under the stands: the hills whose rise the terrain gives.
+    /// The ground under the stands: the hills whose rise the terrain gives, and what was
+    /// learnt of it in play.
     ground: Ground,
 }
 
@@ -95,6 +99,7 @@ impl Processor {
             moved_frames: 0,
             calibration_note: None,
             for_camera,
+            ground_learning: GroundLearning::default(),
         }
     }
 
@@ -419,13 +424,23 @@ impl Processor {
             self.placed_through = Some(calibration.camera);
         }
         let observed = vision::observations(&tags, sightings, &self.for_camera.stand_tags);
-        let tracked = self.tracker.update(frame.time, calibration, &observed);
+        let mut tracked = self.tracker.update(frame.time, calibration, &observed);
         if let Some(roster) = roster {
-            state
-                .status
-                .notes
-                .extend(raised_unexplained(roster, &tags, &tracked));
+            let word = self.ground_learning.look(
+                frame.time,
+                roster,
+                calibration,
+                (&tags, sightings),
+                &mut tracked,
+                &mut self.for_camera.ground,
+                &mut self.tracker,
+            );
+            state.status.notes.extend(word.notes);
+            // The stands on learnt ground were placed again: the same table seen more
+            // truly, as when the lens is learnt better.
+            recalibrated |= word.learnt;
         }
+        state.learnt_ground = self.for_camera.ground.learnt().to_vec();
         look_after_tags(&mut self.health, &frame.image, &tracked, sightings, state);
         let held = self.held(calibration, &tracked);
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
@@ -557,39 +572,4 @@ fn calibrate_live(
         c.lens = source;
     }
     Ok(c)
-}
-
-/// The stands lying well above where the ground under them puts them, said so rather than
-/// placed silently on the cloth below their rays: raised at rest (their rest's height, or how
-/// they looked while at it) beyond doubt (see [`vision::bearing::Lift::seems_raised`]).
-fn raised_unexplained(
-    roster: &Roster,
-    tags: &FrameTags,
-    tracked: &[vision::TrackedTag],
-) -> Vec<String> {
-    let mounts = roster.mounts();
-    tracked
-        .iter()
-        .filter_map(|tag| {
-            let rest = tag.resting?;
-            let placed = tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
-            let by_rest = rest.height - placed.height;
-            let by_look = tag
-                .looked
-                .filter(vision::bearing::Lift::seems_raised)
-                .map_or(Inches::ZERO, |l| l.rise);
-            let above = by_rest.max(by_look);
-            let owner = mounts.get(&tag.id)?.owner;
-            (above > vision::bearing::SEEMS_RAISED).then(|| {
-                format!(
-                    "{} (tag {}) seems {:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): on a hill it does not know? give the hill its rise in the terrain file",
-                    roster.named(owner),
-                    tag.id,
-                    above.0,
-                    rest.center.x,
-                    rest.center.y
-                )
-            })
-        })
-        .collect()
 }

@@ -187,6 +187,8 @@ pub struct TableState {
     pub error_map: Option<Arc<ErrorMap>>,
     /// With several cameras: the part of the table each shows.
     pub coverage: Vec<CameraPart>,
+    /// The ground learnt from stands resting above it, for the plan.
+    pub learnt_ground: Vec<rules::ground::LearntRise>,
     /// Status figures and messages.
     pub status: Status,
     /// The game's record, when it is recorded: where it is kept, and the handle to mark turns
@@ -213,6 +215,7 @@ impl TableState {
             sight: None,
             error_map: None,
             coverage: Vec::new(),
+            learnt_ground: Vec::new(),
             status: Status {
                 error,
                 ..Status::empty(source)

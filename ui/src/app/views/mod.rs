@@ -221,7 +221,11 @@ pub fn draw_table(
         }
     }
     // A unit on a hill is drawn on it: on the video its outline sits on the stands there.
-    let ground = Ground::of(&scene.terrain);
+    let mut ground = Ground::of(&scene.terrain);
+    for rise in &table.learnt_ground {
+        ground.learn(*rise);
+        overlay::learnt_rise(painter, xf, rise);
+    }
     let looks: Vec<(&Unit, UnitLook)> = scene
         .units
         .iter()
