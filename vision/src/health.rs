@@ -22,7 +22,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use calibration::{PixelPoint, Pixels, TagSighting};
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 use opencv::core::{Mat, MatTraitConst, Rect};
 use serde::Serialize;
 
@@ -52,6 +52,9 @@ pub struct TagLook {
     pub around: f64,
     /// The share of its paper margin at full white.
     pub clipped: f64,
+    /// The side whose paper margin is hidden, if one is: it reads darker than
+    /// [`COVERED_PAPER`] of the other sides' paper.
+    pub covered: Option<PictureSide>,
     /// Its side, pixels.
     pub pixels: Pixels,
 }
@@ -68,6 +71,35 @@ pub enum Ailment {
     Faded,
     /// Its pattern poorly seen with good ink and focus: creased, scuffed or partly covered.
     Unclear,
+    /// Its paper margin hidden along one side (figures on its base, seen from the side).
+    Covered(PictureSide),
+}
+
+/// A side of a tag as the picture shows it: the lower side is the one nearest a camera at the
+/// table's edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PictureSide {
+    /// Towards the picture's bottom: nearest the camera.
+    Lower,
+    /// Towards the picture's top: farthest from the camera.
+    Upper,
+    /// Towards the picture's left.
+    Left,
+    /// Towards the picture's right.
+    Right,
+}
+
+impl PictureSide {
+    /// The side a direction in the picture (y down) points to.
+    fn of(dx: f64, dy: f64) -> PictureSide {
+        match (dx.abs() > dy.abs(), dx > 0.0, dy > 0.0) {
+            (true, true, _) => PictureSide::Right,
+            (true, false, _) => PictureSide::Left,
+            (false, _, true) => PictureSide::Lower,
+            (false, _, false) => PictureSide::Upper,
+        }
+    }
 }
 
 impl Ailment {
@@ -78,6 +110,7 @@ impl Ailment {
             Ailment::Blurred => "blurred",
             Ailment::Faded => "faded",
             Ailment::Unclear => "hard to read",
+            Ailment::Covered(_) => "partly covered",
         }
     }
 
@@ -88,6 +121,15 @@ impl Ailment {
             Ailment::Blurred => "focus the camera, or give it more light",
             Ailment::Faded => "reprint it",
             Ailment::Unclear => "flatten it, clear what covers it, or reprint it",
+            Ailment::Covered(PictureSide::Lower) => {
+                "something in front of it (figures on its base?) hides its edge nearest the camera: move the tag away from them on its base, or raise the camera"
+            }
+            Ailment::Covered(PictureSide::Upper) => {
+                "something hides its edge farthest from the camera: move the tag away from it on its base"
+            }
+            Ailment::Covered(_) => {
+                "something beside it (figures on its base?) hides one of its edges: move the tag away from them on its base"
+            }
         }
     }
 }
@@ -106,6 +148,9 @@ const BLURRED: f64 = 1.8;
 const FADED_INK: f64 = 0.35;
 /// A tag fits its blurred pattern at 0.9–1 unless something covers or creases it.
 const UNCLEAR_FIT: f64 = 0.75;
+/// A side whose paper margin reads darker than this share of the other sides' is hidden: a
+/// lamp from one side shades paper by 15 % at most, painted figures are half as bright or less.
+const COVERED_PAPER: f64 = 0.6;
 
 impl TagLook {
     /// What is wrong with the tag in this look, if anything.
@@ -117,6 +162,8 @@ impl TagLook {
             Some(Ailment::Blurred)
         } else if self.ink >= FADED_INK {
             Some(Ailment::Faded)
+        } else if let Some(side) = self.covered {
+            Some(Ailment::Covered(side))
         } else if self.fit < UNCLEAR_FIT {
             Some(Ailment::Unclear)
         } else {
@@ -172,14 +219,19 @@ pub(crate) fn look(
         gray.at(p.x / p.z, p.y / p.z)
     };
     let mut paper = Vec::new();
+    let mut sides = Vec::new();
     for (nx, ny) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+        let mut side = Vec::new();
         for t in ALONG {
             let (ex, ey) = (nx - ny * t, ny + nx * t);
-            paper.push(at(ex + nx * half_cell, ey + ny * half_cell)?);
+            side.push(at(ex + nx * half_cell, ey + ny * half_cell)?);
         }
+        paper.extend_from_slice(&side);
+        sides.push(((nx, ny), median(&mut side)));
     }
     let clipped = paper.iter().filter(|p| **p >= WHITE).count() as f64 / paper.len() as f64;
     let paper = median(&mut paper);
+    let covered = covered_side(&to_pixels, &sides);
     let sharp = sharpness(gray, pattern, corners)?;
     Some(TagLook {
         blur: sharp.blur,
@@ -188,8 +240,33 @@ pub(crate) fn look(
         paper,
         around: paper,
         clipped,
+        covered,
         pixels: Pixels(super::live::roi::side(corners).0),
     })
+}
+
+/// The side (square direction, its paper's middle grey) whose paper reads darkest, if it is
+/// darker than [`COVERED_PAPER`] of the middle of the others, as the picture shows it.
+fn covered_side(to_pixels: &Matrix3<f64>, sides: &[((f64, f64), f64)]) -> Option<PictureSide> {
+    let (darkest, &((nx, ny), grey)) = sides
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.1.total_cmp(&b.1.1))?;
+    let mut others: Vec<f64> = sides
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != darkest)
+        .map(|(_, s)| s.1)
+        .collect();
+    if grey >= COVERED_PAPER * median(&mut others) {
+        return None;
+    }
+    let pixel = |x: f64, y: f64| {
+        let p = to_pixels * Vector3::new(x, y, 1.0);
+        (p.x / p.z, p.y / p.z)
+    };
+    let ((cx, cy), (sx, sy)) = (pixel(0.0, 0.0), pixel(nx, ny));
+    Some(PictureSide::of(sx - cx, sy - cy))
 }
 
 /// What the blurred pattern that fits a tag best says of it.
@@ -429,8 +506,22 @@ fn middle(looks: &VecDeque<TagLook>) -> TagLook {
         paper: figure(&|l| l.paper),
         around: figure(&|l| l.around),
         clipped: figure(&|l| l.clipped),
+        covered: most_often(looks.iter().map(|l| l.covered)),
         pixels: Pixels(figure(&|l| l.pixels.0)),
     }
+}
+
+/// The side most looks saw covered (`None` when most saw none).
+fn most_often(sides: impl Iterator<Item = Option<PictureSide>>) -> Option<PictureSide> {
+    let mut counts: HashMap<Option<PictureSide>, usize> = HashMap::new();
+    for side in sides {
+        *counts.entry(side).or_default() += 1;
+    }
+    // A tie goes to "none covered".
+    counts
+        .into_iter()
+        .max_by_key(|(side, n)| (*n, side.is_none()))?
+        .0
 }
 
 /// A grey patch of the picture round a tag, with its margin and a little more, and the tag's

@@ -15,6 +15,7 @@ mod evening;
 mod framing;
 mod game;
 mod lenses;
+mod miniatures;
 mod noise;
 mod print;
 mod render;
@@ -30,6 +31,7 @@ pub use framing::{
 };
 pub use game::{GameSettings, MovingGame};
 pub use lenses::LensClass;
+pub use miniatures::MiniatureSettings;
 pub use print::{Sheet, TEXT_SIZES};
 pub use render::{Effects, Renderer};
 pub use scenery::Scenery;
