@@ -74,6 +74,10 @@ impl LearntRise {
     pub const TOP: Inches = Inches(1.5);
     /// And down to the ground around within this much further (a 2" rise falls at 24°).
     pub const FALL: Inches = Inches(4.5);
+    /// How far a learnt height may be off, one standard deviation: one camera tells a tag's
+    /// height by its size alone, and each tag's corners sit inside its printed square by its
+    /// own share of a pixel (a 2" rise learnt at 1.5–1.9" on synthetic tables from 45°).
+    pub const HEIGHT_SD: Inches = Inches(0.4);
 
     fn height_at(&self, p: &TablePoint) -> Inches {
         let beyond = ((p - self.at).norm() - Self::TOP.0) / Self::FALL.0;
@@ -150,6 +154,27 @@ impl Ground {
             .map(|hill| hill.height_at(p))
             .chain(learnt)
             .fold(Inches::ZERO, Inches::max)
+    }
+
+    /// How far the ground's height at a point may be off, one standard deviation: that of a
+    /// learnt rise where one makes the ground there (a hill given in the terrain is taken as
+    /// measured).
+    pub fn height_sd_at(&self, p: &TablePoint) -> Inches {
+        let hills = self
+            .hills
+            .iter()
+            .map(|hill| hill.height_at(p))
+            .fold(Inches::ZERO, Inches::max);
+        let learnt = self
+            .learnt
+            .iter()
+            .map(|rise| rise.height_at(p))
+            .fold(Inches::ZERO, Inches::max);
+        if learnt > hills {
+            LearntRise::HEIGHT_SD
+        } else {
+            Inches::ZERO
+        }
     }
 
     /// Learn the ground's height where a stand rests; what was learnt before within
@@ -272,6 +297,14 @@ mod tests {
         assert_eq!(ground.learnt().len(), 1);
         assert_eq!(h(&ground, 30.5), 2.5);
         assert!(!ground.forget_near(&TablePoint::new(10.0, 10.0)));
+        assert_eq!(
+            ground.height_sd_at(&TablePoint::new(30.5, 20.0)),
+            LearntRise::HEIGHT_SD
+        );
+        assert_eq!(
+            ground.height_sd_at(&TablePoint::new(40.0, 20.0)),
+            Inches::ZERO
+        );
         assert!(ground.forget_near(&at));
         assert!(ground.is_flat());
     }

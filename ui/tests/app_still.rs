@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use calibration::TableCalibration;
+use egui_kittest::kittest::Queryable;
 use rules::units::Degrees;
 use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
 use vedette_ui::app::lens::LensStatus;
@@ -341,6 +342,36 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
         }
     }
     assert!(learnt_at.is_some(), "the ground was never learnt");
+    // The app shows it: the status bar says the ground was learnt, and the plan and the video
+    // draw the learnt rise under the unit, which stands on it.
+    let state = blind.process(
+        &Frame {
+            index: 26,
+            time: Duration::from_millis(500 * 26),
+            ..picture.clone()
+        },
+        "webcam",
+    );
+    // Its error bar says how unsure the learnt height is (± 0.4" of height, along its ray
+    // 45° from vertical); its neighbours' stay as they were.
+    let bars = error_bars(&state);
+    let bar = |id: &str| bars.iter().find(|b| b.0 == id).map_or(0.0, |b| b.1);
+    assert!(bar(&unit.id) > 0.6, "{bars:?}");
+    for other in scene.units.iter().filter(|u| u.id != unit.id) {
+        assert!(bar(&other.id) < 0.3, "{}: {bars:?}", other.id);
+    }
+    let mut harness = vedette_ui::app::headless::harness_on(state, Some(unit.id.clone()));
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label_contains("learnt in play").is_some(),
+        "the status bar says the ground was learnt"
+    );
+    if let Some(folder) = std::env::var_os("VEDETTE_SHOTS") {
+        let image = harness.render().expect("rendered");
+        image
+            .save(std::path::Path::new(&folder).join("app-hill-learnt.png"))
+            .expect("saved");
+    }
     // Filmed: the stands on the known hill rest there from the first frame (not taken for
     // stands held up in a hand), where they stand.
     let mut live = Processor::new(Inputs {

@@ -125,7 +125,14 @@ pub fn tag_pose_on(
         }
         under = ground.height_at(&centre);
     }
-    tag_pose(calibration, sighting, height + under)
+    let mut pose = tag_pose(calibration, sighting, height + under)?;
+    // Ground learnt from a stand is as uncertain as that stand's height was: the error bar
+    // carries it along the tag's ray.
+    let unsure = ground.height_sd_at(&pose.center);
+    if unsure > Inches::ZERO {
+        pose.uncertainty.covariance = pose.uncertainty.with_height(unsure);
+    }
+    Some(pose)
 }
 
 /// What a tag in view is.

@@ -46,7 +46,7 @@ pub fn scene_moved(before: &Scene, now: &Scene, threshold: MoveThreshold) -> boo
         .iter()
         .zip(&now.commanders)
         .any(|(a, b)| (a.position - b.position).norm() > threshold.distance.0);
-    if stands_moved || commanders_moved {
+    if stands_moved || commanders_moved || error_bars_changed(before, now) {
         return true;
     }
     // Every position is within the threshold: anything else that differs (a unit's state,
@@ -59,6 +59,20 @@ pub fn scene_moved(before: &Scene, now: &Scene, threshold: MoveThreshold) -> boo
         commander.position = old.position;
     }
     aligned != *before
+}
+
+/// Whether a unit's error bar widened or narrowed by more than a twentieth of an inch and a
+/// quarter of itself (the ground under it learnt, its tag seen by a second camera): its
+/// rulings' figures change though it did not move. The frame-to-frame wander of a bar is far
+/// less.
+fn error_bars_changed(before: &Scene, now: &Scene) -> bool {
+    before.units.iter().zip(&now.units).any(|(a, b)| {
+        let (wa, wb) = (
+            a.footprint.worst_plus_minus().0,
+            b.footprint.worst_plus_minus().0,
+        );
+        (wa - wb).abs() > 0.05_f64.max(0.25 * wa.max(wb))
+    })
 }
 
 #[cfg(test)]
@@ -100,5 +114,32 @@ mod tests {
             c.position += TableVector::new(1.0, 0.0);
             assert!(scene_moved(&scene, &moved_commander, threshold));
         }
+    }
+
+    #[test]
+    fn an_error_bar_that_widens_is_a_change_and_its_wander_is_not() {
+        use rules::uncertainty::PlaceSd;
+        let with_sd = |scene: &Scene, inches: f64| {
+            let mut out = scene.clone();
+            let footprint = &mut out.units[0].footprint;
+            let sd = vec![
+                PlaceSd::new(
+                    nalgebra::Matrix2::identity() * inches * inches,
+                    Degrees(0.5)
+                );
+                footprint.stands().len()
+            ];
+            *footprint = footprint.clone().with_sd(sd);
+            out
+        };
+        let scene = rules::synthetic::battle(6, 0, 3);
+        let threshold = MoveThreshold::default();
+        let (narrow, wander, wide) = (
+            with_sd(&scene, 0.1),
+            with_sd(&scene, 0.105),
+            with_sd(&scene, 0.3),
+        );
+        assert!(!scene_moved(&narrow, &wander, threshold));
+        assert!(scene_moved(&narrow, &wide, threshold));
     }
 }

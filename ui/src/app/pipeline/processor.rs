@@ -441,6 +441,12 @@ impl Processor {
             recalibrated |= word.learnt;
         }
         state.learnt_ground = self.for_camera.ground.learnt().to_vec();
+        if !state.learnt_ground.is_empty() {
+            state.status.notes.push(format!(
+                "the ground under {} stand(s) learnt in play (dashed, \"learnt … up\"): give the hill its rise in the terrain file to have it from the start",
+                state.learnt_ground.len()
+            ));
+        }
         look_after_tags(&mut self.health, &frame.image, &tracked, sightings, state);
         let held = self.held(calibration, &tracked);
         state.status.held_tags = held.iter().map(|(id, why)| (*id, *why)).collect();
