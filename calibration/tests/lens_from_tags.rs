@@ -54,27 +54,7 @@ fn pincushion() -> Intrinsics {
 
 /// The camera south of the table, 40° from vertical, as close as the whole table allows.
 fn camera(lens: Intrinsics) -> Camera {
-    let target = TablePoint3::new(36.0, 24.0, 0.0);
-    let place = |distance: f64| {
-        let t = 40f64.to_radians();
-        let eye = TablePoint3::new(36.0, 24.0 - distance * t.sin(), distance * t.cos());
-        Camera {
-            intrinsics: lens,
-            pose: CameraPose::looking_at(eye, target, Vector3::y()),
-        }
-    };
-    let fits = |c: &Camera| {
-        [(0.0, 0.0), (72.0, 0.0), (72.0, 48.0), (0.0, 48.0)]
-            .iter()
-            .all(|&(x, y)| {
-                c.project(&TablePoint3::new(x, y, 0.0))
-                    .is_some_and(|p| p.x > 40.0 && p.y > 40.0 && p.x < 1880.0 && p.y < 1040.0)
-            })
-    };
-    (20..400)
-        .map(|d| place(f64::from(d)))
-        .find(fits)
-        .expect("the table fits at some distance")
+    side_camera(lens, 40.0)
 }
 
 /// A small deterministic generator of uniform and normal numbers.
@@ -834,7 +814,8 @@ fn ordinary() -> Intrinsics {
     }
 }
 
-/// The camera at the table's long side, `tilt` from vertical.
+/// The camera south of the table (at its long side), `tilt` from vertical, as close as the
+/// whole table allows.
 fn side_camera(lens: Intrinsics, tilt: f64) -> Camera {
     let target = TablePoint3::new(36.0, 24.0, 0.0);
     let place = |distance: f64| {

@@ -155,8 +155,8 @@ fn figures_hide_tags_from_a_side_camera_and_every_wholly_visible_tag_is_found() 
     }
 }
 
-#[test]
-fn a_figure_in_front_of_a_tag_hides_it_from_the_side_not_from_overhead() {
+/// Tag 10, 1" across, on a bare base in the middle of the table, facing north; and where.
+fn one_tag_on_a_base() -> (SyntheticTable, TablePoint) {
     let mut world = SyntheticTable::new(TABLE);
     let center = TablePoint::new(36.0, 24.0);
     let placement = TagPlacement {
@@ -173,20 +173,34 @@ fn a_figure_in_front_of_a_tag_hides_it_from_the_side_not_from_overhead() {
         figures: false,
         motion: None,
     });
-    // A 1" figure just south of the tag, between it and a camera at the table's south side.
-    world.blocks.push(Block {
+    (world, center)
+}
+
+/// A red-painted block 0.8" wide, `depth` deep and `top` high, across the table's middle at `y`:
+/// a figure, or a rank of them, south of the tag.
+fn painted_block(y: f64, depth: Inches, top: Inches) -> Block {
+    Block {
         footprint: OrientedRect::from_center(
-            TablePoint::new(36.0, 23.0),
+            TablePoint::new(36.0, y),
             Degrees(90.0),
             Inches(0.8),
-            Inches(0.3),
+            depth,
         ),
-        height: Inches(1.16),
+        height: top,
         colour: Rgb(150, 30, 30),
         tags: Vec::new(),
         figures: false,
         motion: None,
-    });
+    }
+}
+
+#[test]
+fn a_figure_in_front_of_a_tag_hides_it_from_the_side_not_from_overhead() {
+    let (mut world, center) = one_tag_on_a_base();
+    // A 1" figure just south of the tag, between it and a camera at the table's south side.
+    world
+        .blocks
+        .push(painted_block(center.y - 1.0, Inches(0.3), Inches(1.16)));
     let side = framing_camera(TABLE, SIZE, Degrees(50.0), Degrees(70.0));
     let overhead = framing_camera(TABLE, SIZE, Degrees(0.0), Degrees(70.0));
     let from_side = world.hidden_share(10, &side).expect("the tag");
@@ -203,38 +217,13 @@ fn a_figure_in_front_of_a_tag_hides_it_from_the_side_not_from_overhead() {
 fn a_tag_whose_margin_is_hidden_is_told_covered_on_the_side_nearest_the_camera() {
     let camera = framing_camera(TABLE, SIZE, Degrees(45.0), Degrees(70.0));
     for figure in [None, Some((0.05, 0.2)), Some((0.1, 0.4)), Some((0.2, 0.6))] {
-        let mut world = SyntheticTable::new(TABLE);
-        let center = TablePoint::new(36.0, 24.0);
-        let placement = TagPlacement {
-            center,
-            facing: Degrees(90.0),
-            size: Inches(1.0),
-            height: Inches(0.16),
-        };
-        world.blocks.push(Block {
-            footprint: OrientedRect::from_center(center, Degrees(90.0), Inches(1.6), Inches(2.4)),
-            height: Inches(0.16),
-            colour: Rgb(110, 100, 70),
-            tags: vec![PrintedTag { id: 10, placement }],
-            figures: false,
-            motion: None,
-        });
+        let (mut world, center) = one_tag_on_a_base();
         if let Some((depth, tall)) = figure {
             // South of the tag's black square, over its quiet zone, towards the camera.
             let y = center.y - 0.5 - 0.125 - depth / 2.0 + 0.06;
-            world.blocks.push(Block {
-                footprint: OrientedRect::from_center(
-                    TablePoint::new(36.0, y),
-                    Degrees(90.0),
-                    Inches(0.8),
-                    Inches(depth),
-                ),
-                height: Inches(0.16 + tall),
-                colour: Rgb(150, 30, 30),
-                tags: Vec::new(),
-                figures: false,
-                motion: None,
-            });
+            world
+                .blocks
+                .push(painted_block(y, Inches(depth), Inches(0.16 + tall)));
         }
         let image = Renderer::new()
             .render(&world, &camera, &Effects::WEBCAM)
