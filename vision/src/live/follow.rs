@@ -102,7 +102,7 @@ pub(crate) fn follow(
     search: Pixels,
     settings: FollowSettings,
 ) -> Option<Followed> {
-    let found = fit_square(gray, corners, search)?;
+    let found = fit_square(gray, corners, search, SideRatio::FOLLOWED)?;
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
     let read = wrong_cells <= settings.max_wrong_cells;
     // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
@@ -114,13 +114,37 @@ pub(crate) fn follow(
     })
 }
 
+/// How far a found tag's sides may differ from the predicted ones', as a share of each.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SideRatio {
+    pub least: f64,
+    pub most: f64,
+}
+
+impl SideRatio {
+    /// A tag followed from the last frame: its shape barely changes, give or take a fifth.
+    pub const FOLLOWED: SideRatio = SideRatio {
+        least: 0.8,
+        most: 1.25,
+    };
+    /// A tag predicted flat on its stand's plane that may lie on a slope: tilted 16° towards
+    /// or away from a camera 55° from vertical, its side along the line of sight is 1.35 or
+    /// 0.57 of a flat tag's (the sines of the ray's angles to it, 51° and 19°, over 35°).
+    pub const ON_A_SLOPE: SideRatio = SideRatio {
+        least: 0.55,
+        most: 1.4,
+    };
+}
+
 /// The border's outer corners near the `predicted` ones, searching up to `search` pixels either
 /// side of each predicted edge; `None` unless all four edges are found and make the predicted
-/// shape, give or take a fifth. Whose pattern lies inside is for the caller to judge.
+/// shape, each side within `ratio` of the predicted one's. Whose pattern lies inside is for
+/// the caller to judge.
 pub(crate) fn fit_square(
     gray: &GrayView,
     predicted: &[PixelPoint; 4],
     search: Pixels,
+    ratio: SideRatio,
 ) -> Option<[PixelPoint; 4]> {
     let center = PixelPoint::mean(predicted);
     let mut lines = [Line::default(); 4];
@@ -132,7 +156,7 @@ pub(crate) fn fit_square(
     for (k, corner) in found.iter_mut().enumerate() {
         *corner = lines[(k + 3) % 4].meet(&lines[k])?;
     }
-    same_shape(predicted, &found).then_some(found)
+    same_shape(predicted, &found, ratio).then_some(found)
 }
 
 /// Below this side, in pixels, a tag whose cells do not all read right may still be confirmed
@@ -330,7 +354,7 @@ fn total_least_squares(points: &[PixelPoint]) -> Option<Line> {
 
 /// Whether the found quad is the predicted one moved a little: no side changed by more than a
 /// fifth, and it still turns the same way round.
-fn same_shape(predicted: &[PixelPoint; 4], found: &[PixelPoint; 4]) -> bool {
+fn same_shape(predicted: &[PixelPoint; 4], found: &[PixelPoint; 4], ratio: SideRatio) -> bool {
     let side = |c: &[PixelPoint; 4], k: usize| c[k].distance(&c[(k + 1) % 4]).0;
     let turn = |c: &[PixelPoint; 4]| {
         (0..4)
@@ -341,8 +365,8 @@ fn same_shape(predicted: &[PixelPoint; 4], found: &[PixelPoint; 4]) -> bool {
             .sum::<f64>()
     };
     (0..4).all(|k| {
-        let ratio = side(found, k) / side(predicted, k).max(1e-9);
-        (0.8..=1.25).contains(&ratio)
+        let share = side(found, k) / side(predicted, k).max(1e-9);
+        (ratio.least..=ratio.most).contains(&share)
     }) && turn(predicted).signum() == turn(found).signum()
 }
 

@@ -36,7 +36,7 @@ use opencv::imgproc;
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 
-use super::follow::{GrayView, fit_square};
+use super::follow::{GrayView, SideRatio, fit_square};
 use super::likeness;
 use super::roi::{follow_search, side};
 use super::{gray_view, one_block};
@@ -234,8 +234,7 @@ impl SmallTagSearch {
                 if taken.iter().any(|t| t.distance(&centre).0 < size.0) {
                     continue;
                 }
-                let search = follow_search(size, Pixels(0.0));
-                let Some(fitted) = fit_square(view, &corners, search) else {
+                let Some(fitted) = fit_flat_or_on_a_slope(view, &corners, size) else {
                     continue;
                 };
                 if let Some((id, quarter)) = likeness::identify(view, &patterns, &fitted) {
@@ -681,6 +680,22 @@ fn square_up(view: &GrayView, x: f64, y: f64, turn: f64, cell: f64) -> (f64, f64
     let coarse = best_near((x, y), 1.0, (RECTIFIED_SIDE / 4.0).round() as i32);
     let fine = best_near((coarse.1, coarse.2), 0.5, 1);
     (fine.1, fine.2)
+}
+
+/// A candidate's border fitted near the square predicted flat on its stand's plane: first as a
+/// flat tag (its edges within the follower's search), then as one on a slope, foreshortened
+/// along the line of sight by up to a third, its edges up to a sixth of its side off. Trying the
+/// slope first would let a flat tag's edge jump to a row of its data cells.
+fn fit_flat_or_on_a_slope(
+    view: &GrayView,
+    predicted: &[PixelPoint; 4],
+    size: Pixels,
+) -> Option<[PixelPoint; 4]> {
+    let flat = follow_search(size, Pixels(0.0));
+    fit_square(view, predicted, flat, SideRatio::FOLLOWED).or_else(|| {
+        let sloped = Pixels(flat.0.max(size.0 / 4.0));
+        fit_square(view, predicted, sloped, SideRatio::ON_A_SLOPE)
+    })
 }
 
 #[cfg(test)]
