@@ -43,16 +43,29 @@ pub struct GroundWord {
     pub learnt: bool,
 }
 
-/// What has been learnt of the ground, and the stands resting raised, since when.
-#[derive(Default)]
+/// The ground under the stands as known: the hills the terrain gives and what was learnt in
+/// play, and the stands resting raised, since when.
 pub struct GroundLearning {
+    ground: Ground,
     raised_since: HashMap<u32, Duration>,
 }
 
 impl GroundLearning {
+    /// Starting from the ground the terrain gives.
+    pub fn new(ground: Ground) -> GroundLearning {
+        GroundLearning {
+            ground,
+            raised_since: HashMap::new(),
+        }
+    }
+
+    /// The ground as known now.
+    pub fn ground(&self) -> &Ground {
+        &self.ground
+    }
+
     /// Look at this frame's stands at rest: learn the ground under those raised for
     /// [`LEARN_AFTER`] (placing them again on it), and say what is learnt or still unexplained.
-    #[allow(clippy::too_many_arguments)]
     pub fn look(
         &mut self,
         now: Duration,
@@ -60,14 +73,16 @@ impl GroundLearning {
         calibration: &TableCalibration,
         (tags, sightings): (&FrameTags, &[TagSighting]),
         tracked: &mut [TrackedTag],
-        ground: &mut Ground,
         tracker: &mut Tracker,
     ) -> GroundWord {
         let raised = raised_stands(tags, tracked);
         self.raised_since
             .retain(|id, _| raised.iter().any(|r| r.id == *id));
-        let mounts = roster.mounts();
         let mut word = GroundWord::default();
+        if raised.is_empty() {
+            return word;
+        }
+        let mounts = roster.mounts();
         for stand in raised {
             let Some(owner) = mounts.get(&stand.id).map(|m| m.owner) else {
                 continue;
@@ -75,7 +90,7 @@ impl GroundLearning {
             let since = *self.raised_since.entry(stand.id).or_insert(now);
             let sighting = sightings.iter().find(|s| s.id == stand.id);
             let learnt = (now.saturating_sub(since) >= LEARN_AFTER)
-                .then(|| sighting.and_then(|s| learn(&stand, s, calibration, ground)))
+                .then(|| sighting.and_then(|s| learn(&stand, s, calibration, &mut self.ground)))
                 .flatten();
             let name = roster.named(owner);
             match learnt {

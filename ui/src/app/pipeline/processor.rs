@@ -45,7 +45,8 @@ pub struct Processor {
     lens: LensLearning,
     /// What was made for the camera and roster in use.
     for_camera: ForCamera,
-    /// The ground learnt from stands resting above it.
+    /// The ground under the stands: the hills whose rise the terrain gives, and what was
+    /// learnt of it from stands resting above it.
     ground_learning: GroundLearning,
 }
 
@@ -60,9 +61,6 @@ pub(super) struct ForCamera {
     error_map: Option<Arc<ErrorMap>>,
     /// The roster's stand tags: their sizes say why a held stand is not seen.
     stand_tags: HashMap<u32, StandTagSpec>,
-    /// The ground under the stands: the hills whose rise the terrain gives, and what was
-    /// learnt of it in play.
-    ground: Ground,
 }
 
 impl Processor {
@@ -77,10 +75,7 @@ impl Processor {
                 .unwrap_or_else(|| DetectorSettings::default().family),
             ..DetectorSettings::default()
         };
-        let for_camera = ForCamera {
-            ground: Ground::of_docs(&inputs.terrain),
-            ..ForCamera::default()
-        };
+        let ground_learning = GroundLearning::new(Ground::of_docs(&inputs.terrain));
         Processor {
             health: HealthWatch::new(&settings.family),
             lens: LensLearning::new(inputs.lens_folder.clone()),
@@ -98,8 +93,8 @@ impl Processor {
             rules_changed: 0,
             moved_frames: 0,
             calibration_note: None,
-            for_camera,
-            ground_learning: GroundLearning::default(),
+            for_camera: ForCamera::default(),
+            ground_learning,
         }
     }
 
@@ -305,7 +300,13 @@ impl Processor {
             };
             let made = if self.inputs.still {
                 let roster = self.inputs.roster.as_ref();
-                calibrate_still(anchors, roster, &self.for_camera.ground, image, sightings)
+                calibrate_still(
+                    anchors,
+                    roster,
+                    self.ground_learning.ground(),
+                    image,
+                    sightings,
+                )
             } else {
                 calibrate_live(&mut self.lens, anchors, sightings, size)
             };
@@ -406,7 +407,7 @@ impl Processor {
         state: &mut TableState,
     ) -> CameraWord {
         let roster = self.inputs.roster.as_ref();
-        let ground = &self.for_camera.ground;
+        let ground = self.ground_learning.ground();
         let tags = locate_tags_on(calibration, roster, sightings, state.stand_height, ground);
         for problem in &tags.problems {
             match problem {
@@ -432,7 +433,6 @@ impl Processor {
                 calibration,
                 (&tags, sightings),
                 &mut tracked,
-                &mut self.for_camera.ground,
                 &mut self.tracker,
             );
             state.status.notes.extend(word.notes);
@@ -440,7 +440,7 @@ impl Processor {
             // truly, as when the lens is learnt better.
             recalibrated |= word.learnt;
         }
-        state.learnt_ground = self.for_camera.ground.learnt().to_vec();
+        state.learnt_ground = self.ground_learning.ground().learnt().to_vec();
         if !state.learnt_ground.is_empty() {
             state.status.notes.push(format!(
                 "the ground under {} stand(s) learnt in play (dashed, \"learnt … up\"): give the hill its rise in the terrain file to have it from the start",
