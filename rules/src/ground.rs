@@ -148,11 +148,22 @@ impl Ground {
 
     /// The ground's height at a point of the table.
     pub fn height_at(&self, p: &TablePoint) -> Inches {
-        let learnt = self.learnt.iter().map(|rise| rise.height_at(p));
+        self.given_height_at(p).max(self.learnt_height_at(p))
+    }
+
+    /// The height the terrain's hills give at a point.
+    fn given_height_at(&self, p: &TablePoint) -> Inches {
         self.hills
             .iter()
             .map(|hill| hill.height_at(p))
-            .chain(learnt)
+            .fold(Inches::ZERO, Inches::max)
+    }
+
+    /// The height learnt rises give at a point.
+    fn learnt_height_at(&self, p: &TablePoint) -> Inches {
+        self.learnt
+            .iter()
+            .map(|rise| rise.height_at(p))
             .fold(Inches::ZERO, Inches::max)
     }
 
@@ -160,17 +171,7 @@ impl Ground {
     /// learnt rise where one makes the ground there (a hill given in the terrain is taken as
     /// measured).
     pub fn height_sd_at(&self, p: &TablePoint) -> Inches {
-        let hills = self
-            .hills
-            .iter()
-            .map(|hill| hill.height_at(p))
-            .fold(Inches::ZERO, Inches::max);
-        let learnt = self
-            .learnt
-            .iter()
-            .map(|rise| rise.height_at(p))
-            .fold(Inches::ZERO, Inches::max);
-        if learnt > hills {
+        if self.learnt_height_at(p) > self.given_height_at(p) {
             LearntRise::HEIGHT_SD
         } else {
             Inches::ZERO
