@@ -59,4 +59,4 @@ pub use moves::{MoveEvent, MoveWatch, Placed, TableMotion, Travelling};
 pub use opencv::core::Mat;
 pub use sight::{SightMap, Unseen};
 pub use source::{Frame, FrameSource, SourceError};
-pub use track::{Observed, Sighting, TrackedTag, Tracker, TrackerSettings, observations};
+pub use track::{Observed, Replaced, Sighting, TrackedTag, Tracker, TrackerSettings, observations};

@@ -27,7 +27,7 @@ use rules::units::{Degrees, Inches};
 use serde::Serialize;
 
 use crate::locate::{Sighted, TagPose, scene_on_table};
-use crate::track::{Sighting, TrackedTag};
+use crate::track::{Replaced, Sighting, TrackedTag};
 
 /// A unit further than this from where it lay, or turned further than [`MOVED_TURN`], has
 /// moved: beyond a resting tag's noise, which its mean of many sightings makes small.
@@ -196,13 +196,20 @@ impl MoveWatch {
         *self = MoveWatch::default();
     }
 
-    /// The camera was measured afresh: every unit's rest is taken as the tracker now places it
-    /// (`rests`, by tag), with no move made; the moves under way go on.
-    pub fn rebase(&mut self, rests: &HashMap<u32, TagPose>) {
+    /// The camera was measured afresh, or the ground under some stands learnt: the rests the
+    /// tracker placed again (`replaced`) are taken as it now places them, with no move made.
+    /// Only a rest this watch holds is replaced: a tag that came to a new rest the watch has
+    /// not taken yet (it is not yet sure) still makes its move when it is.
+    pub fn rebase(&mut self, replaced: &[Replaced]) {
         for rest in self.rests.values_mut() {
             for (id, pose) in rest.tags.iter_mut().chain(rest.stale.iter_mut()) {
-                if let Some(now) = rests.get(id) {
-                    *pose = *now;
+                let Some(again) = replaced.iter().find(|r| r.id == *id) else {
+                    continue;
+                };
+                if moved(&again.was, pose) {
+                    tracing::debug!(tag = id, "a new rest not yet taken is kept as a move");
+                } else {
+                    *pose = again.now;
                 }
             }
         }

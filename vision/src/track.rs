@@ -228,6 +228,19 @@ pub struct TrackedTag {
     pub looked: Option<Lift>,
 }
 
+/// A tag's rest placed again, not moved: through a better calibration, or on ground learnt
+/// under it. `was` and `now` are the same place on the table as the old and the new way of
+/// seeing it put it; whoever kept `was` should now keep `now`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replaced {
+    /// The tag.
+    pub id: u32,
+    /// Its rest as it was placed.
+    pub was: TagPose,
+    /// Its rest as it is placed now.
+    pub now: TagPose,
+}
+
 impl TrackedTag {
     /// Whether it is not surely lying at its rest: travelling, or seen away from it.
     pub fn unsettled(&self) -> bool {
@@ -399,39 +412,53 @@ impl Tracker {
     /// The camera is measured afresh (its lens learnt better, say), not moved: every rest is
     /// placed again through the new calibration from its latest sighting, so that nothing
     /// seems to move. What a flat tag looks like is learnt again: through a lens known less
-    /// well, tags of one size looked bigger or smaller across the picture.
-    pub fn recalibrated(&mut self, calibration: &TableCalibration) {
-        for track in self.tracks.values_mut() {
-            track.recalibrated(calibration);
-        }
+    /// well, tags of one size looked bigger or smaller across the picture. Returns the rests
+    /// placed again.
+    pub fn recalibrated(&mut self, calibration: &TableCalibration) -> Vec<Replaced> {
+        let replaced = self
+            .tracks
+            .iter_mut()
+            .filter_map(|(id, track)| {
+                let (was, now) = track.recalibrated(calibration)?;
+                Some(Replaced { id: *id, was, now })
+            })
+            .collect();
         self.flat = FlatLook::default();
+        replaced
     }
 
     /// The ground under tag `id` was learnt to be higher (or lower) than it was placed on, not
     /// moved: its rest and its recent sightings are placed again at `height` through the same
     /// calibration, so that nothing seems to move; how it looked was against the old height.
-    /// Returns its new rest.
+    /// Returns its rest placed again.
     pub fn regrounded(
         &mut self,
         id: u32,
         height: Inches,
         calibration: &TableCalibration,
-    ) -> Option<TagPose> {
+    ) -> Option<Replaced> {
         let track = self.tracks.get_mut(&id)?;
         let again = |pose: &TagPose, sighting: &TagSighting| {
             tag_pose(calibration, sighting, height).unwrap_or(*pose)
         };
+        let mut replaced = None;
         if let Some(rest) = &mut track.rest
             && let Some(last) = track.recent.back()
         {
+            let was = rest.pose;
             rest.pose = again(&rest.pose, &last.sighting);
+            replaced = Some(Replaced {
+                id,
+                was,
+                now: rest.pose,
+            });
         }
         for seen in &mut track.recent {
             seen.pose = again(&seen.pose, &seen.sighting);
             seen.on_stand = again(&seen.on_stand, &seen.sighting);
         }
         track.looked = None;
-        track.rest.map(|rest| rest.pose)
+        replaced
     }
 
     /// Where each tag rests now, by id.
@@ -496,18 +523,31 @@ impl Track {
         }
     }
 
-    /// Place the rest again through a new calibration, from the latest sighting still at it,
-    /// and the recent sightings with it: a tag settling goes on settling.
-    fn recalibrated(&mut self, calibration: &TableCalibration) {
+    /// Place the rest again through a new calibration, as the sighting nearest it moves with
+    /// the new calibration, and the recent sightings with it: a tag settling goes on settling.
+    /// (Taken from the nearest sighting, not the latest near it: a tag leaving its rest was
+    /// seen a little way off it, and its rest would have gone with it.)
+    /// Returns the rest as it was and as it is placed now, if it was placed again.
+    fn recalibrated(&mut self, calibration: &TableCalibration) -> Option<(TagPose, TagPose)> {
+        let mut replaced = None;
         if let Some(rest) = &mut self.rest
-            && let Some(last) = self
+            && let Some(nearest) = self
                 .recent
                 .iter()
-                .rev()
-                .find(|s| (s.pose.center - rest.pose.center).norm() <= REPLACE_NEAR)
-            && let Some(pose) = tag_pose(calibration, &last.sighting, rest.pose.height)
+                .min_by(|a, b| {
+                    let off = |s: &Seen| (s.pose.center - rest.pose.center).norm();
+                    off(a).total_cmp(&off(b))
+                })
+                .filter(|s| (s.pose.center - rest.pose.center).norm() <= REPLACE_NEAR)
+            && let Some(pose) = tag_pose(calibration, &nearest.sighting, rest.pose.height)
         {
-            rest.pose = pose;
+            let again = TagPose {
+                center: pose.center + (rest.pose.center - nearest.pose.center),
+                facing: (pose.facing + nearest.pose.facing.turn_to(rest.pose.facing)).normalized(),
+                ..pose
+            };
+            replaced = Some((rest.pose, again));
+            rest.pose = again;
             rest.count = 1.0;
         }
         let again = |pose: &TagPose, sighting: &TagSighting| {
@@ -520,6 +560,7 @@ impl Track {
         }
         // How it looked was how the old lens made it look.
         self.looked = None;
+        replaced
     }
 
     /// A sighting placed at the height of this track's rest: its stand's, or what it lies on.
@@ -707,12 +748,11 @@ fn still_since(
         still_ones.push(seen);
     }
     let lasted = now.saturating_sub(still_ones.last()?.time);
-    let recently = still_ones
-        .iter()
-        .filter(|s| now.saturating_sub(s.time) <= settings.settle_time)
-        .count();
-    // A frame's worth of slack: the oldest still sighting may fall a frame short.
-    if recently < SETTLE_SIGHTINGS
+    // A frame's worth of slack: the oldest still sighting may fall a frame short. The
+    // sightings are counted over all the time it lay still, not within the settle time: a
+    // slow machine seeing 3 frames a second never has three within 0.4 s, and its moves
+    // never ended.
+    if still_ones.len() < SETTLE_SIGHTINGS
         || lasted.as_secs_f64() < settings.settle_time.as_secs_f64() * 0.9
     {
         return None;

@@ -91,6 +91,8 @@ struct Table {
     tracker: Tracker,
     watch: MoveWatch,
     frame: u64,
+    /// Frames a second the pipeline sees.
+    fps: f64,
 }
 
 impl Table {
@@ -124,11 +126,12 @@ impl Table {
             tracker: Tracker::new(TrackerSettings::default()),
             watch: MoveWatch::new(),
             frame: 0,
+            fps: FPS,
         }
     }
 
     fn time(&self) -> Duration {
-        Duration::from_secs_f64(self.frame as f64 / FPS)
+        Duration::from_secs_f64(self.frame as f64 / self.fps)
     }
 
     /// One frame with these tags in view.
@@ -148,6 +151,13 @@ impl Table {
                 "test",
             )
             .expect("a scene")
+    }
+
+    /// The camera measured afresh (here through the same calibration: what matters is the
+    /// rests placed again) between two frames, as the app does when its lens is learnt better.
+    fn recalibrate(&mut self) {
+        let replaced = self.tracker.recalibrated(&self.calibration);
+        self.watch.rebase(&replaced);
     }
 
     /// Frames with the same tags, and every move they finish.
@@ -303,6 +313,55 @@ fn a_slid_tray_is_ruled_where_it_lay_until_it_stops() {
     assert!(!event.lifted && !event.unseen, "{event:?}");
     assert!((event.straight().0 - 6.0).abs() < 0.01, "{event:?}");
     assert!((event.path.0 - 6.0).abs() < 0.2, "{event:?}");
+}
+
+/// The lens is learnt better every few seconds early in a game: a calibration that comes as
+/// a slid tray settles at its new place, in any frame of its settling, neither loses the move
+/// nor moves anything else.
+#[test]
+fn a_move_settling_when_the_camera_is_measured_afresh_is_still_one_move() {
+    let guns = lying(12, 50.0, 30.0, 270.0);
+    let settling = (TrackerSettings::default().settle_time.as_secs_f64() * FPS) as u64 + 4;
+    for measured_at in 0..settling {
+        let mut table = Table::new();
+        let [a, b] = line_at(20.0, 10.0);
+        table.hold(10, &[a, b, guns]);
+        for k in 1..=30 {
+            let [a, b] = line_at(20.0, 10.0 + 3.0 * f64::from(k) / 30.0);
+            table.show(&[a, b, guns]);
+        }
+        let [a, b] = line_at(20.0, 13.0);
+        let mut moves = table.hold(measured_at, &[a, b, guns]);
+        table.recalibrate();
+        moves.extend(table.hold(settling + 10, &[a, b, guns]));
+        let [event] = moves.as_slice() else {
+            panic!("measured afresh {measured_at} frames after it stopped: {moves:?}");
+        };
+        assert_eq!(event.unit, "line");
+        assert!((event.straight().0 - 3.0).abs() < 0.01, "{event:?}");
+    }
+}
+
+/// A slow machine (a big camera, a debug build) sees a few frames a second: the tray slid 6"
+/// in two seconds is still one move, made when it stops.
+#[test]
+fn a_slid_tray_seen_three_times_a_second_is_one_move() {
+    let mut table = Table::new();
+    table.fps = 3.0;
+    let guns = lying(12, 50.0, 30.0, 270.0);
+    let [a, b] = line_at(20.0, 10.0);
+    table.hold(3, &[a, b, guns]);
+    for k in 1..=6 {
+        let [a, b] = line_at(20.0, 10.0 + f64::from(k));
+        assert!(table.show(&[a, b, guns]).moves.is_empty(), "frame {k}");
+    }
+    let [a, b] = line_at(20.0, 16.0);
+    let moves = table.hold(6, &[a, b, guns]);
+    let [event] = moves.as_slice() else {
+        panic!("one move, not {moves:?}");
+    };
+    assert_eq!(event.unit, "line");
+    assert!((event.straight().0 - 6.0).abs() < 0.01, "{event:?}");
 }
 
 #[test]

@@ -7,6 +7,10 @@
 //!   and counted. The picture stays current and the camera's driver never stalls.
 //! - A scripted source (tests, a caller's driver) waits for the processing thread instead, so
 //!   every frame it delivers is seen.
+//! - A paced source (a video, the demo) read slower than its own clock (a slow machine drawing
+//!   or decoding its frames) lets its clock slip rather than race its late frames through to
+//!   catch up: a race shows the processing thread a game played fast, and a unit's rest
+//!   between two moves falls in the frames dropped, so the two moves are seen as one.
 //! - Messages (opened, failed) are never dropped.
 //! - The source is opened on the capture thread itself: a webcam cannot move between threads.
 
@@ -88,11 +92,34 @@ impl Drop for Capture {
 const AFTER_LOST: Duration = Duration::from_millis(250);
 const AFTER_FAILURE: Duration = Duration::from_millis(500);
 
+/// When a paced source's frames are due: at their timestamp after the start, the start slipping
+/// whenever a frame comes late (see the module's decisions).
+struct PacedClock {
+    started: Instant,
+}
+
+impl PacedClock {
+    fn start(now: Instant) -> PacedClock {
+        PacedClock { started: now }
+    }
+
+    /// How long to wait before handing over the frame stamped `time`; none if it is due, and
+    /// if it is late the clock slips by its lateness.
+    fn wait(&mut self, time: Duration, now: Instant) -> Option<Duration> {
+        let due = self.started + time;
+        let wait = due.checked_duration_since(now);
+        if wait.is_none() {
+            self.started = now.checked_sub(time).unwrap_or(self.started);
+        }
+        wait.filter(|w| !w.is_zero())
+    }
+}
+
 fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
     let Some(mut source) = open(&mut plan, out) else {
         return;
     };
-    let mut started = Instant::now();
+    let mut clock = PacedClock::start(Instant::now());
     let mut pass = source.pass();
     loop {
         match source.next_frame() {
@@ -104,8 +131,7 @@ fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
                     }
                 }
                 if plan.paced
-                    && let Some(wait) =
-                        (started + frame.time).checked_duration_since(Instant::now())
+                    && let Some(wait) = clock.wait(frame.time, Instant::now())
                 {
                     std::thread::sleep(wait.min(Duration::from_secs(1)));
                 }
@@ -122,7 +148,7 @@ fn capture(mut plan: SourcePlan, out: &DropSender<Captured>) {
                 let Some(again) = open(&mut plan, out) else {
                     return;
                 };
-                (source, started) = (again, Instant::now());
+                (source, clock) = (again, PacedClock::start(Instant::now()));
                 pass = source.pass();
                 if out.deliver(Captured::Restarted) == Offer::Closed {
                     return;
@@ -161,6 +187,24 @@ fn open(plan: &mut SourcePlan, out: &DropSender<Captured>) -> Option<Box<dyn Fra
 mod tests {
     use super::*;
     use vision::Mat;
+
+    /// A source read slowly for a while (its frames drawn on a slow machine) is then paced
+    /// from where it is: its late frames are not raced through.
+    #[test]
+    fn a_paced_source_read_late_slips_its_clock_instead_of_racing() {
+        let start = Instant::now();
+        let mut clock = PacedClock::start(start);
+        let tenth = Duration::from_millis(100);
+        assert_eq!(clock.wait(Duration::ZERO, start), None);
+        assert_eq!(clock.wait(tenth, start), Some(tenth));
+        // Frame 2 read 1.5 s after the start, 1.3 s late: handed over at once...
+        let late = start + Duration::from_millis(1_500);
+        assert_eq!(clock.wait(tenth * 2, late), None);
+        // ...and frame 3 a tenth of a second after it, not at once with the rest of the 1.3 s.
+        assert_eq!(clock.wait(tenth * 3, late), Some(tenth));
+        assert_eq!(clock.wait(tenth * 3, late + tenth), None);
+        assert_eq!(clock.wait(tenth * 4, late + tenth), Some(tenth));
+    }
 
     /// Frames as fast as asked, `count` of them.
     struct Counter {

@@ -19,7 +19,7 @@ use roster::Roster;
 use rules::ground::{Ground, LearntRise};
 use rules::units::Inches;
 use vision::bearing::{Lift, SEEMS_RAISED};
-use vision::{FrameTags, TagPose, TrackedTag, Tracker};
+use vision::{FrameTags, Replaced, TagPose, TrackedTag, Tracker};
 
 /// How long a stand rests raised before the ground under it is learnt from it.
 pub const LEARN_AFTER: Duration = Duration::from_secs(10);
@@ -39,8 +39,8 @@ struct Raised {
 pub struct GroundWord {
     /// What the player should know: stands raised where no ground is known, ground learnt.
     pub notes: Vec<String>,
-    /// Whether ground was learnt: the stands on it were placed again, none moved.
-    pub learnt: bool,
+    /// The rests of the stands on ground learnt now: placed again, not moved.
+    pub replaced: Vec<Replaced>,
 }
 
 /// The ground under the stands as known: the hills the terrain gives and what was learnt in
@@ -96,13 +96,13 @@ impl GroundLearning {
             match learnt {
                 Some(rise) => {
                     let height = stand.placed.height + stand.above;
-                    let rest = tracker.regrounded(stand.id, height, calibration);
+                    let again = tracker.regrounded(stand.id, height, calibration);
                     if let Some(tag) = tracked.iter_mut().find(|t| t.id == stand.id) {
-                        tag.resting = rest.or(tag.resting);
+                        tag.resting = again.map(|r| r.now).or(tag.resting);
                     }
+                    word.replaced.extend(again);
                     self.raised_since.remove(&stand.id);
                     tracing::info!(tag = rise.tag, height = rise.height.0, "ground learnt");
-                    word.learnt = true;
                     word.notes.push(format!(
                         "learnt the ground {:.1}\" high at ({:.1}, {:.1}) from {name} (tag {}), which rested there: it is placed on it; give the hill in the terrain file to have it from the start",
                         rise.height.0, rise.at.x, rise.at.y, rise.tag

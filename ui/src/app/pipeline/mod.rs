@@ -40,8 +40,8 @@ use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
     DetectorSettings, ErrorMap, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector,
-    LiveSettings, MoveEvent, MoveWatch, Remedy, SightMap, SmallTagSearch, Tracker, TrackerSettings,
-    Travelling, Unseen, locate_tags_on,
+    LiveSettings, MoveEvent, MoveWatch, Remedy, Replaced, SightMap, SmallTagSearch, Tracker,
+    TrackerSettings, Travelling, Unseen, locate_tags_on,
 };
 
 use super::capture::{Capture, Captured, OpenSource, SourcePlan};

@@ -415,12 +415,11 @@ impl Processor {
                 other => state.status.notes.push(other.to_string()),
             }
         }
-        let mut recalibrated = false;
+        let mut replaced = Vec::new();
         if self.placed_through != Some(calibration.camera) {
             // The lens learnt better: the same table seen more truly, no unit moved.
             if self.placed_through.is_some() {
-                self.tracker.recalibrated(calibration);
-                recalibrated = true;
+                replaced = self.tracker.recalibrated(calibration);
             }
             self.placed_through = Some(calibration.camera);
         }
@@ -438,7 +437,7 @@ impl Processor {
             state.status.notes.extend(word.notes);
             // The stands on learnt ground were placed again: the same table seen more
             // truly, as when the lens is learnt better.
-            recalibrated |= word.learnt;
+            replaced.extend(word.replaced);
         }
         state.learnt_ground = self.ground_learning.ground().learnt().to_vec();
         if !state.learnt_ground.is_empty() {
@@ -456,7 +455,7 @@ impl Processor {
             calibration: calibration.clone(),
             tracked,
             held,
-            recalibrated,
+            replaced,
         }
     }
 

@@ -385,7 +385,7 @@ fn remote_word(
             .chain(held.into_iter().map(resting(held_since)))
             .collect(),
         held: unseen,
-        recalibrated: false,
+        replaced: Vec::new(),
     }
 }
 
@@ -551,7 +551,7 @@ impl RigBook {
             calibration,
             tracked,
             held,
-            recalibrated: false,
+            replaced: Vec::new(),
         }
     }
 

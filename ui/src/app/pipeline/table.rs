@@ -13,9 +13,9 @@ pub struct CameraWord {
     pub tracked: Vec<vision::TrackedTag>,
     /// The held ones, and why the camera does not see them now.
     pub held: HashMap<u32, Unseen>,
-    /// The calibration changed since the last frame (a better lens): the rests moved with it,
-    /// no unit did.
-    pub recalibrated: bool,
+    /// The rests placed again since the last frame (a better lens, ground learnt): they moved
+    /// with the way of seeing them, no unit did.
+    pub replaced: Vec<Replaced>,
 }
 
 /// The units' rests and the latest moves, kept across frames.
@@ -41,14 +41,7 @@ impl TableBook {
     /// Build the scene from `word`'s tags into `state`: the units at rest, those on their way,
     /// the moves finished now, and the units placed only from held tags.
     pub(super) fn build(&mut self, inputs: &Inputs, word: &CameraWord, state: &mut TableState) {
-        if word.recalibrated {
-            let rests = word
-                .tracked
-                .iter()
-                .filter_map(|t| Some((t.id, t.resting?)))
-                .collect();
-            self.watch.rebase(&rests);
-        }
+        self.watch.rebase(&word.replaced);
         let Some(roster) = inputs.roster.as_ref() else {
             state
                 .status
