@@ -131,8 +131,6 @@ fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
     let mut served = serve_demo(&path);
     // Until the demo has made a move, and then some more of the game. On a slow machine the
     // demo may loop before its first move is seen: the game goes on in killed-2.sqlite.
-    let moved =
-        |file: &std::path::Path| GameRecord::open(file).is_ok_and(|r| !r.moves().is_empty());
     wait_for(
         &served,
         Duration::from_secs(240),
@@ -175,6 +173,11 @@ fn a_game_killed_mid_way_has_lost_at_most_its_last_second() {
     );
 }
 
+/// Whether the game in `file` has a move recorded.
+fn moved(file: &std::path::Path) -> bool {
+    GameRecord::open(file).is_ok_and(|r| !r.moves().is_empty())
+}
+
 /// A game's file and the files the demo looped into after it (`killed-2.sqlite` …), those
 /// that exist, oldest first.
 fn games_from(path: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -212,7 +215,7 @@ fn a_game_stopped_by_sigterm_or_sighup_is_one_file_and_the_demo_loops_into_a_new
             Duration::from_secs(300),
             never,
             || match until_looped {
-                false => GameRecord::open(&path).is_ok_and(|r| !r.moves().is_empty()),
+                false => games_from(&path).iter().any(|file| moved(file)),
                 true => next.exists(),
             },
         );
