@@ -247,6 +247,38 @@ fn bench_rules_prints_its_figures() {
     );
 }
 
+/// The tables people build beside their flat selves: one table, through the app's pipeline.
+/// The flat table is the baseline the built one is judged against: it must be placed well.
+#[test]
+fn bench_accuracy_measures_a_built_table_beside_its_flat_self() {
+    let output = vedette(&["bench", "accuracy", "--tables", "0", "--built-tables", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let rows: Vec<&str> = text.lines().collect();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|line| line.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name:?} in:\n{text}"))
+            .to_string()
+    };
+    let flat = row("flat table");
+    let p95: f64 = flat
+        .split_whitespace()
+        .find_map(|word| word.strip_suffix('"')?.parse().ok())
+        .unwrap_or_else(|| panic!("no p95 in {flat:?}"));
+    assert!(p95 < 0.05, "the flat baseline: {flat}");
+    for name in [
+        "built: flat stands",
+        "built: stands on hills, hills given",
+        "built: stands on hills, learnt",
+        "hills unknown",
+        "tags found with figures",
+        "the app's pipeline a frame",
+    ] {
+        row(name);
+    }
+}
+
 #[test]
 fn bench_live_plays_through_every_lens_and_prints_each_in_its_summary() {
     let output = vedette(&[

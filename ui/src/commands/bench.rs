@@ -290,9 +290,11 @@ pub enum BenchCommand {
     /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
     /// (anchors only, one picture with the stand tags, after 30 s of play, board, true lens):
     /// position and facing errors, anchors' reprojection, calibration time, recall, false tags,
-    /// and how far the detector's corners and the refined ones lie from the truth.
+    /// and how far the detector's corners and the refined ones lie from the truth; then tables
+    /// as people build them (a camera at the side, stands on hills, figures on the bases)
+    /// beside their flat selves, through the app's pipeline.
     Accuracy {
-        /// Synthetic tables per kind of lens.
+        /// Synthetic tables per kind of lens (0: only the tables as people build them).
         #[arg(long, default_value_t = 4)]
         tables: usize,
         /// The first table's seed.
@@ -306,6 +308,10 @@ pub enum BenchCommand {
         /// tag's pattern as `vedette calibrate` does.
         #[arg(long, value_enum, default_value = "refined")]
         corners: crate::commands::bench_accuracy::Corners,
+        /// Tables as people build them (a camera at the side, hills, figures on the bases),
+        /// measured beside their flat selves through the app's pipeline; 0 leaves them out.
+        #[arg(long, default_value_t = 3)]
+        built_tables: usize,
         /// Detector settings.
         #[command(flatten)]
         detector: DetectorArgs,
@@ -337,15 +343,20 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             lens,
             corners,
+            built_tables,
             detector,
-        } => crate::commands::bench_accuracy::accuracy(
-            *tables,
-            *seed,
-            lens,
-            *corners,
-            detector.settings(),
-            out,
-        ),
+        } => {
+            let settings = detector.settings();
+            crate::commands::bench_accuracy::accuracy(
+                *tables,
+                *seed,
+                lens,
+                *corners,
+                settings.clone(),
+                out,
+            )?;
+            crate::commands::bench_built::built_tables(*built_tables, *seed, &settings, out)
+        }
         BenchCommand::Live {
             frames,
             tags,
