@@ -144,19 +144,6 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             _ => recording(ui, recorder.as_ref()),
         }
         ui.separator();
-        ui.label(format!("pipeline {:.1} frames/s", status.pipeline_fps))
-            .on_hover_text("Frames the camera pipeline processed per second (detection runs on its own thread)");
-        if status.dropped_frames > 0 {
-            ui.label(RichText::new(format!("{} camera frames skipped", status.dropped_frames)).color(DIM))
-                .on_hover_text("Frames that came while the pipeline was still busy with the one before: skipped, so the picture stays current and the camera never waits");
-        }
-        ui.label(format!("detect {:.0} ms", status.detect_time.as_secs_f64() * 1000.0));
-        ui.label(format!("UI {:.1} ms a frame", timing.build.as_secs_f64() * 1000.0))
-            .on_hover_text(format!(
-                "Time to build the UI for one frame (the UI redraws when a frame arrives or you act; {:.0} ms since the previous one)",
-                timing.frame.as_secs_f64() * 1000.0
-            ));
-        ui.separator();
         match &status.calibration {
             CalibrationStatus::Missing(why) => {
                 ui.label(RichText::new(format!("⚠ {why}")).color(WARN).strong());
@@ -175,7 +162,9 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
                 };
                 ui.label(RichText::new(text).color(colour));
                 if *stale && ui.button("Recalibrate").clicked() {
-                    state.commands.push(crate::app::pipeline::Command::Recalibrate);
+                    state
+                        .commands
+                        .push(crate::app::pipeline::Command::Recalibrate);
                 }
             }
         }
@@ -197,11 +186,12 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
             .iter()
             .map(|(id, why)| format!("{id}: {why}"))
             .collect();
-        ui.label(RichText::new(tags).color(tag_colour)).on_hover_text(format!(
-            "unknown: {:?}\nnot seen now, held at their last place:\n{}",
-            status.unknown_tags,
-            held.join("\n")
-        ));
+        ui.label(RichText::new(tags).color(tag_colour))
+            .on_hover_text(format!(
+                "unknown: {:?}\nnot seen now, held at their last place:\n{}",
+                status.unknown_tags,
+                held.join("\n")
+            ));
         unseen(ui, &status);
         if !status.partial.is_empty() {
             let lines: Vec<String> = status.partial.iter().map(ToString::to_string).collect();
@@ -220,7 +210,44 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
         }
         if state.frozen {
             ui.separator();
-            ui.label(RichText::new("❄ FROZEN").color(Color32::LIGHT_BLUE).strong());
+            ui.label(
+                RichText::new("❄ FROZEN")
+                    .color(Color32::LIGHT_BLUE)
+                    .strong(),
+            );
         }
+        ui.separator();
+        pace(ui, &status, timing);
     });
+}
+
+/// How fast the pipeline and the UI run. Last in the bar: these figures change width every
+/// frame, and the buttons before them must not move under the pointer as they do.
+fn pace(ui: &mut egui::Ui, status: &Status, timing: crate::app::UiTiming) {
+    // Monospaced in fields of their own width, so that the bar wraps the same from frame to
+    // frame and does not grow a line under the pointer.
+    let figure = |text: String| RichText::new(text).monospace();
+    ui.label(figure(format!(
+        "pipeline {:>5.1} frames/s",
+        status.pipeline_fps
+    )))
+    .on_hover_text(
+        "Frames the camera pipeline processed per second (detection runs on its own thread)",
+    );
+    if status.dropped_frames > 0 {
+        ui.label(RichText::new(format!("{} camera frames skipped", status.dropped_frames)).color(DIM))
+            .on_hover_text("Frames that came while the pipeline was still busy with the one before: skipped, so the picture stays current and the camera never waits");
+    }
+    ui.label(figure(format!(
+        "detect {:>4.0} ms",
+        status.detect_time.as_secs_f64() * 1000.0
+    )));
+    ui.label(figure(format!(
+        "UI {:>5.1} ms a frame",
+        timing.build.as_secs_f64() * 1000.0
+    )))
+        .on_hover_text(format!(
+            "Time to build the UI for one frame (the UI redraws when a frame arrives or you act; {:.0} ms since the previous one)",
+            timing.frame.as_secs_f64() * 1000.0
+        ));
 }
