@@ -342,6 +342,41 @@ fn a_move_settling_when_the_camera_is_measured_afresh_is_still_one_move() {
     }
 }
 
+/// A unit of two stands slid one after the other: the camera measured afresh while the first
+/// lies at its new place and the second is still on its way leaves the unit where it lay until
+/// both have come to rest, and the move goes from where it lay.
+#[test]
+fn a_unit_half_moved_when_the_camera_is_measured_afresh_moves_from_where_it_lay() {
+    let mut table = Table::new();
+    let guns = lying(12, 50.0, 30.0, 270.0);
+    let [a, b] = line_at(20.0, 10.0);
+    table.hold(10, &[a, b, guns]);
+    let was = table.show(&[a, b, guns]);
+    let from = leader(&was.scene, "line");
+    let [a_there, _] = line_at(20.0, 13.0);
+    // The left stand slid 3" in a third of a second and left there; the right one slower.
+    let mut moves = Vec::new();
+    for k in 1..=45 {
+        let share = |frames: f64| (f64::from(k) / frames).min(1.0);
+        let [a_now, _] = line_at(20.0, 10.0 + 3.0 * share(10.0));
+        let [_, b_now] = line_at(20.0, 10.0 + 3.0 * share(45.0));
+        if k == 30 {
+            table.recalibrate();
+        }
+        moves.extend(table.show(&[a_now, b_now, guns]).moves);
+    }
+    let [_, b_there] = line_at(20.0, 13.0);
+    moves.extend(table.hold(30, &[a_there, b_there, guns]));
+    let [event] = moves.as_slice() else {
+        panic!("one move, not {moves:?}");
+    };
+    assert!(
+        near(event.from.leader, from, 0.01),
+        "{event:?} from {from:?}"
+    );
+    assert!((event.straight().0 - 3.0).abs() < 0.01, "{event:?}");
+}
+
 /// A slow machine (a big camera, a debug build) sees a few frames a second: the tray slid 6"
 /// in two seconds is still one move, made when it stops.
 #[test]
