@@ -382,12 +382,16 @@ impl Tracker {
                 && track.travel.is_none()
                 && rest.pose.height == on_stand.height
                 && time.saturating_sub(rest.since) >= FLAT_AFTER
-                && !(self.flat.taught() && lift.is_some_and(|l| l.seems_raised()))
+                && !raw.is_some_and(|l| l.seems_raised())
+                && !(self.flat.taught() && track.looked.is_some_and(|l| l.seems_raised()))
             {
-                // A tag at rest that a taught look sees raised (on a hill not known) is not
-                // flat: learnt from, it would come to look flat in a minute. An untaught look
-                // learns from every tag at rest, or one wrong at the start would never learn
-                // (the demo's first pass recorded no move).
+                // A tag at rest that seems raised (on a hill not known) against what a flat
+                // tag looks like is not flat: learnt from, its own size would come to look
+                // flat in a minute and its ground be learnt too low. Judged against the flat
+                // look, not against how the tag itself looked at its rest (a still tag always
+                // looks like itself). An untaught look learns from every tag not plainly raised
+                // in the sighting itself, or one wrong at the start would never learn (the
+                // demo's first pass recorded no move).
                 self.flat.learn(&bearing);
             }
         }

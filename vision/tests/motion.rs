@@ -93,6 +93,8 @@ struct Table {
     frame: u64,
     /// Frames a second the pipeline sees.
     fps: f64,
+    /// The tracker's tags after the last frame.
+    tracked: Vec<vision::TrackedTag>,
 }
 
 impl Table {
@@ -127,6 +129,7 @@ impl Table {
             watch: MoveWatch::new(),
             frame: 0,
             fps: FPS,
+            tracked: Vec::new(),
         }
     }
 
@@ -140,13 +143,13 @@ impl Table {
         let located = locate_tags(&self.calibration, Some(&self.roster), &sightings, HEIGHT);
         let observed = observations(&located, &sightings, &self.roster.stand_tags());
         let time = self.time();
-        let tracked = self.tracker.update(time, &self.calibration, &observed);
+        self.tracked = self.tracker.update(time, &self.calibration, &observed);
         self.frame += 1;
         self.watch
             .update(
                 &self.roster,
                 &self.calibration,
-                &tracked,
+                &self.tracked,
                 Vec::new(),
                 "test",
             )
@@ -488,4 +491,34 @@ fn a_stand_held_still_in_the_air_is_not_ruled_there_until_it_plainly_lies_on_som
     };
     // Placed at the height its size says, not on the cloth 2" further from the camera.
     assert!((event.straight().0 - 4.0).abs() < 0.15, "{event:?}");
+}
+
+/// A stand resting 2" up on a hill the ground does not know keeps looking 2" up: what a flat
+/// tag looks like is never learnt from it (it was, as from any tag at rest, and in three
+/// seconds it looked 1" up; its ground was then learnt half as high as it is).
+#[test]
+fn a_stand_resting_raised_keeps_looking_raised() {
+    let mut table = Table::new();
+    let [a, b] = line_at(20.0, 10.0);
+    let raised = Tag {
+        held: Some(HandHold {
+            rise: Inches(2.0),
+            ..HandHold::on_cloth(TablePoint::new(40.0, 20.0), Degrees(0.0))
+        }),
+        ..lying(12, 40.0, 20.0, 90.0)
+    };
+    for second in 1..=3 {
+        table.hold(30, &[a, b, raised]);
+        let looked = table
+            .tracked
+            .iter()
+            .find(|t| t.id == 12)
+            .and_then(|t| t.looked)
+            .expect("the raised stand rests, with a look");
+        assert!(
+            (looked.rise.0 - 2.0).abs() < 0.35,
+            "after {second} s it looks {:.2}\" up",
+            looked.rise.0
+        );
+    }
 }

@@ -71,8 +71,13 @@ struct Errors {
 }
 
 impl Errors {
-    fn p95(&self) -> (f64, f64) {
-        (p95(&self.place), p95(&self.facing))
+    /// The place's median and 95th percentile, and the facing's 95th percentile.
+    fn percentiles(&self) -> (f64, f64, f64) {
+        (
+            percentile(&self.place, 0.5),
+            percentile(&self.place, 0.95),
+            percentile(&self.facing, 0.95),
+        )
     }
 }
 
@@ -348,15 +353,16 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
     )?;
     writeln!(
         out,
-        "  {:<44} {:>6} {:>11} {:>11}   goal",
-        "", "stands", "place p95", "facing p95"
+        "  {:<44} {:>6} {:>10} {:>10} {:>11}   goal",
+        "", "stands", "place p50", "place p95", "facing p95"
     )?;
     let row = |out: &mut dyn Write, name: &str, errors: &Errors, goal: &str| {
-        let (place, facing) = errors.p95();
+        let (median, place, facing) = errors.percentiles();
         writeln!(
             out,
-            "  {name:<44} {:>6} {:>10.3}\" {:>10.2}°   {goal}",
+            "  {name:<44} {:>6} {:>9.3}\" {:>9.3}\" {:>10.2}°   {goal}",
             errors.place.len(),
+            median,
             place,
             facing
         )
@@ -413,13 +419,14 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
     Ok(())
 }
 
-fn p95(values: &[f64]) -> f64 {
+/// The `share` percentile of `values` (the nearest rank); NaN when there are none.
+fn percentile(values: &[f64], share: f64) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     let Some(last) = sorted.len().checked_sub(1) else {
         return f64::NAN;
     };
-    sorted[(last as f64 * 0.95).round() as usize]
+    sorted[(last as f64 * share).round() as usize]
 }
 
 fn mean(values: &[f64]) -> f64 {
