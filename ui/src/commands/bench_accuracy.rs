@@ -281,13 +281,13 @@ impl Heights {
 }
 
 /// Stand heights 3–5 mm (tag included), the same for a table's every picture.
-fn heights(seed: u64) -> impl FnMut() -> f64 {
+pub(super) fn heights(seed: u64) -> impl FnMut() -> f64 {
     let mut random = xorshift(seed);
     move || (3.0 + 2.0 * (random() % 1000) as f64 / 1000.0) / 25.4
 }
 
 /// A club table: a flocked mat, figures on the stands.
-fn busy(mut staged: Staged) -> Staged {
+pub(super) fn busy(mut staged: Staged) -> Staged {
     staged.world.scenery = Scenery::Busy { seed: 7 };
     staged
 }
@@ -971,13 +971,13 @@ fn late_prediction(corners: &[calibration::PixelPoint; 4]) -> [calibration::Pixe
     })
 }
 
-fn sorted(values: &[f64]) -> Vec<f64> {
+pub(super) fn sorted(values: &[f64]) -> Vec<f64> {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     v
 }
 
-fn at(sorted: &[f64], p: f64) -> f64 {
+pub(super) fn at(sorted: &[f64], p: f64) -> f64 {
     sorted
         .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
         .copied()

@@ -33,11 +33,11 @@ use rules::geometry::TablePoint;
 use rules::scene::{Scene, TerrainDoc, TerrainKind};
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
-    Effects, LensClass, MiniatureSettings, Renderer, Scenery, SyntheticTable, framing_camera_for,
+    Effects, LensClass, MiniatureSettings, Renderer, SyntheticTable, framing_camera_for,
 };
 use vision::{DetectorSettings, Frame, Mat, TagDetector};
 
-use super::bench_accuracy::HD;
+use super::bench_accuracy::{HD, at, busy, heights, sorted};
 use super::bench_vision::{Staged, TABLE, stage, xorshift};
 use crate::app::pipeline::{Inputs, Processor, TableState};
 
@@ -73,11 +73,8 @@ struct Errors {
 impl Errors {
     /// The place's median and 95th percentile, and the facing's 95th percentile.
     fn percentiles(&self) -> (f64, f64, f64) {
-        (
-            percentile(&self.place, 0.5),
-            percentile(&self.place, 0.95),
-            percentile(&self.facing, 0.95),
-        )
+        let (place, facing) = (sorted(&self.place), sorted(&self.facing));
+        (at(&place, 0.5), at(&place, 0.95), at(&facing, 0.95))
     }
 }
 
@@ -169,11 +166,7 @@ pub(super) fn built_tables(
 
 /// The flat table of `seed`: the accuracy bench's stands on a flocked mat.
 fn flat_table(seed: u64) -> anyhow::Result<Staged> {
-    let mut random = xorshift(seed);
-    let mut heights = move || (3.0 + 2.0 * (random() % 1000) as f64 / 1000.0) / 25.4;
-    let mut staged = stage(seed, 1.0, &mut heights)?;
-    staged.world.scenery = Scenery::Busy { seed: 7 };
-    Ok(staged)
+    Ok(busy(stage(seed, 1.0, &mut heights(seed))?))
 }
 
 /// The same table as people build it: every third stand raised 1–3" on a hill of its own (its
@@ -417,16 +410,6 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
         built / flat.max(1e-9)
     )?;
     Ok(())
-}
-
-/// The `share` percentile of `values` (the nearest rank); NaN when there are none.
-fn percentile(values: &[f64], share: f64) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let Some(last) = sorted.len().checked_sub(1) else {
-        return f64::NAN;
-    };
-    sorted[(last as f64 * share).round() as usize]
 }
 
 fn mean(values: &[f64]) -> f64 {
