@@ -273,10 +273,13 @@ fn bench_accuracy_measures_a_built_table_beside_its_flat_self() {
         "built: stands on hills, learnt",
         "hills unknown",
         "tags found with figures",
+        "under 25 % hidden",
         "the app's pipeline a frame",
     ] {
         row(name);
     }
+    // The search for the roster's tags names none where it is not.
+    assert_eq!(row("false tags").trim(), "false tags 0");
 }
 
 #[test]

@@ -27,15 +27,16 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use calibration::Camera;
+use calibration::{Camera, TagSighting};
 use roster::Roster;
 use rules::geometry::TablePoint;
 use rules::scene::{Scene, TerrainDoc, TerrainKind};
 use rules::units::{Degrees, Inches};
+use vision::synthetic::{Block, PrintedTag};
 use vision::synthetic::{
     Effects, LensClass, MiniatureSettings, Renderer, SyntheticTable, framing_camera_for,
 };
-use vision::{DetectorSettings, Frame, Mat, TagDetector};
+use vision::{DetectorSettings, Frame, Mat, TagDetector, TagPose};
 
 use super::bench_accuracy::{HD, at, busy, heights, sorted};
 use super::bench_vision::{Staged, TABLE, stage, xorshift};
@@ -78,6 +79,14 @@ impl Errors {
     }
 }
 
+/// Tags of one share hidden: found by the detector alone, by the app, of all.
+#[derive(Clone, Copy, Default)]
+struct Found {
+    detector: usize,
+    app: usize,
+    all: usize,
+}
+
 /// What the run measured, over its tables.
 #[derive(Default)]
 struct Figures {
@@ -89,8 +98,12 @@ struct Figures {
     /// how many of those no note named, stand by stand.
     far_off: usize,
     unflagged: usize,
-    /// Per share hidden: tags found, tags.
-    found: [(usize, usize); HIDDEN.len()],
+    /// Per share hidden: tags found by the detector alone, by the app, and tags.
+    found: [Found; HIDDEN.len()],
+    /// Per share hidden: how far the app places each tag it found from where it lies, inches.
+    tag_place: [Vec<f64>; HIDDEN.len()],
+    /// Tags the app reports that the table does not hold there: an id not on it, or placed
+    /// more than half a tag from its own.
     false_tags: usize,
     /// The pipeline's seconds a frame: flat film, built film.
     flat_seconds: Vec<f64>,
@@ -131,15 +144,16 @@ pub(super) fn built_tables(
 
         let built = build_table(flat_table(table_seed)?, table_seed);
         let image = renderer.render(&built.staged.world, &camera, &effects)?;
+        let on_hill = |tag: u32| built.raised.iter().any(|(id, _)| *id == tag);
+        let given = still(&built.staged, &built.hills, &image);
+        let detected = detector.detect(&image)?.sightings();
         count_found(
             &built.staged.world,
             &camera,
-            &mut detector,
-            &image,
+            &detected,
+            &given,
             &mut figures,
-        )?;
-        let on_hill = |tag: u32| built.raised.iter().any(|(id, _)| *id == tag);
-        let given = still(&built.staged, &built.hills, &image);
+        );
         judge(&built.staged, &given, on_hill, &mut figures.given);
         judge(
             &built.staged,
@@ -307,34 +321,59 @@ fn count_unflagged(built: &Built, state: &TableState, figures: &mut Figures) {
     }
 }
 
-/// The detector's tags on the picture with figures, by how much of each the figures hide.
+/// The tags found on the picture with figures, by how much of each the figures hide: by the
+/// detector alone (`detected`), and by the app (`state`, the still picture with the hills
+/// given), with how far the app places each from where it lies.
 fn count_found(
     world: &SyntheticTable,
     camera: &Camera,
-    detector: &mut TagDetector,
-    image: &Mat,
+    detected: &[TagSighting],
+    state: &TableState,
     figures: &mut Figures,
-) -> anyhow::Result<()> {
-    let found = detector.detect(image)?.sightings();
-    let truth: Vec<(u32, f64)> = world
-        .tags_on_blocks()
-        .filter(|(block, _)| block.figures)
-        .filter_map(|(block, tag)| {
-            block.tag_as_seen(tag, camera)?;
-            Some((tag.id, world.hidden_share(tag.id, camera)?))
-        })
+) {
+    let placed: Vec<&TagPose> = state
+        .tags
+        .iter()
+        .flat_map(|tags| tags.tags.iter().map(|t| &t.pose))
         .collect();
-    for (bucket, (_, low, high)) in HIDDEN.iter().enumerate() {
-        for (id, _) in truth.iter().filter(|(_, h)| h >= low && h <= high) {
-            figures.found[bucket].1 += 1;
-            figures.found[bucket].0 += usize::from(found.iter().any(|s| s.id == *id));
+    for (block, tag) in world.tags_on_blocks().filter(|(block, _)| block.figures) {
+        if block.tag_as_seen(tag, camera).is_none() {
+            continue;
+        }
+        let Some(hidden) = world.hidden_share(tag.id, camera) else {
+            continue;
+        };
+        let bucket = HIDDEN
+            .iter()
+            .position(|(_, low, high)| (*low..=*high).contains(&hidden))
+            .unwrap_or(HIDDEN.len() - 1);
+        let found = &mut figures.found[bucket];
+        found.all += 1;
+        found.detector += usize::from(detected.iter().any(|s| s.id == tag.id));
+        if let Some(pose) = placed.iter().find(|p| p.id == tag.id) {
+            found.app += 1;
+            let off = (pose.center - lies_at(block, tag)).norm();
+            figures.tag_place[bucket].push(off);
         }
     }
-    figures.false_tags += found
+    figures.false_tags += placed
         .iter()
-        .filter(|s| !world.tags_on_blocks().any(|(_, tag)| tag.id == s.id))
+        .filter(|pose| {
+            let truth = world.tags_on_blocks().find(|(_, tag)| tag.id == pose.id);
+            truth.is_none_or(|(block, tag)| {
+                (pose.center - lies_at(block, tag)).norm() > tag.placement.size.0 / 2.0
+            })
+        })
         .count();
-    Ok(())
+}
+
+/// Where a tag's centre lies on the plan.
+fn lies_at(block: &Block, tag: &PrintedTag) -> TablePoint {
+    let corners = block.tag_corners(tag);
+    TablePoint::new(
+        corners.iter().map(|c| c.x).sum::<f64>() / 4.0,
+        corners.iter().map(|c| c.y).sum::<f64>() / 4.0,
+    )
 }
 
 fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -385,22 +424,29 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
          off in {} frame(s), not flagged in {} of them (goal: none)",
         figures.far_off, figures.unflagged
     )?;
-    let found: Vec<String> = HIDDEN
-        .iter()
-        .zip(&figures.found)
-        .map(|((name, _, _), (seen, all))| {
-            format!(
-                "{name} {seen}/{all} ({:.0} %)",
-                100.0 * *seen as f64 / (*all).max(1) as f64
-            )
-        })
-        .collect();
     writeln!(
         out,
-        "  tags found with figures on the bases: {}; false tags {} (goals: 99 %, 95 %, 70 %, none)",
-        found.join(", "),
-        figures.false_tags
+        "  tags found with figures on the bases (goals: 99 %, 95 %, 70 %; no false tags), and how \
+         far the app places them:"
     )?;
+    for (((name, _, _), found), place) in HIDDEN.iter().zip(&figures.found).zip(&figures.tag_place)
+    {
+        let share = |n: usize| 100.0 * n as f64 / found.all.max(1) as f64;
+        let sorted = sorted(place);
+        writeln!(
+            out,
+            "    {name:<18} by the app {:>3}/{:<3} ({:>3.0} %), the detector alone {:>3} ({:>3.0} %); \
+             placed p50 {:.3}\" p95 {:.3}\"",
+            found.app,
+            found.all,
+            share(found.app),
+            found.detector,
+            share(found.detector),
+            at(&sorted, 0.5),
+            at(&sorted, 0.95),
+        )?;
+    }
+    writeln!(out, "    false tags {}", figures.false_tags)?;
     let (flat, built) = (mean(&figures.flat_seconds), mean(&figures.built_seconds));
     writeln!(
         out,

@@ -159,6 +159,88 @@ pub(crate) fn fit_square(
     same_shape(predicted, &found, ratio).then_some(found)
 }
 
+/// What covers part of a tag's border, as a square's edges are numbered (edge `k` from corner
+/// `k` to the next).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cover {
+    /// One edge.
+    Edge(usize),
+    /// A corner: edge `k` and the one after it.
+    Corner(usize),
+}
+
+impl Cover {
+    /// Every edge, then every corner.
+    pub(crate) const ALL: [Cover; 8] = [
+        Cover::Edge(0),
+        Cover::Edge(1),
+        Cover::Edge(2),
+        Cover::Edge(3),
+        Cover::Corner(0),
+        Cover::Corner(1),
+        Cover::Corner(2),
+        Cover::Corner(3),
+    ];
+
+    /// How far a point `from_edges` (its distance from each edge of the square, in any unit)
+    /// is from the nearest covered edge.
+    pub(crate) fn distance(self, from_edges: [f64; 4]) -> f64 {
+        match self {
+            Cover::Edge(k) => from_edges[k % 4],
+            Cover::Corner(k) => from_edges[k % 4].min(from_edges[(k + 1) % 4]),
+        }
+    }
+}
+
+/// The border's outer corners from the edges `cover` leaves in sight, their length known from
+/// the predicted square. One edge covered: its two corners lie along the edges either side of
+/// it, as far from the corners seen as predicted, scaled as the edge opposite it is to its
+/// prediction. A corner covered: the two edges seen meet at the corner opposite, the corners
+/// at their far ends lie at the predicted distances, and the fourth makes a parallelogram of
+/// them (a small tag's perspective is slight). `None` unless the edges in sight are found
+/// and make the predicted shape within `ratio`.
+pub(crate) fn fit_square_but(
+    gray: &GrayView,
+    predicted: &[PixelPoint; 4],
+    search: Pixels,
+    ratio: SideRatio,
+    cover: Cover,
+) -> Option<[PixelPoint; 4]> {
+    let center = PixelPoint::mean(predicted);
+    let at = |k: usize| predicted[k % 4];
+    let edge = |k: usize| fit_edge(gray, at(k), at(k + 1), center, search);
+    let mut found = [PixelPoint::default(); 4];
+    match cover {
+        Cover::Edge(k) => {
+            let (after, opposite, before) = (k + 1, k + 2, k + 3);
+            let (after_line, before_line) = (edge(after)?, edge(before)?);
+            let opposite_line = edge(opposite)?;
+            found[opposite % 4] = after_line.meet(&opposite_line)?;
+            found[before % 4] = opposite_line.meet(&before_line)?;
+            let scale = found[opposite % 4].distance(&found[before % 4]).0
+                / at(opposite).distance(&at(before)).0.max(1e-9);
+            // Corner k ends edge `before`; corner `after` starts edge `after`.
+            found[k % 4] = before_line.reach(found[before % 4], at(before), at(k), scale);
+            found[after % 4] =
+                after_line.reach(found[opposite % 4], at(opposite), at(after), scale);
+        }
+        Cover::Corner(k) => {
+            let (first, second) = (k + 2, k + 3);
+            let (first_line, second_line) = (edge(first)?, edge(second)?);
+            let seen = first_line.meet(&second_line)?;
+            // Corner `first` starts edge `first`; corner k ends edge `second`.
+            let start = first_line.reach(seen, at(second), at(first), 1.0);
+            let end = second_line.reach(seen, at(second), at(k), 1.0);
+            found[second % 4] = seen;
+            found[first % 4] = start;
+            found[k % 4] = end;
+            found[(k + 1) % 4] =
+                PixelPoint::new(start.x + end.x - seen.x, start.y + end.y - seen.y);
+        }
+    }
+    same_shape(predicted, &found, ratio).then_some(found)
+}
+
 /// Below this side, in pixels, a tag whose cells do not all read right may still be confirmed
 /// by its likeness to the pattern ([`likeness`]); above it cells are two pixels or more and
 /// read reliably, and wrong ones mean something is over the tag.
@@ -172,6 +254,17 @@ struct Line {
 }
 
 impl Line {
+    /// The point along the line from `start` (on it) that the predicted corners `from` → `to`
+    /// say, their distance times `scale`.
+    fn reach(&self, start: PixelPoint, from: PixelPoint, to: PixelPoint, scale: f64) -> PixelPoint {
+        let mut along = [-self.normal[1], self.normal[0]];
+        if along[0] * (to.x - from.x) + along[1] * (to.y - from.y) < 0.0 {
+            along = [-along[0], -along[1]];
+        }
+        let length = from.distance(&to).0 * scale;
+        PixelPoint::new(start.x + along[0] * length, start.y + along[1] * length)
+    }
+
     fn meet(&self, other: &Line) -> Option<PixelPoint> {
         let [a, b] = self.normal;
         let [c, d] = other.normal;

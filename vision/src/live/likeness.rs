@@ -21,7 +21,7 @@
 use calibration::PixelPoint;
 use nalgebra::{Matrix3, Vector3};
 
-use super::follow::{GrayView, square_to_quad};
+use super::follow::{Cover, GrayView, square_to_quad};
 use crate::pattern::TagTexture;
 
 /// The least correlation with the pattern that confirms a tag.
@@ -85,6 +85,101 @@ pub(crate) fn likeness(
         }
     }
     sums.coefficient()
+}
+
+/// [`identify`] for a tag part of whose border `cover` hides, tried as hidden `depth` cells
+/// deep for each of `depths`: the pixels that deep from the covered edges' paper are left out,
+/// the same for every pattern and turn, so that none is judged on pixels of its own choosing
+/// (each pattern leaving out the pixels that fit it worst, every pattern would fit well: those
+/// are the pixels where the patterns differ). The likeliest tag clearly told at some depth: its
+/// id, quarter turns and likeness.
+pub(crate) fn identify_in_part(
+    gray: &GrayView,
+    patterns: &[(u32, &TagTexture)],
+    corners: &[PixelPoint; 4],
+    cover: Cover,
+    depths: &[f64],
+) -> Option<(u32, usize, f64)> {
+    let (_, family) = patterns.first()?;
+    let samples = Samples::inside(gray, corners, family, cover)?;
+    // For each depth, every pattern and turn's likeness.
+    let mut ranked: Vec<Vec<(f64, u32, usize)>> = vec![Vec::new(); depths.len()];
+    for (id, pattern) in patterns {
+        for quarter in 0..4 {
+            let likenesses = samples.likeness(pattern, quarter, depths);
+            for (at_depth, value) in ranked.iter_mut().zip(likenesses) {
+                if let Some(value) = value {
+                    at_depth.push((value, *id, quarter));
+                }
+            }
+        }
+    }
+    ranked
+        .into_iter()
+        .filter_map(|mut at_depth| {
+            at_depth.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let (best, id, quarter) = *at_depth.first()?;
+            let runner_up = at_depth.get(1).map_or(f64::NEG_INFINITY, |r| r.0);
+            (best >= MIN_LIKENESS && best - runner_up >= MIN_LEAD).then_some((id, quarter, best))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2))
+}
+
+/// The pixels over a tag's inked square and half its paper ring, as [`likeness`] reads them,
+/// each with its place in cells from the square's middle and how many cells it lies from the
+/// paper's edge along the covered edges.
+struct Samples {
+    /// Grey level, cells right and down of the middle (unturned), cells clear of the cover.
+    points: Vec<(f64, f64, f64, f64)>,
+    /// The middle, in cells from the paper's edge.
+    middle: f64,
+}
+
+impl Samples {
+    fn inside(
+        gray: &GrayView,
+        corners: &[PixelPoint; 4],
+        family: &TagTexture,
+        cover: Cover,
+    ) -> Option<Samples> {
+        let to_square = square_to_quad(corners)?.try_inverse()?;
+        let inked = family.inked_cells() as f64;
+        let cells = family.cells as f64;
+        let (low, high) = bounds(corners);
+        let pad = 0.5 * (high.x - low.x).max(high.y - low.y) / inked + 1.0;
+        let middle = cells / 2.0;
+        let mut points = Vec::new();
+        for j in (low.y - pad).floor() as i64..=(high.y + pad).ceil() as i64 {
+            for i in (low.x - pad).floor() as i64..=(high.x + pad).ceil() as i64 {
+                let (x, y) = (i as f64, j as f64);
+                let (u, v) = in_cells(&to_square, inked, x, y);
+                let inside = |w: f64| (0.5..=cells - 0.5).contains(&w);
+                if inside(u) && inside(v) {
+                    // The square's edge 0 is its +v side, then +u, −v and −u (`square_to_quad`).
+                    let clear = cover.distance([cells - v, cells - u, v, u]);
+                    points.push((gray.at(x, y)?, u - middle, v - middle, clear));
+                }
+            }
+        }
+        Some(Samples { points, middle })
+    }
+
+    /// The likeness of the pattern turned by `quarter` (corner `k` of the tag at corner
+    /// `k + quarter` of the quad) over the samples at least each of `depths` clear of the cover.
+    fn likeness(&self, pattern: &TagTexture, quarter: usize, depths: &[f64]) -> Vec<Option<f64>> {
+        let mut sums: Vec<Correlation> = depths.iter().map(|_| Correlation::default()).collect();
+        for &(level, a, b, clear) in &self.points {
+            // Turning the quad's corners by a quarter turns the square under it back by one.
+            let (a, b) = (0..quarter).fold((a, b), |(a, b), _| (-b, a));
+            let model = blended(pattern, a + self.middle, b + self.middle);
+            for (sum, depth) in sums.iter_mut().zip(depths) {
+                if clear >= *depth {
+                    sum.add(level, model);
+                }
+            }
+        }
+        sums.iter().map(Correlation::coefficient).collect()
+    }
 }
 
 /// A picture's point in a tag's cell units from the paper's outer edge (the inked square
