@@ -399,3 +399,124 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
         assert!(off < 0.05, "frame {index}: {off:.3}\" off");
     }
 }
+
+/// A figure standing over a stand's tag on the camera's side, filmed from a tripod at the
+/// table's side: the AprilTag detector loses the tag, the app finds it from the edges in sight
+/// and places its unit where it stands, and the status bar names the tag with the remedy.
+#[test]
+fn a_tag_behind_a_figure_is_found_and_named_with_its_remedy_in_the_status_bar() {
+    use calibration::{AnchorLayout, ImageSize, TableSize};
+    use rules::geometry::{OrientedRect, TablePoint};
+    use rules::units::Inches;
+    use vision::synthetic::{Block, Renderer, Rgb, SyntheticTable, framing_camera};
+    let table = TableSize {
+        width: 72.0,
+        depth: 48.0,
+    };
+    let scene = rules::Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
+    )
+    .expect("the sample scene");
+    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
+    let anchors = AnchorLayout::corners(table, Inches(2.0), Inches(1.5));
+    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let unit = &scene.units[0];
+    let covered = roster.units[0].stands[0].tag;
+    let tag = world
+        .tags()
+        .find(|t| t.id == covered)
+        .expect("the tag")
+        .placement;
+    // A painted figure 0.4" tall over the quiet zone south of the tag, towards the camera.
+    let y = tag.center.y - tag.size.0 * 0.625 - 0.02;
+    world.blocks.push(Block {
+        footprint: OrientedRect::from_center(
+            TablePoint::new(tag.center.x, y),
+            Degrees(90.0),
+            Inches(0.5),
+            Inches(0.12),
+        ),
+        height: Inches(tag.height.0 + 0.4),
+        colour: Rgb(150, 30, 30),
+        tags: Vec::new(),
+        figures: false,
+        motion: None,
+    });
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(table, size, Degrees(45.0), Degrees(70.0));
+    let hidden = world.hidden_share(covered, &camera).expect("the tag");
+    assert!(
+        hidden > 0.05 && hidden < 0.25,
+        "{hidden:.2} of the tag hidden"
+    );
+    let image = Renderer::new()
+        .render(&world, &camera, &Effects::WEBCAM)
+        .expect("renders");
+    let detected = vision::TagDetector::new(Default::default())
+        .expect("a detector")
+        .detect(&image)
+        .expect("detects")
+        .sightings();
+    assert!(
+        detected.iter().all(|s| s.id != covered),
+        "the detector alone finds tag {covered}: nothing to show"
+    );
+    let mut app = Processor::new(Inputs {
+        anchors: Some(anchors.clone()),
+        roster: Some(roster.clone()),
+        ..Inputs::default()
+    });
+    // Each tag at rest is looked at in turn, a few a frame, and named once most looks agree.
+    let mut states = (0..100).map(|index| {
+        let frame = Frame {
+            image: image.clone(),
+            index,
+            time: Duration::from_millis(200 * index),
+        };
+        app.process(&frame, "webcam")
+    });
+    let first = states.next().expect("a first frame");
+    let state = states.last().expect("frames");
+    // Once named, the tag's error bar widens, and its unit's with it.
+    let bar = |state: &TableState| {
+        error_bars(state)
+            .into_iter()
+            .find(|b| b.0 == unit.id)
+            .map_or(0.0, |b| b.1)
+    };
+    assert!(
+        bar(&state) > 1.5 * bar(&first),
+        "{:.3}\" then {:.3}\"",
+        bar(&first),
+        bar(&state)
+    );
+    let seen = state.scene.as_ref().expect("a scene");
+    let placed = seen.unit(&unit.id).expect("the unit behind the figure");
+    let off = (placed.footprint.frame().center() - unit.footprint.frame().center()).norm();
+    assert!(off < 0.05, "{off:.3}\" off");
+    let remedy = state
+        .health
+        .iter()
+        .find(|r| r.tag == covered)
+        .unwrap_or_else(|| panic!("tag {covered} not named: {:?}", state.health));
+    let words = remedy.to_string();
+    assert!(
+        words.contains("partly covered") && words.contains("nearest the camera"),
+        "{words}"
+    );
+    let mut harness = vedette_ui::app::headless::harness_on(state, Some(unit.id.clone()));
+    harness.run_steps(2);
+    assert!(
+        harness.query_all_by_label_contains(&words).next().is_some(),
+        "the status bar names it"
+    );
+    if let Some(folder) = std::env::var_os("VEDETTE_SHOTS") {
+        let image = harness.render().expect("rendered");
+        image
+            .save(Path::new(&folder).join("app-covered-tag.png"))
+            .expect("saved");
+    }
+}

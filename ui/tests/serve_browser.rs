@@ -445,12 +445,13 @@ async fn with_several_cameras_the_page_says_which_are_out_and_what_no_camera_see
         .goto(&server.link("table"))
         .await
         .expect("the page opens");
+    // Until the west camera's first frame is measured, no camera sees any unit.
     browser
         .until(
             "the status names the camera out and the units no camera sees",
             "const s = document.getElementById('status'); \
              return s.className === 'partial' && s.textContent.includes('north waiting') \
-             && s.textContent.includes('no camera sees')",
+             && s.textContent.includes('no camera sees') && !s.title.includes('Unit 0')",
         )
         .await;
     let said = browser

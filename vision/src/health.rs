@@ -469,6 +469,15 @@ impl HealthWatch {
         Ok(pattern.as_ref().and_then(|p| look(&view, &corners, p)))
     }
 
+    /// The tags whose recent looks agree their paper margin is covered along a side.
+    pub fn covered(&self) -> Vec<u32> {
+        self.remedies()
+            .into_iter()
+            .filter(|r| matches!(r.ailment, Ailment::Covered(_)))
+            .map(|r| r.tag)
+            .collect()
+    }
+
     /// The ailments the tags' recent looks agree on, by tag.
     pub fn remedies(&self) -> Vec<Remedy> {
         let mut out: Vec<Remedy> = self

@@ -48,7 +48,7 @@ pub use image_io::{
     check_picture_size, copy_image, decode_image, encode_jpeg, from_rgba, image_size, read_gray,
     read_image, to_rgba, write_image,
 };
-pub use live::small::SmallTagSearch;
+pub use live::missing::MissingTagSearch;
 pub use live::{LiveDetector, LiveSettings, follow_tag};
 pub use locate::{
     FrameTags, LocatedTag, TagPose, TagProblem, TagRole, build_scene, locate_tags, locate_tags_on,

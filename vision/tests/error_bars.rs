@@ -17,7 +17,7 @@ use vision::synthetic::{
     Coverage, Effects, LensClass, Renderer, Scenery, SyntheticTable, TrueStand, framing_camera,
     framing_camera_for,
 };
-use vision::{SmallTagSearch, TagDetector, locate_tags, scene_on_table, tag_pose};
+use vision::{MissingTagSearch, TagDetector, locate_tags, scene_on_table, tag_pose};
 
 const HD: ImageSize = ImageSize {
     width: 1920,
@@ -206,7 +206,7 @@ fn the_stated_intervals_hold_the_truth_on_rendered_tables() {
         .calibration
         .expect("calibrates");
         let mut sightings = detected.clone();
-        let search = SmallTagSearch::new(&calibration, &stands).expect("search");
+        let search = MissingTagSearch::new(&calibration, &stands).expect("search");
         sightings.extend(search.find_in(&image, &detected).expect("searches"));
         let located = locate_tags(&calibration, Some(&roster), &sightings, Inches(0.16));
         let poses = located.tags.iter().map(|t| &t.pose);

@@ -1,5 +1,5 @@
 //! Tags too small for the AprilTag detector, found where the calibrated camera says they are
-//! ([`SmallTagSearch`]) — through a wide, bending lens on a busy table, with stranger tags and
+//! ([`MissingTagSearch`]) — through a wide, bending lens on a busy table, with stranger tags and
 //! tagless stands about, as a club table is.
 
 use std::collections::HashMap;
@@ -12,7 +12,7 @@ use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, SyntheticTable,
     framing_camera_for,
 };
-use vision::{DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector};
+use vision::{DetectorSettings, LiveDetector, LiveSettings, Mat, MissingTagSearch, TagDetector};
 
 /// 1080p through a wide lens, 50° from vertical, 0.7" tags: the far stands' are 8–13 px.
 const SIZE: ImageSize = ImageSize {
@@ -55,7 +55,7 @@ fn detect_then_search(
         .expect("detects")
         .sightings();
     let calibration = calibration(game, camera, &sightings);
-    let search = SmallTagSearch::new(&calibration, &game.stand_tags()).expect("search");
+    let search = MissingTagSearch::new(&calibration, &game.stand_tags()).expect("search");
     let found = search.find_in(image, &sightings).expect("searches");
     (sightings, found)
 }
@@ -150,8 +150,8 @@ fn the_live_detector_finds_the_far_stands_at_once_and_keeps_them() {
     let (_, first) = frames.next().expect("a first frame");
     let mut live = LiveDetector::new(LiveSettings::default()).expect("detector");
     let sightings = live.detect(&first).expect("detects").sightings();
-    live.search_small(Some(
-        SmallTagSearch::new(&calibration(&game, &camera, &sightings), &stands).expect("search"),
+    live.search_missing(Some(
+        MissingTagSearch::new(&calibration(&game, &camera, &sightings), &stands).expect("search"),
     ));
     let (mut kept, mut all) = (0, 0);
     for (frame, image) in frames {

@@ -12,7 +12,7 @@ use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, Sheet, framing_camera,
     framing_camera_for,
 };
-use vision::{DetectorSettings, Mat, SmallTagSearch, TagDetector};
+use vision::{DetectorSettings, Mat, MissingTagSearch, TagDetector};
 
 const SIZE: ImageSize = ImageSize {
     width: 1920,
@@ -74,7 +74,7 @@ fn detect_then_search(
         },
     )
     .expect("calibrates");
-    let found = SmallTagSearch::new(&calibration, roster)
+    let found = MissingTagSearch::new(&calibration, roster)
         .expect("search")
         .find_in(image, &sightings)
         .expect("searches");

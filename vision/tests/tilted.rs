@@ -8,7 +8,7 @@ use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 use vision::live::LiveDetector;
-use vision::live::small::SmallTagSearch;
+use vision::live::missing::MissingTagSearch;
 use vision::synthetic::{
     Block, BlockMotion, Effects, PrintedTag, Renderer, Rgb, SyntheticTable, framing_camera,
 };
@@ -89,8 +89,8 @@ fn small_tags_tilted_on_a_slope_are_found_as_flat_ones_are() {
             })
             .collect();
         let mut live = LiveDetector::new(Default::default()).expect("a live detector");
-        live.search_small(Some(
-            SmallTagSearch::new(&calibration, &wanted).expect("a search"),
+        live.search_missing(Some(
+            MissingTagSearch::new(&calibration, &wanted).expect("a search"),
         ));
         let mut detections = live.detect(&image).expect("detects");
         live.search_pending(&image, &mut detections)

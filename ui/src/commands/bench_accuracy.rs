@@ -626,7 +626,7 @@ impl Truth {
         wanted.retain(|id, _| sightings.iter().all(|s| s.id != *id));
         let started = Instant::now();
         let searched =
-            vision::SmallTagSearch::new(calibration, &wanted)?.find_in(image, sightings)?;
+            vision::MissingTagSearch::new(calibration, &wanted)?.find_in(image, sightings)?;
         recall.search_seconds.push(started.elapsed().as_secs_f64());
         let mut all = sightings.to_vec();
         for found in &searched {
@@ -672,7 +672,7 @@ impl Truth {
     ) -> anyhow::Result<()> {
         let roster = heights.roster(staged);
         let mut sightings = picture.detected.to_vec();
-        let search = vision::SmallTagSearch::new(calibration, &roster.stand_tags())?;
+        let search = vision::MissingTagSearch::new(calibration, &roster.stand_tags())?;
         sightings.extend(search.find_in(image, &sightings)?);
         let located = vision::locate_tags(calibration, Some(&roster), &sightings, Inches(0.16));
         let poses = located.tags.iter().map(|t| &t.pose);

@@ -19,7 +19,7 @@ use rules::units::{Degrees, Inches};
 use vision::rig::Rig;
 use vision::synthetic::{Evening, EveningSettings, LensClass, Renderer, rig_cameras};
 use vision::{
-    DetectorSettings, FusedTags, LiveDetector, LiveSettings, LocatedTag, SmallTagSearch, Tracker,
+    DetectorSettings, FusedTags, LiveDetector, LiveSettings, LocatedTag, MissingTagSearch, Tracker,
     TrackerSettings, locate_tags, observations, scene_on_table,
 };
 
@@ -195,7 +195,7 @@ impl Worker {
             let sightings = detector.detect(image)?.sightings();
             let fitted = calibrate_from_picture(image, &sightings, &self.anchors, &stands, SIZE)
                 .map_err(|e| anyhow::anyhow!("{}: {e:#}", self.name))?;
-            detector.search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
+            detector.search_missing(Some(MissingTagSearch::new(&fitted, &stands)?));
             calibrated = Some(fitted.clone());
             *calibration = Some(fitted);
         }

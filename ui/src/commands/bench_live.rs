@@ -15,7 +15,7 @@ use vision::synthetic::{
     Effects, GameSettings, LensClass, MovingGame, Renderer, Scenery, framing_camera_for,
 };
 use vision::{
-    Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, SmallTagSearch, TagDetector,
+    Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, MissingTagSearch, TagDetector,
 };
 
 use super::bench::{calibrate_from_picture, percentile, progress};
@@ -347,7 +347,7 @@ fn play(
                     &stands,
                     bench.size,
                 )?;
-                live.search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
+                live.search_missing(Some(MissingTagSearch::new(&fitted, &stands)?));
                 calibration.insert(fitted)
             }
         };

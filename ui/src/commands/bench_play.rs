@@ -22,7 +22,7 @@ use vision::synthetic::{
     Evening, EveningSettings, FrameTruth, LensClass, Renderer, framing_camera_for,
 };
 use vision::{
-    DetectorSettings, LiveDetector, LiveSettings, MoveEvent, MoveWatch, SmallTagSearch, TagPose,
+    DetectorSettings, LiveDetector, LiveSettings, MissingTagSearch, MoveEvent, MoveWatch, TagPose,
     Tracker, TrackerSettings, locate_tags, observations, scene_on_table,
 };
 
@@ -243,7 +243,7 @@ impl Play {
                     SIZE,
                 )?;
                 self.detector
-                    .search_small(Some(SmallTagSearch::new(&fitted, &stands)?));
+                    .search_missing(Some(MissingTagSearch::new(&fitted, &stands)?));
                 self.calibration = Some(fitted.clone());
                 fitted
             }

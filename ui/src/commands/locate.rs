@@ -12,7 +12,7 @@ use rules::ground::Ground;
 use rules::rulings::rulings_with;
 use rules::units::Inches;
 use vision::{
-    DetectorSettings, FrameTags, Mat, SmallTagSearch, TagDetector, annotate::annotate,
+    DetectorSettings, FrameTags, Mat, MissingTagSearch, TagDetector, annotate::annotate,
     locate_tags_on, read_image, scene_on_table,
 };
 
@@ -67,7 +67,7 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
     let mut sightings = detector.detect(&image)?.sightings();
     if let Some(roster) = &roster {
         // The roster's tags too small for the detector, where the camera says they would be.
-        let search = SmallTagSearch::new(&calibration, &roster.stand_tags())?;
+        let search = MissingTagSearch::new(&calibration, &roster.stand_tags())?;
         let small = search.find_in(&image, &sightings)?;
         tracing::info!(found = small.len(), "small tags found by their likeness");
         sightings.extend(small);

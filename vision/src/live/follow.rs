@@ -21,8 +21,8 @@ use calibration::{PixelPoint, Pixels};
 use nalgebra::{Matrix3, SMatrix, SVector, Vector3};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
 
-use super::likeness;
 use super::roi::side;
+use super::{covered, likeness};
 use crate::pattern::TagTexture;
 
 /// A grey frame's pixels, read with bilinear interpolation.
@@ -80,6 +80,10 @@ pub(crate) struct FollowSettings {
     /// Cells that may read wrong (of the inked square, border included) before the tag is
     /// refused.
     pub max_wrong_cells: u32,
+    /// Whether the tag may be followed with part of it covered ([`follow_in_part`]): only a
+    /// tag lying still. One on the move is in a hand, whose fingers over it would be fitted as
+    /// its edges, and its size read from them would say it was lifted.
+    pub through_cover: bool,
 }
 
 /// The weakest mean crossing along an edge that counts as the border's edge, grey levels a
@@ -102,12 +106,38 @@ pub(crate) fn follow(
     search: Pixels,
     settings: FollowSettings,
 ) -> Option<Followed> {
-    let found = fit_square(gray, corners, search, SideRatio::FOLLOWED)?;
+    let whole = || {
+        let found = fit_square(gray, corners, search, SideRatio::FOLLOWED)?;
+        let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
+        let read = wrong_cells <= settings.max_wrong_cells;
+        // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
+        let confirmed = || side(&found).0 < SMALL && likeness::confirms(gray, pattern, &found);
+        (read || confirmed()).then_some(Followed {
+            corners: found,
+            wrong_cells,
+            margin,
+        })
+    };
+    whole().or_else(|| {
+        settings
+            .through_cover
+            .then(|| follow_in_part(gray, pattern, corners, search))
+            .flatten()
+    })
+}
+
+/// Tag `pattern` near its predicted `corners` with part of it covered (figures on its base seen
+/// from the side, a finger): fitted from the edges in sight and told by the rest of its
+/// pattern ([`covered`]), unturned; its cells read as they are, the covered ones wrong.
+fn follow_in_part(
+    gray: &GrayView,
+    pattern: &TagTexture,
+    corners: &[PixelPoint; 4],
+    search: Pixels,
+) -> Option<Followed> {
+    let (found, _, quarter) = covered::identify(gray, corners, search, &[(0, pattern)])?;
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
-    let read = wrong_cells <= settings.max_wrong_cells;
-    // Cells too small to read one by one: the whole pattern's likeness confirms the tag.
-    let confirmed = || side(&found).0 < SMALL && likeness::confirms(gray, pattern, &found);
-    (read || confirmed()).then_some(Followed {
+    (quarter == 0).then_some(Followed {
         corners: found,
         wrong_cells,
         margin,
@@ -208,13 +238,14 @@ pub(crate) fn fit_square_but(
 ) -> Option<[PixelPoint; 4]> {
     let center = PixelPoint::mean(predicted);
     let at = |k: usize| predicted[k % 4];
-    let edge = |k: usize| fit_edge(gray, at(k), at(k + 1), center, search);
+    // An edge beside what covers the tag is seen along part of its length.
+    let edge = |k: usize| fit_edge_along(gray, (at(k), at(k + 1)), center, search, BESIDE_COVER);
     let mut found = [PixelPoint::default(); 4];
     match cover {
         Cover::Edge(k) => {
             let (after, opposite, before) = (k + 1, k + 2, k + 3);
             let (after_line, before_line) = (edge(after)?, edge(before)?);
-            let opposite_line = edge(opposite)?;
+            let opposite_line = fit_edge(gray, at(opposite), at(opposite + 1), center, search)?;
             found[opposite % 4] = after_line.meet(&opposite_line)?;
             found[before % 4] = opposite_line.meet(&before_line)?;
             let scale = found[opposite % 4].distance(&found[before % 4]).0
@@ -240,6 +271,9 @@ pub(crate) fn fit_square_but(
     }
     same_shape(predicted, &found, ratio).then_some(found)
 }
+
+/// The share of its length along which an edge beside a cover must be found.
+const BESIDE_COVER: f64 = 0.3;
 
 /// Below this side, in pixels, a tag whose cells do not all read right may still be confirmed
 /// by its likeness to the pattern ([`likeness`]); above it cells are two pixels or more and
@@ -279,13 +313,26 @@ impl Line {
     }
 }
 
-/// The border's edge between predicted corners `a` and `b` of a tag centred at `center`.
+/// The border's edge between predicted corners `a` and `b` of a tag centred at `center`, found
+/// along at least half its length.
 fn fit_edge(
     gray: &GrayView,
     a: PixelPoint,
     b: PixelPoint,
     center: PixelPoint,
     search: Pixels,
+) -> Option<Line> {
+    fit_edge_along(gray, (a, b), center, search, 0.5)
+}
+
+/// The border's edge between predicted corners `a` and `b`, found along at least the share
+/// `least` of its length.
+fn fit_edge_along(
+    gray: &GrayView,
+    (a, b): (PixelPoint, PixelPoint),
+    center: PixelPoint,
+    search: Pixels,
+    least: f64,
 ) -> Option<Line> {
     let length = a.distance(&b).0;
     if length < 4.0 {
@@ -315,7 +362,7 @@ fn fit_edge(
         .iter()
         .filter_map(|n| n.strongest_rise(shift).map(|d| n.at(d)))
         .collect();
-    fit_line(&crossings, (count / 2).max(4))
+    fit_line(&crossings, ((count as f64 * least) as usize).max(4))
 }
 
 /// The grey levels along one outward normal of an edge, every [`STEP`] pixels, and how they
@@ -557,7 +604,10 @@ mod tests {
     use rules::geometry::{OrientedRect, TablePoint};
     use rules::units::{Degrees, Inches};
 
-    const SETTINGS: FollowSettings = FollowSettings { max_wrong_cells: 2 };
+    const SETTINGS: FollowSettings = FollowSettings {
+        max_wrong_cells: 2,
+        through_cover: false,
+    };
 
     /// One stand with tag 5 on a busy table, seen from 40° at about 20 px a tag, and the tag's
     /// true corners.

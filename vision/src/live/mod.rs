@@ -15,14 +15,15 @@
 //! [`queue`] holds the bounded, frame-dropping hand-over between the threads of a live
 //! pipeline.
 
+mod covered;
 pub(crate) mod follow;
 pub(crate) mod likeness;
+pub mod missing;
 mod mosaic;
 pub mod moved;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
-pub mod small;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -31,10 +32,10 @@ use calibration::{PixelPoint, PixelVector, Pixels, TagSighting};
 use opencv::core::{Mat, MatTraitConst};
 
 use self::follow::{FollowSettings, GrayView, follow};
+use self::missing::{MissingTagSearch, Strip};
 use self::mosaic::Mosaic;
 use self::roi::Region;
 use self::schedule::{Plan, Schedule, ScheduleSettings, SweepPart};
-use self::small::{SmallTagSearch, Strip};
 use crate::detect::{
     Detection, Detections, DetectorSettings, TagDetector, as_gray, sort_tags, to_apriltag_image,
 };
@@ -114,13 +115,14 @@ pub struct LiveDetector {
     known: HashMap<u32, Known>,
     patterns: HashMap<u32, TagTexture>,
     frame: u64,
-    /// The small-tag search's strip in turn.
-    small_turn: usize,
-    /// Whether the next tracking frame searches the whole table for small tags.
-    small_whole: bool,
+    /// The missing-tag search's strip in turn.
+    missing_turn: usize,
+    /// Whether the next tracking frame searches the whole table for missing tags.
+    missing_whole: bool,
     report: Option<PassReport>,
-    /// The roster's tags looked for where they would be too small for the detector.
-    small: Option<SmallTagSearch>,
+    /// The roster's tags looked for where the detector misses them: too small, or partly
+    /// covered.
+    missing: Option<MissingTagSearch>,
 }
 
 impl LiveDetector {
@@ -143,10 +145,10 @@ impl LiveDetector {
             known: HashMap::new(),
             patterns: HashMap::new(),
             frame: 0,
-            small_turn: 0,
-            small_whole: false,
+            missing_turn: 0,
+            missing_whole: false,
             report: None,
-            small: None,
+            missing: None,
         })
     }
 
@@ -171,30 +173,30 @@ impl LiveDetector {
         self.schedule.restart();
     }
 
-    /// Look for the roster's tags that no pass finds where they would be too small for the
-    /// detector, one strip of the table a tracking frame (`None`: stop). Give a new search
+    /// Look for the roster's tags that no pass finds (too small for the detector, or partly
+    /// covered by figures), one strip of the table a tracking frame (`None`: stop). Give a new search
     /// whenever the calibration or the roster changes.
     ///
     /// The first search after none covers the whole table at once, on the next tracking frame:
-    /// that frame takes a tenth of a second longer (at 1080p), but every small tag is there
+    /// that frame takes a tenth of a second longer (at 1080p), but every missing tag is there
     /// from the start instead of within a round of the strips.
-    pub fn search_small(&mut self, search: Option<SmallTagSearch>) {
-        self.small_whole = self.small.is_none() && search.is_some();
-        self.small = search;
+    pub fn search_missing(&mut self, search: Option<MissingTagSearch>) {
+        self.missing_whole = self.missing.is_none() && search.is_some();
+        self.missing = search;
     }
 
-    /// Run a whole-table search for small tags, given since the last frame, on this frame at
+    /// Run a whole-table search for missing tags, given since the last frame, on this frame at
     /// once (a still picture has no next frame to run it on), adding what it finds.
     pub fn search_pending(
         &mut self,
         image: &Mat,
         detections: &mut Detections,
     ) -> Result<(), VisionError> {
-        if !self.small_whole {
+        if !self.missing_whole {
             return Ok(());
         }
         let gray = as_gray(image)?;
-        let found = self.small_pass(gray.as_ref(), &detections.tags)?;
+        let found = self.missing_pass(gray.as_ref(), &detections.tags)?;
         self.learn(&found);
         detections.tags.extend(found);
         sort_tags(&mut detections.tags);
@@ -271,26 +273,26 @@ impl LiveDetector {
             )?;
             add_new(&mut tags, found);
         }
-        // A frame that sweeps a part at full resolution has spent the small search's time.
+        // A frame that sweeps a part at full resolution has spent the missing-tag search's time.
         if sweep.is_none() {
-            tags.extend(self.small_pass(gray, &tags)?);
+            tags.extend(self.missing_pass(gray, &tags)?);
         }
         Ok((tags, report))
     }
 
-    /// One strip of the small-tag search, for the roster's tags not found by the other passes.
-    fn small_pass(
+    /// One strip of the missing-tag search, for the roster's tags not found by the other passes.
+    fn missing_pass(
         &mut self,
         gray: &Mat,
         tags: &[Detection],
     ) -> Result<Vec<Detection>, VisionError> {
-        let Some(search) = &self.small else {
+        let Some(search) = &self.missing else {
             return Ok(Vec::new());
         };
         let gray = one_block(gray)?;
         let view = gray_view(&gray)?;
         let seen: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
-        let strip = if std::mem::take(&mut self.small_whole) {
+        let strip = if std::mem::take(&mut self.missing_whole) {
             Strip::WHOLE
         } else {
             // Every other frame, the strip where a small tag known a moment ago was lost: a
@@ -304,8 +306,8 @@ impl LiveDetector {
             let index = match lost.and_then(|at| search.strip_at(at, SMALL_STRIPS)) {
                 Some(index) => index,
                 None => {
-                    self.small_turn = (self.small_turn + 1) % SMALL_STRIPS;
-                    self.small_turn
+                    self.missing_turn = (self.missing_turn + 1) % SMALL_STRIPS;
+                    self.missing_turn
                 }
             };
             Strip {
@@ -342,12 +344,14 @@ impl LiveDetector {
     ) -> Result<(Vec<Detection>, Vec<&'e Expected>), VisionError> {
         let gray = one_block(gray)?;
         let view = gray_view(&gray)?;
-        let settings = FollowSettings {
-            max_wrong_cells: u32::from(self.full.settings().max_bit_errors),
-        };
+        let max_wrong_cells = u32::from(self.full.settings().max_bit_errors);
         let mut tags = Vec::with_capacity(expected.len());
         let mut lost = Vec::new();
         for e in expected {
+            let settings = FollowSettings {
+                max_wrong_cells,
+                through_cover: e.still,
+            };
             let followed = if e.follow {
                 self.pattern(e.id)
                     .and_then(|pattern| follow(&view, pattern, &e.corners, e.search, settings))
@@ -430,6 +434,7 @@ impl LiveDetector {
                     // A tag too small for the detector is followed until it is forgotten: its
                     // region search could not find it.
                     follow: missed == 0 || k.side().0 < follow::SMALL,
+                    still: speed.0 < STILL_SPEED,
                 })
             })
             .collect()
@@ -461,14 +466,17 @@ impl LiveDetector {
     }
 }
 
-/// Strips of the table the small-tag search takes turns over, one a tracking frame.
+/// The fastest a tag's corners may move, pixels a frame, and it be taken to lie still.
+const STILL_SPEED: f64 = 0.5;
+
+/// Strips of the table the missing-tag search takes turns over, one a tracking frame.
 const SMALL_STRIPS: usize = 12;
 
 /// Where one of the known tags the search looks for and did not see this frame was last seen,
 /// taking them in turn frame by frame; `None` when none is missing.
 fn lost_small_tag(
     known: &HashMap<u32, Known>,
-    search: &SmallTagSearch,
+    search: &MissingTagSearch,
     seen: &[TagSighting],
     frame: u64,
 ) -> Option<PixelPoint> {
@@ -498,6 +506,8 @@ struct Expected {
     recent: bool,
     /// Whether to follow it from its predicted corners before searching its region.
     follow: bool,
+    /// Whether it lay still when last seen.
+    still: bool,
 }
 
 impl PassReport {
@@ -625,6 +635,7 @@ pub fn follow_tag(
     let search = roi::follow_search(roi::side(predicted), Pixels(0.0));
     let settings = FollowSettings {
         max_wrong_cells: u32::from(DetectorSettings::default().max_bit_errors),
+        through_cover: false,
     };
     Ok(
         follow(&view, &pattern, predicted, search, settings).map(|f| TagSighting {

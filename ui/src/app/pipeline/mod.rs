@@ -40,7 +40,7 @@ use vision::live::queue::{Counts, DropSender, dropping};
 use vision::source::{ImageFile, VideoFile, Webcam, WebcamRequest};
 use vision::{
     DetectorSettings, ErrorMap, Frame, FrameSource, FrameTags, HealthWatch, LiveDetector,
-    LiveSettings, MoveEvent, MoveWatch, Remedy, Replaced, SightMap, SmallTagSearch, Tracker,
+    LiveSettings, MissingTagSearch, MoveEvent, MoveWatch, Remedy, Replaced, SightMap, Tracker,
     TrackerSettings, Travelling, Unseen, locate_tags_on,
 };
 

@@ -201,10 +201,10 @@ impl Processor {
                 self.rules_changed,
                 &mut self.for_camera,
             );
-            // A calibration just made: the small tags are searched for on this frame, not the
+            // A calibration just made: the missing tags are searched for on this frame, not the
             // next, which a still picture never gives.
             if let Err(e) = detector.search_pending(&frame.image, &mut detections) {
-                tracing::warn!("the search for small tags failed: {e}");
+                tracing::warn!("the search for missing tags failed: {e}");
             }
         }
         let sightings = detections.sightings();
@@ -220,7 +220,7 @@ impl Processor {
         (state, word)
     }
 
-    /// Keep the detector's search for small tags and the map of what the camera can see made
+    /// Keep the detector's search for missing tags and the map of what the camera can see made
     /// for the camera and roster in use.
     fn follow_camera(
         detector: &mut LiveDetector,
@@ -254,13 +254,13 @@ impl Processor {
             .map(Roster::stand_tags)
             .unwrap_or_default();
         let (Some(calibration), Some(roster)) = (&inputs.calibration, &inputs.roster) else {
-            detector.search_small(None);
+            detector.search_missing(None);
             return;
         };
-        let search = SmallTagSearch::new(calibration, &made.stand_tags)
-            .inspect_err(|e| tracing::warn!("no search for small tags: {e}"))
+        let search = MissingTagSearch::new(calibration, &made.stand_tags)
+            .inspect_err(|e| tracing::warn!("no search for missing tags: {e}"))
             .ok();
-        detector.search_small(search);
+        detector.search_missing(search);
         let map = SightMap::of(
             &calibration.camera,
             Inches(calibration.table.width),
@@ -408,7 +408,16 @@ impl Processor {
     ) -> CameraWord {
         let roster = self.inputs.roster.as_ref();
         let ground = self.ground_learning.ground();
-        let tags = locate_tags_on(calibration, roster, sightings, state.stand_height, ground);
+        let mut tags = locate_tags_on(calibration, roster, sightings, state.stand_height, ground);
+        // A tag the figures on its base partly cover is placed less surely: its bar says so.
+        let covered = self.health.covered();
+        for tag in tags
+            .tags
+            .iter_mut()
+            .filter(|t| covered.contains(&t.pose.id))
+        {
+            tag.pose.uncertainty = tag.pose.uncertainty.covered();
+        }
         for problem in &tags.problems {
             match problem {
                 vision::TagProblem::Unknown { id, .. } => state.status.unknown_tags.push(*id),

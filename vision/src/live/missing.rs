@@ -17,9 +17,7 @@
 //! judged by its likeness to the patterns of the roster's tags not yet seen
 //! ([`likeness::identify`]): it must be clearly one tag at one turn, or it is dropped. When the
 //! border's four edges are not all found, or the whole pattern is not clearly one tag, the
-//! candidate is tried as covered along each edge and at each corner in turn: the square from the
-//! edges in sight and the tag's known size, the pattern told by the pixels clear of the cover
-//! ([`likeness::identify_in_part`]).
+//! candidate is tried as covered along each edge and at each corner in turn ([`covered`]).
 //!
 //! Decisions:
 //! - Only unseen roster tags are tried: a stranger's id is never invented, and each pattern tried
@@ -30,12 +28,7 @@
 //! - The dark middle of a tag is no test: some tags' data cells are mostly paper, and a dark base
 //!   beside a tag is darker than its middle. The ring is what every tag has.
 //! - An id judged to be in two places is reported in neither.
-//! - A cover is tried only as what figures make: an edge, or a corner, hidden from the paper
-//!   inwards. The pixels left out are the same for every pattern tried; letting each pattern
-//!   leave out the pixels it fits worst named wrong tags at a quarter of the candidates. Only
-//!   families as large as tag36h11 are looked for so: in tag16h5 a covered row leaves too few
-//!   bits to tell one tag from another.
-//! - The live detector searches one strip of the table a frame ([`SmallTagSearch::find`]), so
+//! - The live detector searches one strip of the table a frame ([`MissingTagSearch::find`]), so
 //!   that no frame pays for the whole band.
 
 use std::collections::HashMap;
@@ -49,7 +42,8 @@ use opencv::imgproc;
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 
-use super::follow::{Cover, GrayView, SideRatio, fit_square, fit_square_but};
+use super::covered;
+use super::follow::{GrayView, SideRatio, fit_square};
 use super::likeness;
 use super::roi::{follow_search, side};
 use super::{gray_view, one_block};
@@ -125,7 +119,7 @@ impl Strip {
 
 /// A search for the roster's small tags through one calibrated camera, prepared once (the
 /// table's rectification) and run on frame after frame.
-pub struct SmallTagSearch {
+pub struct MissingTagSearch {
     camera: Camera,
     groups: Vec<Group>,
 }
@@ -150,13 +144,13 @@ impl Group {
     }
 }
 
-impl SmallTagSearch {
+impl MissingTagSearch {
     /// A search for the `wanted` tags (the roster's stand tags) on the table `calibration`
     /// describes; fails on an id outside the calibration's tag family.
     pub fn new(
         calibration: &TableCalibration,
         wanted: &HashMap<u32, StandTagSpec>,
-    ) -> Result<SmallTagSearch, VisionError> {
+    ) -> Result<MissingTagSearch, VisionError> {
         let camera = calibration.camera;
         let mut by_size: HashMap<i64, Vec<(u32, StandTagSpec)>> = HashMap::new();
         for (&id, spec) in wanted {
@@ -184,7 +178,7 @@ impl SmallTagSearch {
             });
         }
         groups.sort_by(|a, b| a.size.0.total_cmp(&b.size.0));
-        Ok(SmallTagSearch { camera, groups })
+        Ok(MissingTagSearch { camera, groups })
     }
 
     /// The wanted tags found in a frame (BGR or grey), except those `seen` already: the whole
@@ -721,52 +715,7 @@ fn identified(
     let whole = fit_flat_or_on_a_slope(view, predicted, size).and_then(|fitted| {
         likeness::identify(view, patterns, &fitted).map(|(id, quarter)| (fitted, id, quarter))
     });
-    whole.or_else(|| partly_covered(view, predicted, size, patterns))
-}
-
-/// A candidate's border fitted with an edge or a corner covered (each in turn), and identified
-/// by its pixels clear of what covers it: the likeliest of those found.
-fn partly_covered(
-    view: &GrayView,
-    predicted: &[PixelPoint; 4],
-    size: Pixels,
-    patterns: &[(u32, &TagTexture)],
-) -> Option<([PixelPoint; 4], u32, usize)> {
-    let (_, family) = patterns.first()?;
-    if family.inked_cells() < COVERABLE_INKED_CELLS {
-        return None;
-    }
-    let search = follow_search(size, Pixels(0.0));
-    Cover::ALL
-        .into_iter()
-        .filter_map(|cover| {
-            let fitted = fit_square_but(view, predicted, search, SideRatio::FOLLOWED, cover)?;
-            Some((cover, fitted))
-        })
-        .filter_map(|(cover, fitted)| {
-            let (id, quarter, value) =
-                likeness::identify_in_part(view, patterns, &fitted, cover, covered_depths(cover))?;
-            Some((value, fitted, id, quarter))
-        })
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, fitted, id, quarter)| (fitted, id, quarter))
-}
-
-/// The smallest family whose tags are told apart with part of them covered: tag36h11 (8 inked
-/// cells across, its 36 data bits at least 11 apart). With a row of tag16h5's 16 bits covered
-/// the rest names the wrong tag.
-const COVERABLE_INKED_CELLS: usize = 8;
-
-/// How deep, in cells from the paper's edge, what covers a tag may reach and the rest still
-/// tell it: past its quiet zone and border (2), a row of data cells (3) or two (4) along one
-/// edge; along two edges, a corner, one row at most — beyond that what is left is too little
-/// to tell one tag from another (on the built tables of `bench accuracy`, wrong tags were
-/// named there).
-fn covered_depths(cover: Cover) -> &'static [f64] {
-    match cover {
-        Cover::Edge(_) => &[2.0, 3.0, 4.0],
-        Cover::Corner(_) => &[2.0, 3.0],
-    }
+    whole.or_else(|| covered::identify(view, predicted, follow_search(size, Pixels(0.0)), patterns))
 }
 
 #[cfg(test)]
