@@ -44,47 +44,10 @@ pub(crate) fn identify(
     patterns: &[(u32, &TagTexture)],
     corners: &[PixelPoint; 4],
 ) -> Option<(u32, usize)> {
-    let mut ranked: Vec<(f64, u32, usize)> = Vec::with_capacity(4 * patterns.len());
-    for (id, pattern) in patterns {
-        for quarter in 0..4 {
-            let turned: [PixelPoint; 4] = std::array::from_fn(|k| corners[(k + quarter) % 4]);
-            if let Some(value) = likeness(gray, pattern, &turned) {
-                ranked.push((value, *id, quarter));
-            }
-        }
-    }
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (best, id, quarter) = *ranked.first()?;
-    let runner_up = ranked.get(1).map_or(f64::NEG_INFINITY, |r| r.0);
-    (best >= MIN_LIKENESS && best - runner_up >= MIN_LEAD).then_some((id, quarter))
-}
-
-/// The normalised correlation of the pixels over the inked square and half the paper ring
-/// (beyond that, the paper may be short and clutter begins) with the pattern seen through the
-/// quad; `None` outside the frame or on a flat patch.
-pub(crate) fn likeness(
-    gray: &GrayView,
-    pattern: &TagTexture,
-    corners: &[PixelPoint; 4],
-) -> Option<f64> {
-    let to_square = square_to_quad(corners)?.try_inverse()?;
-    let inked = pattern.inked_cells() as f64;
-    let cells = pattern.cells as f64;
-    let (low, high) = bounds(corners);
-    // Half a cell of paper, in pixels, with a pixel to spare.
-    let pad = 0.5 * (high.x - low.x).max(high.y - low.y) / inked + 1.0;
-    let mut sums = Correlation::default();
-    for j in (low.y - pad).floor() as i64..=(high.y + pad).ceil() as i64 {
-        for i in (low.x - pad).floor() as i64..=(high.x + pad).ceil() as i64 {
-            let (x, y) = (i as f64, j as f64);
-            let (u, v) = in_cells(&to_square, inked, x, y);
-            let inside = |w: f64| (0.5..=cells - 0.5).contains(&w);
-            if inside(u) && inside(v) {
-                sums.add(gray.at(x, y)?, blended(pattern, u, v));
-            }
-        }
-    }
-    sums.coefficient()
+    let (_, family) = patterns.first()?;
+    let samples = Samples::inside(gray, corners, family, None)?;
+    let (id, quarter, _) = samples.identify(patterns, &[0.0])?;
+    Some((id, quarter))
 }
 
 /// [`identify`] for a tag part of whose border `cover` hides, tried as hidden `depth` cells
@@ -101,33 +64,12 @@ pub(crate) fn identify_in_part(
     depths: &[f64],
 ) -> Option<(u32, usize, f64)> {
     let (_, family) = patterns.first()?;
-    let samples = Samples::inside(gray, corners, family, cover)?;
-    // For each depth, every pattern and turn's likeness.
-    let mut ranked: Vec<Vec<(f64, u32, usize)>> = vec![Vec::new(); depths.len()];
-    for (id, pattern) in patterns {
-        for quarter in 0..4 {
-            let likenesses = samples.likeness(pattern, quarter, depths);
-            for (at_depth, value) in ranked.iter_mut().zip(likenesses) {
-                if let Some(value) = value {
-                    at_depth.push((value, *id, quarter));
-                }
-            }
-        }
-    }
-    ranked
-        .into_iter()
-        .filter_map(|mut at_depth| {
-            at_depth.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let (best, id, quarter) = *at_depth.first()?;
-            let runner_up = at_depth.get(1).map_or(f64::NEG_INFINITY, |r| r.0);
-            (best >= MIN_LIKENESS && best - runner_up >= MIN_LEAD).then_some((id, quarter, best))
-        })
-        .max_by(|a, b| a.2.total_cmp(&b.2))
+    Samples::inside(gray, corners, family, Some(cover))?.identify(patterns, depths)
 }
 
-/// The pixels over a tag's inked square and half its paper ring, as [`likeness`] reads them,
-/// each with its place in cells from the square's middle and how many cells it lies from the
-/// paper's edge along the covered edges.
+/// The pixels over a tag's inked square and half its paper ring (beyond that, the paper may be
+/// short and clutter begins), each with its place in cells from the square's middle and how
+/// many cells it lies from the paper's edge along the covered edges, if any are.
 struct Samples {
     /// Grey level, cells right and down of the middle (unturned), cells clear of the cover.
     points: Vec<(f64, f64, f64, f64)>,
@@ -136,16 +78,18 @@ struct Samples {
 }
 
 impl Samples {
+    /// The samples inside `corners`; `None` when they reach outside the frame.
     fn inside(
         gray: &GrayView,
         corners: &[PixelPoint; 4],
         family: &TagTexture,
-        cover: Cover,
+        cover: Option<Cover>,
     ) -> Option<Samples> {
         let to_square = square_to_quad(corners)?.try_inverse()?;
         let inked = family.inked_cells() as f64;
         let cells = family.cells as f64;
         let (low, high) = bounds(corners);
+        // Half a cell of paper, in pixels, with a pixel to spare.
         let pad = 0.5 * (high.x - low.x).max(high.y - low.y) / inked + 1.0;
         let middle = cells / 2.0;
         let mut points = Vec::new();
@@ -156,12 +100,44 @@ impl Samples {
                 let inside = |w: f64| (0.5..=cells - 0.5).contains(&w);
                 if inside(u) && inside(v) {
                     // The square's edge 0 is its +v side, then +u, −v and −u (`square_to_quad`).
-                    let clear = cover.distance([cells - v, cells - u, v, u]);
+                    let clear =
+                        cover.map_or(f64::INFINITY, |c| c.distance([cells - v, cells - u, v, u]));
                     points.push((gray.at(x, y)?, u - middle, v - middle, clear));
                 }
             }
         }
         Some(Samples { points, middle })
+    }
+
+    /// The likeliest of `patterns` and turns clearly told at some depth of `depths` (each
+    /// judged on the samples that far clear of the cover): its id, quarter turns and likeness.
+    fn identify(
+        &self,
+        patterns: &[(u32, &TagTexture)],
+        depths: &[f64],
+    ) -> Option<(u32, usize, f64)> {
+        // For each depth, every pattern and turn's likeness.
+        let mut ranked: Vec<Vec<(f64, u32, usize)>> = vec![Vec::new(); depths.len()];
+        for (id, pattern) in patterns {
+            for quarter in 0..4 {
+                let likenesses = self.likeness(pattern, quarter, depths);
+                for (at_depth, value) in ranked.iter_mut().zip(likenesses) {
+                    if let Some(value) = value {
+                        at_depth.push((value, *id, quarter));
+                    }
+                }
+            }
+        }
+        ranked
+            .into_iter()
+            .filter_map(|mut at_depth| {
+                at_depth.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let (best, id, quarter) = *at_depth.first()?;
+                let runner_up = at_depth.get(1).map_or(f64::NEG_INFINITY, |r| r.0);
+                (best >= MIN_LIKENESS && best - runner_up >= MIN_LEAD)
+                    .then_some((id, quarter, best))
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2))
     }
 
     /// The likeness of the pattern turned by `quarter` (corner `k` of the tag at corner
