@@ -5,7 +5,7 @@
 //! whatever lies round it, all the way round. On the far side of an oblique table a cell is a
 //! pixel and a half and the blur closes that gap, so most tags under 16 px are never found;
 //! and a figure standing over a tag's quiet zone, seen from a camera at the table's side, breaks
-//! the ring at any size (on `bench accuracy`'s built tables the detector finds a fifth of the
+//! the ring at any size (on `bench accuracy`'s built tables the detector finds a sixth of the
 //! tags less than a quarter covered). Yet the calibration knows how big a stand's tag is at
 //! every place on the table. The table is drawn again seen from straight above (the table
 //! picture rectified at the tags' height), where every tag is a square of one known size at
