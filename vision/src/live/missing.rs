@@ -117,7 +117,7 @@ impl Strip {
     }
 }
 
-/// A search for the roster's small tags through one calibrated camera, prepared once (the
+/// A search for the roster's missing tags through one calibrated camera, prepared once (the
 /// table's rectification) and run on frame after frame.
 pub struct MissingTagSearch {
     camera: Camera,
