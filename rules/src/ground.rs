@@ -209,6 +209,13 @@ impl Ground {
             .map(|(hill, _)| hill.id.as_str())
     }
 
+    /// The highest the ground rises anywhere, given or learnt.
+    pub fn highest(&self) -> Inches {
+        let hills = self.hills.iter().map(|hill| hill.top);
+        let learnt = self.learnt.iter().map(|rise| rise.height);
+        hills.chain(learnt).fold(Inches::ZERO, Inches::max)
+    }
+
     /// Whether no hill rises anywhere, given or learnt.
     pub fn is_flat(&self) -> bool {
         self.hills.is_empty() && self.learnt.is_empty()

@@ -86,14 +86,18 @@ pub fn tag_pose(
     })
 }
 
-/// Steps of following a tag's ray down to the ground under it: each places the tag at the
-/// height of the ground under its last place (see [`tag_pose_on`]).
-const GROUND_STEPS: usize = 12;
+/// How far down a tag's ray is walked at a time looking for the ground it meets first, inches
+/// of height (at 55° from vertical, 0.14" across the table: a hill is crossed in many steps).
+const GROUND_STEP: Inches = Inches(0.1);
+/// Halvings of the last step once the ray has passed into the ground.
+const GROUND_HALVINGS: usize = 12;
 
-/// Place a tag on a stand standing on `ground`: `height` above the ground under it. The
-/// ground's height under the tag is found by placing it, reading the ground under that place,
-/// and placing it again at that height until it settles (a slope under 45° seen from a camera
-/// within 45° of vertical settles in a few steps). The tag is taken as level at the ground's
+/// Place a tag on a stand standing on `ground`: `height` above the ground under it. The tag is
+/// where its ray, walked down from above the highest ground, first comes within `height` of
+/// the ground under it: the first ground the camera's line of sight meets, as the tag in the
+/// picture is. (Settling on the ground under the tag's place on the cloth, and again under
+/// that, can settle on the cloth beyond a hill: a tag 3" up seen from 55° lies 4.3" from where
+/// its ray meets the cloth, past a hill's foot.) The tag is taken as level at the ground's
 /// height under its centre: on a 17° slope a 1" tag's edges are 0.15" above and below it,
 /// which moves its corners, not its centre, to first order.
 pub fn tag_pose_on(
@@ -105,26 +109,7 @@ pub fn tag_pose_on(
     if ground.is_flat() {
         return tag_pose(calibration, sighting, height);
     }
-    // The centre alone is followed down (four unprojections a step); the whole pose, with its
-    // error bar, is made once, at the height it settles at.
-    let centre_at = |at: Inches| -> Option<TablePoint> {
-        let mut sum = TableVector::zeros();
-        for pixel in &sighting.corners {
-            sum += calibration.camera.unproject_at(pixel, at)?.coords;
-        }
-        Some(TablePoint::from(sum / 4.0))
-    };
-    let mut centre = centre_at(height)?;
-    let mut under = ground.height_at(&centre);
-    for _ in 0..GROUND_STEPS {
-        let next = centre_at(height + under)?;
-        let settled = (next - centre).norm() < 1e-4;
-        centre = next;
-        if settled {
-            break;
-        }
-        under = ground.height_at(&centre);
-    }
+    let under = ground_met(calibration, sighting, height, ground)?;
     let mut pose = tag_pose(calibration, sighting, height + under)?;
     // Ground learnt from a stand is as uncertain as that stand's height was: the error bar
     // carries it along the tag's ray.
@@ -133,6 +118,45 @@ pub fn tag_pose_on(
         pose.uncertainty.covariance = pose.uncertainty.with_height(unsure);
     }
     Some(pose)
+}
+
+/// The ground's height under a tag `height` above it, where its ray first meets it. The point
+/// of a ray at a height moves in a straight line with the height (the mean of the corners'
+/// rays, each a line), so two unprojections give all of it.
+fn ground_met(
+    calibration: &TableCalibration,
+    sighting: &TagSighting,
+    height: Inches,
+    ground: &Ground,
+) -> Option<Inches> {
+    let centre_at = |at: Inches| -> Option<TableVector> {
+        let mut sum = TableVector::zeros();
+        for pixel in &sighting.corners {
+            sum += calibration.camera.unproject_at(pixel, at)?.coords;
+        }
+        Some(sum / 4.0)
+    };
+    let low = centre_at(height)?;
+    let per_inch = centre_at(height + Inches(1.0))? - low;
+    // The ground under the ray where it is `up` inches above the tag's height over the cloth.
+    let ground_under = |up: f64| ground.height_at(&TablePoint::from(low + per_inch * up)).0;
+    let clear = |up: f64| up > ground_under(up);
+    let mut up = ground.highest().0;
+    let mut last_clear = up + GROUND_STEP.0;
+    while up > 0.0 && clear(up) {
+        last_clear = up;
+        up -= GROUND_STEP.0;
+    }
+    let mut below = up.max(0.0);
+    for _ in 0..GROUND_HALVINGS {
+        let middle = (below + last_clear) / 2.0;
+        if clear(middle) {
+            last_clear = middle;
+        } else {
+            below = middle;
+        }
+    }
+    Some(Inches(ground_under(below)))
 }
 
 /// What a tag in view is.

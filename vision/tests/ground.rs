@@ -110,6 +110,69 @@ fn a_stand_on_a_hill_is_placed_where_it_stands_when_the_hill_is_given() {
     }
 }
 
+/// A stand on a steep plateau 3" high seen from 55° from vertical: its tag's ray meets the
+/// cloth 4" beyond the stand, past the plateau's foot, where the ground is the cloth. The tag
+/// is where its ray first meets the ground, on the plateau.
+#[test]
+fn a_stand_on_a_plateau_seen_from_low_is_placed_on_it_not_on_the_cloth_behind() {
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(TABLE, size, Degrees(55.0), Degrees(70.0));
+    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
+    let mut seen: Vec<TagSighting> = anchors
+        .anchors
+        .iter()
+        .map(|a| sighting(&camera, a.id, &a.placement()))
+        .collect();
+    let calibration =
+        calibration::calibrate(&anchors, &seen, size, &Settings::default()).expect("calibrates");
+    let at = TablePoint::new(36.0, 24.0);
+    let square = |r: f64| {
+        vec![
+            TablePoint::new(at.x - r, at.y - r),
+            TablePoint::new(at.x + r, at.y - r),
+            TablePoint::new(at.x + r, at.y + r),
+            TablePoint::new(at.x - r, at.y + r),
+        ]
+    };
+    let plateau = TerrainDoc {
+        id: "plateau".into(),
+        kind: rules::scene::TerrainKind::Hill,
+        polygon: Some(square(3.0)),
+        line: None,
+        height: Some(1),
+        rise: Some(3.0),
+        crest: Some(square(2.0)),
+    };
+    let ground = Ground::of_docs(&[plateau]);
+    let placement = TagPlacement {
+        center: at,
+        facing: Degrees(90.0),
+        size: Inches(1.0),
+        height: ground.height_at(&at) + TAG_HEIGHT,
+    };
+    seen.push(sighting(&camera, 100, &placement));
+    let placed = |tags: vision::FrameTags| {
+        let tag = tags.tags.iter().find(|t| t.pose.id == 100).expect("placed");
+        (tag.pose.center - at).norm()
+    };
+    let on_cloth = placed(locate_tags(&calibration, None, &seen, TAG_HEIGHT));
+    assert!(
+        on_cloth > 3.5,
+        "the ray meets the cloth {on_cloth:.2}\" away"
+    );
+    let on_ground = placed(locate_tags_on(
+        &calibration,
+        None,
+        &seen,
+        TAG_HEIGHT,
+        &ground,
+    ));
+    assert!(on_ground < 0.01, "placed {on_ground:.4}\" away");
+}
+
 /// The same through the whole pipeline: a unit standing on the flat top of a 2" hill, rendered
 /// through a webcam 45° from vertical, detected, the camera calibrated from the anchors alone.
 #[test]

@@ -360,9 +360,13 @@ fn count_found(
         .iter()
         .filter(|pose| {
             let truth = world.tags_on_blocks().find(|(_, tag)| tag.id == pose.id);
-            truth.is_none_or(|(block, tag)| {
-                (pose.center - lies_at(block, tag)).norm() > tag.placement.size.0 / 2.0
-            })
+            let lies = truth.map(|(block, tag)| (lies_at(block, tag), tag.placement.size.0));
+            let false_tag = lies.is_none_or(|(at, size)| (pose.center - at).norm() > size / 2.0);
+            if false_tag {
+                let lies = lies.map(|(at, _)| at);
+                tracing::warn!(tag = pose.id, placed = ?pose.center, ?lies, "a false tag");
+            }
+            false_tag
         })
         .count();
 }
