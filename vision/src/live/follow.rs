@@ -135,7 +135,7 @@ fn follow_in_part(
     corners: &[PixelPoint; 4],
     search: Pixels,
 ) -> Option<Followed> {
-    let (found, _, quarter) = covered::identify(gray, corners, search, &[(0, pattern)])?;
+    let (found, _, quarter) = covered::identify(gray, None, corners, search, &[(0, pattern)])?;
     let (wrong_cells, margin) = read_cells(gray, pattern, &found)?;
     (quarter == 0).then_some(Followed {
         corners: found,

@@ -22,6 +22,7 @@ use calibration::PixelPoint;
 use nalgebra::{Matrix3, Vector3};
 
 use super::follow::{Cover, GrayView, square_to_quad};
+use super::paint::Paint;
 use crate::pattern::TagTexture;
 
 /// The least correlation with the pattern that confirms a tag.
@@ -45,31 +46,37 @@ pub(crate) fn identify(
     corners: &[PixelPoint; 4],
 ) -> Option<(u32, usize)> {
     let (_, family) = patterns.first()?;
-    let samples = Samples::inside(gray, corners, family, None)?;
+    let samples = Samples::inside(gray, corners, family, None, None)?;
     let (id, quarter, _) = samples.identify(patterns, &[0.0])?;
     Some((id, quarter))
 }
 
-/// [`identify`] for a tag part of whose border `cover` hides, tried as hidden `depth` cells
-/// deep for each of `depths`: the pixels that deep from the covered edges' paper are left out,
-/// the same for every pattern and turn, so that none is judged on pixels of its own choosing
-/// (each pattern leaving out the pixels that fit it worst, every pattern would fit well: those
-/// are the pixels where the patterns differ). The likeliest tag clearly told at some depth: its
-/// id, quarter turns and likeness.
+/// [`identify`] for a tag partly hidden: along the edges `cover` names, if any, tried as
+/// hidden `depth` cells deep for each of `depths`, and wherever `paint` sees a painted pixel.
+/// The pixels left out are the same for every pattern and turn, so that none is judged on
+/// pixels of its own choosing (each pattern leaving out the pixels that fit it worst, every
+/// pattern would fit well: those are the pixels where the patterns differ). The likeliest tag
+/// clearly told at some depth: its id, quarter turns and likeness.
 pub(crate) fn identify_in_part(
     gray: &GrayView,
+    paint: Option<&Paint>,
     patterns: &[(u32, &TagTexture)],
     corners: &[PixelPoint; 4],
-    cover: Cover,
+    cover: Option<Cover>,
     depths: &[f64],
 ) -> Option<(u32, usize, f64)> {
     let (_, family) = patterns.first()?;
-    Samples::inside(gray, corners, family, Some(cover))?.identify(patterns, depths)
+    Samples::inside(gray, corners, family, cover, paint)?.identify(patterns, depths)
 }
+
+/// The least share of a tag's pixels that must be left, once those hidden are left out, to
+/// tell which tag it is.
+const LEAST_CLEAR: f64 = 0.4;
 
 /// The pixels over a tag's inked square and half its paper ring (beyond that, the paper may be
 /// short and clutter begins), each with its place in cells from the square's middle and how
-/// many cells it lies from the paper's edge along the covered edges, if any are.
+/// many cells it lies from the paper's edge along the covered edges, if any are (a painted
+/// pixel is covered at every depth).
 struct Samples {
     /// Grey level, cells right and down of the middle (unturned), cells clear of the cover.
     points: Vec<(f64, f64, f64, f64)>,
@@ -84,6 +91,7 @@ impl Samples {
         corners: &[PixelPoint; 4],
         family: &TagTexture,
         cover: Option<Cover>,
+        paint: Option<&Paint>,
     ) -> Option<Samples> {
         let to_square = square_to_quad(corners)?.try_inverse()?;
         let inked = family.inked_cells() as f64;
@@ -92,16 +100,25 @@ impl Samples {
         // Half a cell of paper, in pixels, with a pixel to spare.
         let pad = 0.5 * (high.x - low.x).max(high.y - low.y) / inked + 1.0;
         let middle = cells / 2.0;
+        let (first, last) = (
+            ((low.x - pad).floor() as i64, (low.y - pad).floor() as i64),
+            ((high.x + pad).ceil() as i64, (high.y + pad).ceil() as i64),
+        );
+        let paint = paint.and_then(|paint| Some((paint, paint.paper(first, last)?)));
         let mut points = Vec::new();
-        for j in (low.y - pad).floor() as i64..=(high.y + pad).ceil() as i64 {
-            for i in (low.x - pad).floor() as i64..=(high.x + pad).ceil() as i64 {
+        for j in first.1..=last.1 {
+            for i in first.0..=last.0 {
                 let (x, y) = (i as f64, j as f64);
                 let (u, v) = in_cells(&to_square, inked, x, y);
                 let inside = |w: f64| (0.5..=cells - 0.5).contains(&w);
                 if inside(u) && inside(v) {
                     // The square's edge 0 is its +v side, then +u, −v and −u (`square_to_quad`).
-                    let clear =
-                        cover.map_or(f64::INFINITY, |c| c.distance([cells - v, cells - u, v, u]));
+                    let painted = paint.is_some_and(|(p, paper)| p.painted(i, j, paper));
+                    let clear = match cover {
+                        _ if painted => f64::NEG_INFINITY,
+                        Some(c) => c.distance([cells - v, cells - u, v, u]),
+                        None => f64::INFINITY,
+                    };
                     points.push((gray.at(x, y)?, u - middle, v - middle, clear));
                 }
             }
@@ -144,6 +161,7 @@ impl Samples {
     /// `k + quarter` of the quad) over the samples at least each of `depths` clear of the cover.
     fn likeness(&self, pattern: &TagTexture, quarter: usize, depths: &[f64]) -> Vec<Option<f64>> {
         let mut sums: Vec<Correlation> = depths.iter().map(|_| Correlation::default()).collect();
+        let least = LEAST_CLEAR * self.points.len() as f64;
         for &(level, a, b, clear) in &self.points {
             // Turning the quad's corners by a quarter turns the square under it back by one.
             let (a, b) = (0..quarter).fold((a, b), |(a, b), _| (-b, a));
@@ -154,7 +172,9 @@ impl Samples {
                 }
             }
         }
-        sums.iter().map(Correlation::coefficient).collect()
+        sums.iter()
+            .map(|sum| sum.coefficient().filter(|_| sum.n >= least))
+            .collect()
     }
 }
 

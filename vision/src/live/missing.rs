@@ -45,6 +45,7 @@ use rules::units::{Degrees, Inches};
 use super::covered;
 use super::follow::{GrayView, SideRatio, fit_square};
 use super::likeness;
+use super::paint::Paint;
 use super::roi::{follow_search, side};
 use super::{gray_view, one_block};
 use crate::detect::as_gray;
@@ -190,7 +191,13 @@ impl MissingTagSearch {
     ) -> Result<Vec<TagSighting>, VisionError> {
         let gray = as_gray(frame)?;
         let gray = one_block(&gray)?;
-        self.find(&gray, &gray_view(&gray)?, seen, &[], Strip::WHOLE)
+        let paint = Paint::new(frame);
+        let view = gray_view(&gray)?;
+        let picture = Picture {
+            view: &view,
+            paint: paint.as_ref(),
+        };
+        self.find(&gray, picture, seen, &[], Strip::WHOLE)
     }
 
     /// Whether tag `id` is one the search looks for.
@@ -216,7 +223,7 @@ impl MissingTagSearch {
     pub(crate) fn find(
         &self,
         gray: &Mat,
-        view: &GrayView,
+        picture: Picture,
         seen: &[TagSighting],
         elsewhere: &[u32],
         strip: Strip,
@@ -243,7 +250,8 @@ impl MissingTagSearch {
                 if taken.iter().any(|t| t.distance(&centre).0 < size.0) {
                     continue;
                 }
-                if let Some((fitted, id, quarter)) = identified(view, &corners, size, &patterns) {
+                if let Some((fitted, id, quarter)) = identified(picture, &corners, size, &patterns)
+                {
                     let corners = std::array::from_fn(|k| fitted[(k + quarter) % 4]);
                     found
                         .entry(id)
@@ -707,15 +715,25 @@ fn fit_flat_or_on_a_slope(
 /// The tag a candidate's predicted square holds, and its border: fitted whole and told by all
 /// its pattern, or else seen in part.
 fn identified(
-    view: &GrayView,
+    picture: Picture,
     predicted: &[PixelPoint; 4],
     size: Pixels,
     patterns: &[(u32, &TagTexture)],
 ) -> Option<([PixelPoint; 4], u32, usize)> {
+    let view = picture.view;
     let whole = fit_flat_or_on_a_slope(view, predicted, size).and_then(|fitted| {
         likeness::identify(view, patterns, &fitted).map(|(id, quarter)| (fitted, id, quarter))
     });
-    whole.or_else(|| covered::identify(view, predicted, follow_search(size, Pixels(0.0)), patterns))
+    let search = follow_search(size, Pixels(0.0));
+    whole.or_else(|| covered::identify(view, picture.paint, predicted, search, patterns))
+}
+
+/// A frame's pixels as the search reads them: grey, and where the picture has colour, whether
+/// each is painted.
+#[derive(Clone, Copy)]
+pub(crate) struct Picture<'v, 'g> {
+    pub(crate) view: &'v GrayView<'g>,
+    pub(crate) paint: Option<&'v Paint<'g>>,
 }
 
 #[cfg(test)]

@@ -21,6 +21,9 @@ pub(crate) mod likeness;
 pub mod missing;
 mod mosaic;
 pub mod moved;
+mod paint;
+use missing::Picture;
+use paint::Paint;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
@@ -196,7 +199,7 @@ impl LiveDetector {
             return Ok(());
         }
         let gray = as_gray(image)?;
-        let found = self.missing_pass(gray.as_ref(), &detections.tags)?;
+        let found = self.missing_pass(image, gray.as_ref(), &detections.tags)?;
         self.learn(&found);
         detections.tags.extend(found);
         sort_tags(&mut detections.tags);
@@ -214,7 +217,7 @@ impl LiveDetector {
         let plan = self.schedule.plan(self.known.len(), parts);
         let (mut tags, report) = match plan {
             Plan::Full(_) => (self.full_pass(gray)?, PassReport::empty(plan)),
-            Plan::Tracking { band, sweep } => self.tracking_pass(gray, band, sweep, plan)?,
+            Plan::Tracking { band, sweep } => self.tracking_pass(image, gray, band, sweep, plan)?,
         };
         self.learn(&tags);
         if report.missing > 0 {
@@ -239,6 +242,7 @@ impl LiveDetector {
     /// searched for in their regions at full resolution; and one band of the decimated pass.
     fn tracking_pass(
         &mut self,
+        image: &Mat,
         gray: &Mat,
         band: Option<u32>,
         sweep: Option<SweepPart>,
@@ -275,14 +279,16 @@ impl LiveDetector {
         }
         // A frame that sweeps a part at full resolution has spent the missing-tag search's time.
         if sweep.is_none() {
-            tags.extend(self.missing_pass(gray, &tags)?);
+            tags.extend(self.missing_pass(image, gray, &tags)?);
         }
         Ok((tags, report))
     }
 
-    /// One strip of the missing-tag search, for the roster's tags not found by the other passes.
+    /// One strip of the missing-tag search, for the roster's tags not found by the other passes
+    /// (`image` the frame, `gray` its grey).
     fn missing_pass(
         &mut self,
+        image: &Mat,
         gray: &Mat,
         tags: &[Detection],
     ) -> Result<Vec<Detection>, VisionError> {
@@ -291,6 +297,11 @@ impl LiveDetector {
         };
         let gray = one_block(gray)?;
         let view = gray_view(&gray)?;
+        let paint = Paint::new(image);
+        let picture = Picture {
+            view: &view,
+            paint: paint.as_ref(),
+        };
         let seen: Vec<TagSighting> = tags.iter().map(|t| t.sighting).collect();
         let strip = if std::mem::take(&mut self.missing_whole) {
             Strip::WHOLE
@@ -324,7 +335,7 @@ impl LiveDetector {
             .map(|(id, _)| *id)
             .collect();
         Ok(search
-            .find(&gray, &view, &seen, &regions_own, strip)?
+            .find(&gray, picture, &seen, &regions_own, strip)?
             .into_iter()
             .map(|sighting| Detection {
                 sighting,
