@@ -2,7 +2,10 @@
 //! tag's ray it lands inches away; placed on the ground the terrain gives, where it stands.
 //! The truth is exact: every tag's corners are projected through a known camera.
 
-use calibration::{AnchorLayout, ImageSize, Settings, TableSize, TagPlacement, TagSighting};
+use calibration::{
+    AnchorLayout, Camera, ImageSize, Settings, TableCalibration, TableSize, TagPlacement,
+    TagSighting,
+};
 use rules::geometry::TablePoint;
 use rules::ground::Ground;
 use rules::scene::TerrainDoc;
@@ -16,13 +19,32 @@ const TABLE: TableSize = TableSize {
 };
 const TAG_HEIGHT: Inches = Inches(0.16);
 
-fn sighting(camera: &calibration::Camera, id: u32, placement: &TagPlacement) -> TagSighting {
+fn sighting(camera: &Camera, id: u32, placement: &TagPlacement) -> TagSighting {
     TagSighting {
         id,
         corners: placement
             .corners()
             .map(|corner| camera.project(&corner).expect("in view")),
     }
+}
+
+/// A 1080p webcam at the table's side `tilt` from vertical, calibrated from the corner anchors
+/// it sees exactly: the camera, its calibration and the anchors' sightings.
+fn calibrated_from_anchors(tilt: Degrees) -> (Camera, TableCalibration, Vec<TagSighting>) {
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(TABLE, size, tilt, Degrees(70.0));
+    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
+    let seen: Vec<TagSighting> = anchors
+        .anchors
+        .iter()
+        .map(|a| sighting(&camera, a.id, &a.placement()))
+        .collect();
+    let calibration =
+        calibration::calibrate(&anchors, &seen, size, &Settings::default()).expect("calibrates");
+    (camera, calibration, seen)
 }
 
 /// A 2.5" hill with a flat top, its foot 24" × 20" in the middle of the table.
@@ -48,19 +70,7 @@ fn hill() -> TerrainDoc {
 
 #[test]
 fn a_stand_on_a_hill_is_placed_where_it_stands_when_the_hill_is_given() {
-    let size = ImageSize {
-        width: 1920,
-        height: 1080,
-    };
-    let camera = framing_camera(TABLE, size, Degrees(45.0), Degrees(70.0));
-    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
-    let mut seen: Vec<TagSighting> = anchors
-        .anchors
-        .iter()
-        .map(|a| sighting(&camera, a.id, &a.placement()))
-        .collect();
-    let calibration =
-        calibration::calibrate(&anchors, &seen, size, &Settings::default()).expect("calibrates");
+    let (camera, calibration, mut seen) = calibrated_from_anchors(Degrees(45.0));
     let ground = Ground::of_docs(&[hill()]);
     // Stands on the crest, on each flank and at the foot, facing every way.
     let stands = [
@@ -115,19 +125,7 @@ fn a_stand_on_a_hill_is_placed_where_it_stands_when_the_hill_is_given() {
 /// is where its ray first meets the ground, on the plateau.
 #[test]
 fn a_stand_on_a_plateau_seen_from_low_is_placed_on_it_not_on_the_cloth_behind() {
-    let size = ImageSize {
-        width: 1920,
-        height: 1080,
-    };
-    let camera = framing_camera(TABLE, size, Degrees(55.0), Degrees(70.0));
-    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
-    let mut seen: Vec<TagSighting> = anchors
-        .anchors
-        .iter()
-        .map(|a| sighting(&camera, a.id, &a.placement()))
-        .collect();
-    let calibration =
-        calibration::calibrate(&anchors, &seen, size, &Settings::default()).expect("calibrates");
+    let (camera, calibration, mut seen) = calibrated_from_anchors(Degrees(55.0));
     let at = TablePoint::new(36.0, 24.0);
     let square = |r: f64| {
         vec![

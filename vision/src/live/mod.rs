@@ -22,8 +22,6 @@ pub mod missing;
 mod mosaic;
 pub mod moved;
 mod paint;
-use missing::Picture;
-use paint::Paint;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
@@ -35,8 +33,9 @@ use calibration::{PixelPoint, PixelVector, Pixels, TagSighting};
 use opencv::core::{Mat, MatTraitConst};
 
 use self::follow::{FollowSettings, GrayView, follow};
-use self::missing::{MissingTagSearch, Strip};
+use self::missing::{MissingTagSearch, Picture, Strip};
 use self::mosaic::Mosaic;
+use self::paint::Paint;
 use self::roi::Region;
 use self::schedule::{Plan, Schedule, ScheduleSettings, SweepPart};
 use crate::detect::{
