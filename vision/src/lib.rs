@@ -33,6 +33,7 @@ pub mod pattern;
 pub mod printables;
 pub mod refine;
 pub mod rig;
+pub mod rise;
 pub mod sight;
 pub mod source;
 pub mod synthetic;

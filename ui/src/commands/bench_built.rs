@@ -92,6 +92,9 @@ struct Found {
 struct Figures {
     flat_table: Errors,
     flat_stands: Errors,
+    /// The flat stands at the end of the film with the hills unknown: what the stands on hills
+    /// do to the calibration the app learns in play.
+    flat_stands_filmed: Errors,
     given: Errors,
     learnt: Errors,
     /// Frames of stands on hills off by more than [`FLAG_BEYOND`] with the hills unknown, and
@@ -171,6 +174,12 @@ pub(super) fn built_tables(
             count_unflagged(&built, &last, &mut figures);
         }
         judge(&built.staged, &last, on_hill, &mut figures.learnt);
+        judge(
+            &built.staged,
+            &last,
+            |t| !on_hill(t),
+            &mut figures.flat_stands_filmed,
+        );
         tracing::info!(table = i, tilt, "built table measured");
         bar.inc(1);
     }
@@ -415,6 +424,12 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
         "built: stands on hills, hills given",
         &figures.given,
         "≤ 0.05\", ≤ 2°",
+    )?;
+    row(
+        out,
+        &format!("built: flat stands, filmed {FILMED_SECONDS} s"),
+        &figures.flat_stands_filmed,
+        "≤ 0.03\"",
     )?;
     row(
         out,

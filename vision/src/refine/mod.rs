@@ -79,6 +79,10 @@ pub struct RefineSettings {
     pub max_misfit: f64,
     /// Tags narrower than this keep the detector's corners.
     pub min_side: Pixels,
+    /// Whether a tag the pattern matches poorly is fitted again without the pixels it misses:
+    /// a figure over part of a tag leaves the rest to tell where the tag lies. Off for the
+    /// lens's fit, which has tags enough without the covered ones.
+    pub leave_out_covers: bool,
 }
 
 impl Default for RefineSettings {
@@ -90,6 +94,7 @@ impl Default for RefineSettings {
             max_blur: Pixels(2.0),
             max_misfit: 0.2,
             min_side: Pixels(10.0),
+            leave_out_covers: false,
         }
     }
 }
@@ -105,6 +110,9 @@ pub enum Refinement {
         blur: Pixels,
         /// RMS misfit as a share of the black–white difference.
         misfit: f64,
+        /// The share of the tag's pixels left out as covered (see
+        /// [`RefineSettings::leave_out_covers`]).
+        covered: f64,
     },
     /// The detector's corners were kept.
     Kept(Kept),
@@ -332,25 +340,79 @@ fn fit_all(fits: Vec<Result<Alignment, Kept>>, settings: &RefineSettings) -> Vec
     })
 }
 
-/// Solve a prepared fit and judge it.
-fn fit(alignment: Alignment, settings: &RefineSettings) -> Outcome {
-    let kept = |why| (Refinement::Kept(why), None);
-    let start = alignment.start;
+/// Solve a prepared fit and judge it. Where covers may be left out (see
+/// [`RefineSettings::leave_out_covers`]), the pixels the pattern misses at the start are left
+/// out first, and while the fit is poor, those it misses after it (see [`Alignment::uncover`]).
+fn fit(mut alignment: Alignment, settings: &RefineSettings) -> Outcome {
+    let fitted_at_first = alignment.used.len() as f64;
+    let covers = settings.leave_out_covers;
+    if covers {
+        alignment.uncover(NOT_THE_TAG_AT_START);
+    }
+    let Some(mut solved) = solve(alignment) else {
+        return (Refinement::Kept(Kept::Unsettled), None);
+    };
+    let mut outcome = judge(&solved, settings);
+    for _ in 0..UNCOVERINGS {
+        let clean = match outcome.0 {
+            Refinement::Refined { misfit, .. } => misfit <= CLEAN_MISFIT,
+            Refinement::Kept(why) => !matches!(why, Kept::Misfit | Kept::TooFar),
+        };
+        if !covers || clean || !solved.uncover(NOT_THE_TAG) {
+            break;
+        }
+        if (solved.used.len() as f64) < LEAST_KEPT * fitted_at_first {
+            return (Refinement::Kept(Kept::Misfit), None);
+        }
+        let Some(again) = solve(solved) else {
+            return (Refinement::Kept(Kept::Unsettled), None);
+        };
+        solved = again;
+        outcome = judge(&solved, settings);
+    }
+    if let (Refinement::Refined { covered, .. }, _) = &mut outcome {
+        *covered = 1.0 - solved.used.len() as f64 / fitted_at_first;
+    }
+    outcome
+}
+
+/// Pixels the pattern misses by more than this share of its black–white difference are taken
+/// for something over the tag (a figure, a hand) and left out of the fit: at the start (where
+/// the detector's corners may be half a pixel out, which misses an edge's pixels by half as
+/// much) …
+const NOT_THE_TAG_AT_START: f64 = 0.6;
+/// … and once fitted, while the fit misses the pixels kept by more than [`CLEAN_MISFIT`] (a
+/// good fit's misfit on a webcam picture: 0.02–0.05) …
+const NOT_THE_TAG: f64 = 0.25;
+const CLEAN_MISFIT: f64 = 0.06;
+/// A cover's edge blurs into the pixels beside it, which it darkens by less than that: the
+/// pixels this near one left out, in each direction, go with it.
+const COVER_REACH: i64 = 2;
+/// … for at most this many rounds …
+const UNCOVERINGS: usize = 3;
+/// … and while this share of the pixels first fitted is kept.
+const LEAST_KEPT: f64 = 0.5;
+
+/// Solve a prepared fit: `None` when it does not settle.
+fn solve(alignment: Alignment) -> Option<Alignment> {
     let (solved, report) = LevenbergMarquardt::new()
         .with_xtol(1e-6)
         .with_ftol(1e-8)
         .with_stepbound(1.0)
         .with_patience(10)
         .minimize(alignment);
-    if !report.termination.was_successful() || !solved.valid {
-        return kept(Kept::Unsettled);
-    }
+    (report.termination.was_successful() && solved.valid).then_some(solved)
+}
+
+/// Judge a solved fit: its corners, or why the detector's are kept.
+fn judge(solved: &Alignment, settings: &RefineSettings) -> Outcome {
+    let kept = |why| (Refinement::Kept(why), None);
     let Some(fitted) = solved.straight_edge_corners() else {
         return kept(Kept::Unsettled);
     };
     let shift = fitted
         .iter()
-        .zip(&start)
+        .zip(&solved.start)
         .map(|(a, b)| a.distance(b).0)
         .fold(0.0, f64::max);
     if !at_most(shift, settings.max_shift.0) {
@@ -376,6 +438,7 @@ fn fit(alignment: Alignment, settings: &RefineSettings) -> Outcome {
             shift: Pixels(shift),
             blur: Pixels(blur),
             misfit,
+            covered: 0.0,
         },
         Some(fitted),
     )
@@ -648,6 +711,33 @@ impl<'a> Alignment<'a> {
     fn rms(&self) -> f64 {
         let sum: f64 = self.pixel_residuals().map(|r| r * r).sum();
         (sum / self.used.len() as f64).sqrt()
+    }
+
+    /// Leave out of the pixels fitted those the pattern misses by more than this share of its
+    /// black–white difference, and those within [`COVER_REACH`] of them: `false` when none is.
+    fn uncover(&mut self, share: f64) -> bool {
+        let limit = share * self.params[GAIN];
+        let width = self.patch.width;
+        let mut covered = vec![false; self.patch.values.len()];
+        let mut any = false;
+        for (&i, r) in self.used.iter().zip(self.pixel_residuals()) {
+            if r.abs() <= limit {
+                continue;
+            }
+            any = true;
+            let (col, row) = ((i % width) as i64, (i / width) as i64);
+            for dy in -COVER_REACH..=COVER_REACH {
+                for dx in -COVER_REACH..=COVER_REACH {
+                    let (c, r) = (col + dx, row + dy);
+                    if (0..width as i64).contains(&c) && (0..self.patch.height as i64).contains(&r)
+                    {
+                        covered[r as usize * width + c as usize] = true;
+                    }
+                }
+            }
+        }
+        self.used.retain(|&i| !covered[i]);
+        any
     }
 
     /// The fitted pixels' residuals, grey levels.

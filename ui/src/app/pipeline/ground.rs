@@ -10,19 +10,37 @@
 //!   put there later.
 //! - What is learnt is the height under that stand (see [`rules::ground::LearntRise`]), never
 //!   a whole hill's outline: between the stands that rested on it the hill is not measured.
+//! - How high a stand at rest stands is gauged from its whole pattern fitted to its pixels
+//!   ([`vision::rise`]), once a rest: the tracker's look from the detector's corners is an inch
+//!   out on a small tag, which under a camera at the side puts a stand an inch or more off. The
+//!   look serves only a tag whose pattern cannot be fitted.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
-use calibration::{TableCalibration, TagSighting};
+use calibration::{Camera, StandTagSpec, TableCalibration, TagSighting};
 use roster::Roster;
+use rules::geometry::TablePoint;
 use rules::ground::{Ground, LearntRise};
 use rules::units::Inches;
 use vision::bearing::{Lift, SEEMS_RAISED};
-use vision::{FrameTags, Replaced, TagPose, TrackedTag, Tracker};
+use vision::rise::{Gauged, RiseGauge};
+use vision::{FrameTags, Mat, Replaced, TagPose, TrackedTag, Tracker};
 
 /// How long a stand rests raised before the ground under it is learnt from it.
 pub const LEARN_AFTER: Duration = Duration::from_secs(10);
+
+/// A stand whose fitted pattern gauges it this far above the ground under it …
+const GAUGED_RAISED: Inches = Inches(0.3);
+/// … by this many standard deviations of the gauge stands raised, and the ground under it is
+/// learnt from it …
+const GAUGED_SURE: f64 = 4.0;
+/// … by this many, it seems raised: the player is told, nothing is learnt.
+const SEEMS_SURE: f64 = 2.0;
+/// Tags gauged a frame, at most: a few milliseconds each.
+const GAUGED_A_FRAME: usize = 4;
+/// A rest moved this far (placed again, or a new rest) is gauged again.
+const GAUGED_AT: f64 = 0.05;
 
 /// A stand resting above the ground under it.
 struct Raised {
@@ -32,6 +50,10 @@ struct Raised {
     placed: TagPose,
     /// How far above that it seems to be.
     above: Inches,
+    /// Whether its pattern's fit gauged that beyond doubt (see [`vision::rise`]): only then is
+    /// the ground learnt from it; a gauge less sure, or its look alone, only says it seems
+    /// raised.
+    learnable: bool,
 }
 
 /// What one frame's look at the ground says.
@@ -44,18 +66,37 @@ pub struct GroundWord {
 }
 
 /// The ground under the stands as known: the hills the terrain gives and what was learnt in
-/// play, and the stands resting raised, since when.
+/// play; the stands resting raised, since when; how high each rest was gauged.
 pub struct GroundLearning {
     ground: Ground,
     raised_since: HashMap<u32, Duration>,
+    /// `None` for a tag family the gauge does not know: the tracker's look serves alone.
+    gauge: Option<RiseGauge>,
+    /// By tag: where its rest was when gauged, and what the gauge said …
+    gauged: HashMap<u32, (TablePoint, Option<Gauged>)>,
+    /// … through this camera (a lens learnt better gauges every rest again).
+    gauged_through: Option<Camera>,
+}
+
+/// What the camera saw this frame: its picture, the tags placed, and their sightings.
+pub struct Seen<'a> {
+    pub image: &'a Mat,
+    pub tags: &'a FrameTags,
+    pub sightings: &'a [TagSighting],
 }
 
 impl GroundLearning {
-    /// Starting from the ground the terrain gives.
-    pub fn new(ground: Ground) -> GroundLearning {
+    /// Starting from the ground the terrain gives, for tags of `family`.
+    pub fn new(ground: Ground, family: &str) -> GroundLearning {
+        let gauge = RiseGauge::new(family)
+            .inspect_err(|e| tracing::warn!("stands' heights gauged by their look only: {e}"))
+            .ok();
         GroundLearning {
             ground,
             raised_since: HashMap::new(),
+            gauge,
+            gauged: HashMap::new(),
+            gauged_through: None,
         }
     }
 
@@ -71,11 +112,13 @@ impl GroundLearning {
         now: Duration,
         roster: &Roster,
         calibration: &TableCalibration,
-        (tags, sightings): (&FrameTags, &[TagSighting]),
+        seen: Seen,
         tracked: &mut [TrackedTag],
         tracker: &mut Tracker,
     ) -> GroundWord {
-        let raised = raised_stands(tags, tracked);
+        self.gauge_rests(&seen, roster, calibration, tracked);
+        let (tags, sightings) = (seen.tags, seen.sightings);
+        let raised = raised_stands(tags, tracked, &self.gauged, &self.ground);
         self.raised_since
             .retain(|id, _| raised.iter().any(|r| r.id == *id));
         let mut word = GroundWord::default();
@@ -89,7 +132,7 @@ impl GroundLearning {
             };
             let since = *self.raised_since.entry(stand.id).or_insert(now);
             let sighting = sightings.iter().find(|s| s.id == stand.id);
-            let learnt = (now.saturating_sub(since) >= LEARN_AFTER)
+            let learnt = (stand.learnable && now.saturating_sub(since) >= LEARN_AFTER)
                 .then(|| sighting.and_then(|s| learn(&stand, s, calibration, &mut self.ground)))
                 .flatten();
             let name = roster.named(owner);
@@ -102,12 +145,14 @@ impl GroundLearning {
                     }
                     word.replaced.extend(again);
                     self.raised_since.remove(&stand.id);
+                    self.gauged.remove(&stand.id);
                     tracing::info!(tag = rise.tag, height = rise.height.0, "ground learnt");
                     word.notes.push(format!(
                         "learnt the ground {:.1}\" high at ({:.1}, {:.1}) from {name} (tag {}), which rested there: it is placed on it; give the hill in the terrain file to have it from the start",
                         rise.height.0, rise.at.x, rise.at.y, rise.tag
                     ));
                 }
+                None if stand.above < Inches::ZERO => {}
                 None => word.notes.push(format!(
                     "{name} (tag {}) seems {:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): on a hill it does not know? give the hill its rise in the terrain file, or leave the stand {}s and Vedette learns it",
                     stand.id,
@@ -120,29 +165,106 @@ impl GroundLearning {
         }
         word
     }
+
+    /// Gauge how high the stands at rest stand whose rest is not gauged yet (a few a frame).
+    fn gauge_rests(
+        &mut self,
+        seen: &Seen,
+        roster: &Roster,
+        calibration: &TableCalibration,
+        tracked: &[TrackedTag],
+    ) {
+        let Some(gauge) = &mut self.gauge else {
+            return;
+        };
+        if self.gauged_through != Some(calibration.camera) {
+            self.gauged.clear();
+            self.gauged_through = Some(calibration.camera);
+        }
+        self.gauged
+            .retain(|id, _| tracked.iter().any(|t| t.id == *id && t.resting.is_some()));
+        let specs = roster.stand_tags();
+        let due: Vec<(u32, TablePoint, (TagSighting, StandTagSpec))> = tracked
+            .iter()
+            .filter_map(|tag| {
+                let rest = tag.resting?;
+                let done = self.gauged.get(&tag.id);
+                if done.is_some_and(|(at, _)| (at - rest.center).norm() < GAUGED_AT) {
+                    return None;
+                }
+                let sighting = seen.sightings.iter().find(|s| s.id == tag.id)?;
+                let placed = seen.tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
+                let spec = StandTagSpec {
+                    size: specs.get(&tag.id)?.size,
+                    height: placed.height,
+                };
+                Some((tag.id, rest.center, (*sighting, spec)))
+            })
+            .take(GAUGED_A_FRAME)
+            .collect();
+        if due.is_empty() {
+            return;
+        }
+        let tags: Vec<_> = due.iter().map(|(_, _, tag)| *tag).collect();
+        match gauge.gauge(seen.image, &calibration.camera, &tags) {
+            Ok(gauged) => {
+                for ((id, at, _), gauged) in due.into_iter().zip(gauged) {
+                    self.gauged.insert(id, (at, gauged));
+                }
+            }
+            Err(e) => tracing::debug!("stands' heights not gauged: {e}"),
+        }
+    }
 }
 
 /// The stands lying well above where the ground under them puts them: raised at rest (their
-/// rest's height, or how they looked while at it) beyond doubt (see [`Lift::seems_raised`]).
-fn raised_stands(tags: &FrameTags, tracked: &[TrackedTag]) -> Vec<Raised> {
+/// rest's height, or their pattern's gauge at it, or while it is not gauged, how they looked)
+/// beyond doubt (see [`Gauged::surely_above`], [`Lift::seems_raised`]).
+fn raised_stands(
+    tags: &FrameTags,
+    tracked: &[TrackedTag],
+    gauged: &HashMap<u32, (TablePoint, Option<Gauged>)>,
+    ground: &Ground,
+) -> Vec<Raised> {
     tracked
         .iter()
         .filter_map(|tag| {
             let rest = tag.resting?;
             let placed = tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
             let by_rest = rest.height - placed.height;
-            let by_look = tag
-                .looked
-                .filter(Lift::seems_raised)
-                .map_or(Inches::ZERO, |l| l.rise);
-            let above = by_rest.max(by_look);
-            (above > SEEMS_RAISED).then_some(Raised {
+            let (above, learnable) = match gauged.get(&tag.id) {
+                Some((_, Some(gauge))) => {
+                    let learnt = gauged_off(gauge, &placed, ground, GAUGED_SURE);
+                    let seems = gauged_off(gauge, &placed, ground, SEEMS_SURE);
+                    (learnt.or(seems), learnt.is_some())
+                }
+                _ => (tag.looked.filter(Lift::seems_raised).map(|l| l.rise), false),
+            };
+            let (above, learnable) = match above {
+                Some(above) => (above, learnable),
+                None => ((by_rest > SEEMS_RAISED).then_some(by_rest)?, false),
+            };
+            Some(Raised {
                 id: tag.id,
                 placed,
                 above,
+                learnable,
             })
         })
         .collect()
+}
+
+/// How far a stand stands off the ground under it, by its gauge, when surely off: above it,
+/// or, on ground learnt in play, below it (learnt too high, through a lens learnt since).
+fn gauged_off(gauge: &Gauged, placed: &TagPose, ground: &Ground, sure: f64) -> Option<Inches> {
+    let learnt_here = ground.height_sd_at(&placed.center) > Inches::ZERO;
+    let below = Gauged {
+        rise: -gauge.rise,
+        ..*gauge
+    };
+    (gauge.surely_above(GAUGED_RAISED, sure)
+        || learnt_here && below.surely_above(GAUGED_RAISED, sure))
+    .then_some(gauge.rise)
 }
 
 /// The ground under a raised stand: where its tag's ray meets the tag's true height, that
@@ -161,6 +283,10 @@ fn learn(
         height: truly - own_height,
         tag: stand.id,
     };
-    ground.learn(rise);
+    if rise.height > GAUGED_RAISED {
+        ground.learn(rise);
+    } else {
+        ground.forget_near(&rise.at);
+    }
     Some(rise)
 }

@@ -5,7 +5,7 @@ use roster::TagDefaults;
 use rules::ground::Ground;
 use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 
-use super::ground::GroundLearning;
+use super::ground::{GroundLearning, Seen};
 use super::*;
 
 /// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
@@ -75,7 +75,8 @@ impl Processor {
                 .unwrap_or_else(|| DetectorSettings::default().family),
             ..DetectorSettings::default()
         };
-        let ground_learning = GroundLearning::new(Ground::of_docs(&inputs.terrain));
+        let ground_learning =
+            GroundLearning::new(Ground::of_docs(&inputs.terrain), &settings.family);
         Processor {
             health: HealthWatch::new(&settings.family),
             lens: LensLearning::new(inputs.lens_folder.clone()),
@@ -439,7 +440,11 @@ impl Processor {
                 frame.time,
                 roster,
                 calibration,
-                (&tags, sightings),
+                Seen {
+                    image: &frame.image,
+                    tags: &tags,
+                    sightings,
+                },
                 &mut tracked,
                 &mut self.tracker,
             );
