@@ -16,7 +16,10 @@
 //!
 //! Decisions:
 //! - Truth is each stand's block as rendered (its footprint's centre and facing); a stand is
-//!   judged by its unit's place in the app's scene (the units have one stand each).
+//!   judged by its unit's place in the app's scene (the units have one stand each), in the
+//!   frames whose picture placed its tag: a stand whose tag the app did not find that frame is
+//!   held and said so, where it was last seen or where the scenario puts it, which is not
+//!   the camera's measure.
 //! - A stand on a hill placed off its footprint counts as flagged in a frame when a note of
 //!   that frame names its tag; the film's frames are counted, stand by stand.
 //! - The tags found are the detector's on the picture with figures, against how much of each
@@ -286,6 +289,9 @@ fn judge(staged: &Staged, state: &TableState, counted: impl Fn(u32) -> bool, err
         return;
     };
     for (block, tag) in staged.world.tags_on_blocks().filter(|(_, t)| counted(t.id)) {
+        if !located(state, tag.id) {
+            continue;
+        }
         let Some((place, facing)) = placed(scene, &staged.roster, tag.id) else {
             continue;
         };
@@ -294,6 +300,16 @@ fn judge(staged: &Staged, state: &TableState, counted: impl Fn(u32) -> bool, err
             .facing
             .push(block.footprint.facing().turn_to(facing).0.abs());
     }
+}
+
+/// Whether the app placed tag `tag` from this frame's picture. A stand it did not (its tag
+/// covered in the film) is held where it was last seen, or where the scenario puts it, and
+/// said so ("held"): its place is not the camera's.
+fn located(state: &TableState, tag: u32) -> bool {
+    state
+        .tags
+        .iter()
+        .any(|tags| tags.tags.iter().any(|t| t.pose.id == tag))
 }
 
 /// Where the app's scene puts the stand with tag `tag`: its unit's centre and facing.
@@ -313,7 +329,7 @@ fn count_unflagged(built: &Built, state: &TableState, figures: &mut Figures) {
         return;
     };
     for (block, tag) in built.staged.world.tags_on_blocks() {
-        if !built.raised.iter().any(|(id, _)| *id == tag.id) {
+        if !built.raised.iter().any(|(id, _)| *id == tag.id) || !located(state, tag.id) {
             continue;
         }
         let Some((place, _)) = placed(scene, &built.staged.roster, tag.id) else {

@@ -4,13 +4,17 @@
 //! hold the pipeline up for a tenth of a second (`vedette bench app` measured it); the camera
 //! would then skip frames while the stands move. Only one offer is refined at a time: the
 //! stands a busy frame brings are still new on the next.
+//!
+//! A tag whose pattern the pixels do not match even with what covers it left out (a figure
+//! over most of it, a hand) is not offered at all: its detector's corners are pulled by the
+//! cover by a few tenths of a pixel, and enough of them, on a table of figures, bend the lens.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
 use std::time::Duration;
 
 use calibration::{Intrinsics, TagSighting};
 use vision::Mat;
-use vision::refine::{CornerRefiner, RefineSettings};
+use vision::refine::{CornerRefiner, Kept, RefineSettings, Refinement};
 
 /// One offer to refine.
 struct Job {
@@ -21,6 +25,15 @@ struct Job {
 
 /// What came back: the offer refined; or as the detector gave it, with why it could not be.
 pub type Refined = Result<Vec<TagSighting>, (String, Vec<TagSighting>)>;
+
+/// Whether a tag's refinement failed for its pixels not being its pattern's (see the module's
+/// documentation); a tag too near the picture's edge or too small keeps its detector's corners.
+fn covered(outcome: &Refinement) -> bool {
+    matches!(
+        outcome,
+        Refinement::Kept(Kept::Misfit | Kept::TooFar | Kept::Unsettled)
+    )
+}
 
 /// The refining thread, as the pipeline holds it.
 pub struct Refining {
@@ -33,7 +46,11 @@ impl Refining {
     /// A refining thread for tags of `family`; `None` when the family has no patterns to
     /// refine against or no thread can be started.
     pub fn start(family: &str) -> Option<Refining> {
-        let mut refiner = CornerRefiner::new(family, RefineSettings::default()).ok()?;
+        let settings = RefineSettings {
+            leave_out_covers: true,
+            ..RefineSettings::default()
+        };
+        let mut refiner = CornerRefiner::new(family, settings).ok()?;
         let (jobs, incoming) = channel::<Job>();
         let (done, refined) = channel();
         let spawned = std::thread::Builder::new()
@@ -43,7 +60,12 @@ impl Refining {
                 for job in incoming {
                     let mut refined = job.offered.clone();
                     let result = match refiner.refine(&job.image, Some(&job.lens), &mut refined) {
-                        Ok(_) => Ok(refined),
+                        Ok(report) => Ok(refined
+                            .into_iter()
+                            .zip(report.outcomes)
+                            .filter(|(_, outcome)| !covered(outcome))
+                            .map(|(sighting, _)| sighting)
+                            .collect()),
                         Err(e) => Err((e.to_string(), job.offered)),
                     };
                     if done.send(result).is_err() {
@@ -178,6 +200,36 @@ mod tests {
             after < before / 4.0,
             "{before:.3} px sent, {after:.3} px back"
         );
+    }
+
+    #[test]
+    fn a_tag_whose_pixels_are_not_its_pattern_is_not_offered() {
+        let demo = Demo::new().expect("the demo");
+        let world = demo.stage(0);
+        let image = Renderer::new()
+            .render(&world, &demo.camera, &Effects::IDEAL)
+            .expect("rendered");
+        let truth: Vec<TagSighting> = world
+            .tags()
+            .filter_map(|tag| tag.as_seen(&demo.camera))
+            .take(2)
+            .collect();
+        // The second tag's corners, said to be another id: its pixels are not that pattern,
+        // as a tag mostly under a figure's are not its own.
+        let stranger = TagSighting {
+            id: truth[1].id + 100,
+            ..truth[1]
+        };
+        let mut refining = Refining::start(&demo.anchors.family).expect("a refining thread");
+        refining
+            .send(&image, vec![truth[0], stranger], demo.camera.intrinsics)
+            .expect("sent");
+        let refined = refining
+            .wait(Duration::from_secs(120))
+            .expect("back")
+            .expect("refined");
+        let ids: Vec<u32> = refined.iter().map(|s| s.id).collect();
+        assert_eq!(ids, vec![truth[0].id]);
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub const LEARN_AFTER: Duration = Duration::from_secs(10);
 const GAUGED_RAISED: Inches = Inches(0.3);
 /// … by this many standard deviations of the gauge stands raised, and the ground under it is
 /// learnt from it …
-const GAUGED_SURE: f64 = 4.0;
+const GAUGED_SURE: f64 = 3.0;
 /// … by this many, it seems raised: the player is told, nothing is learnt.
 const SEEMS_SURE: f64 = 2.0;
 /// Tags gauged a frame, at most: a few milliseconds each.
