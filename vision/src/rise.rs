@@ -10,8 +10,8 @@
 //! on a hill the ground does not know from one on the cloth.
 //!
 //! Decisions:
-//! - A tag is gauged once a rest, not every frame: a fit costs a few milliseconds, and a stand
-//!   at rest does not change its height.
+//! - The app gauges a tag once a rest, not every frame: a fit costs a few milliseconds, and a
+//!   stand at rest does not change its height.
 //! - The fit's corners are the printed square's, not the detector's (which sit inside it by a
 //!   share of a pixel that [`crate::bearing::FlatLook`] must learn): a flat tag gauges a scale
 //!   of one, whatever its size, and no flat tag need be seen first.

@@ -80,8 +80,9 @@ pub struct RefineSettings {
     /// Tags narrower than this keep the detector's corners.
     pub min_side: Pixels,
     /// Whether a tag the pattern matches poorly is fitted again without the pixels it misses:
-    /// a figure over part of a tag leaves the rest to tell where the tag lies. Off for the
-    /// lens's fit, which has tags enough without the covered ones.
+    /// a figure over part of a tag leaves the rest to tell where the tag lies. Off by default
+    /// (`calibrate_pictures`, whose figures were measured without it); on for the lens learnt
+    /// in play and for a tag's height (`crate::rise`).
     pub leave_out_covers: bool,
 }
 
@@ -348,6 +349,9 @@ fn fit(mut alignment: Alignment, settings: &RefineSettings) -> Outcome {
     let covers = settings.leave_out_covers;
     if covers {
         alignment.uncover(NOT_THE_TAG_AT_START);
+        if (alignment.used.len() as f64) < LEAST_KEPT * fitted_at_first {
+            return (Refinement::Kept(Kept::Misfit), None);
+        }
     }
     let Some(mut solved) = solve(alignment) else {
         return (Refinement::Kept(Kept::Unsettled), None);
@@ -385,13 +389,13 @@ const NOT_THE_TAG_AT_START: f64 = 0.6;
 /// good fit's misfit on a webcam picture: 0.02–0.05) …
 const NOT_THE_TAG: f64 = 0.25;
 const CLEAN_MISFIT: f64 = 0.06;
-/// A cover's edge blurs into the pixels beside it, which it darkens by less than that: the
-/// pixels this near one left out, in each direction, go with it.
-const COVER_REACH: i64 = 2;
 /// … for at most this many rounds …
 const UNCOVERINGS: usize = 3;
 /// … and while this share of the pixels first fitted is kept.
 const LEAST_KEPT: f64 = 0.5;
+/// A cover's edge blurs into the pixels beside it, which it darkens by less than that: the
+/// pixels this near one left out, in each direction, go with it.
+const COVER_REACH: i64 = 2;
 
 /// Solve a prepared fit: `None` when it does not settle.
 fn solve(alignment: Alignment) -> Option<Alignment> {

@@ -164,18 +164,24 @@ mod tests {
         distances.iter().sum::<f64>() / distances.len() as f64
     }
 
-    #[test]
-    fn an_offer_comes_back_refined_from_its_thread() {
+    /// The demo table's picture and the true sightings of its first `tags` tags.
+    fn demo_picture(tags: usize) -> (Demo, Mat, Vec<TagSighting>) {
         let demo = Demo::new().expect("the demo");
         let world = demo.stage(0);
         let image = Renderer::new()
             .render(&world, &demo.camera, &Effects::IDEAL)
             .expect("rendered");
-        let truth: Vec<TagSighting> = world
+        let truth = world
             .tags()
             .filter_map(|tag| tag.as_seen(&demo.camera))
-            .take(6)
+            .take(tags)
             .collect();
+        (demo, image, truth)
+    }
+
+    #[test]
+    fn an_offer_comes_back_refined_from_its_thread() {
+        let (demo, image, truth) = demo_picture(6);
         // As a detector might give them: every corner half a pixel out.
         let offered: Vec<TagSighting> = truth
             .iter()
@@ -204,16 +210,7 @@ mod tests {
 
     #[test]
     fn a_tag_whose_pixels_are_not_its_pattern_is_not_offered() {
-        let demo = Demo::new().expect("the demo");
-        let world = demo.stage(0);
-        let image = Renderer::new()
-            .render(&world, &demo.camera, &Effects::IDEAL)
-            .expect("rendered");
-        let truth: Vec<TagSighting> = world
-            .tags()
-            .filter_map(|tag| tag.as_seen(&demo.camera))
-            .take(2)
-            .collect();
+        let (demo, image, truth) = demo_picture(2);
         // The second tag's corners, said to be another id: its pixels are not that pattern,
         // as a tag mostly under a figure's are not its own.
         let stranger = TagSighting {

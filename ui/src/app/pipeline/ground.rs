@@ -78,10 +78,13 @@ pub struct GroundLearning {
     gauged_through: Option<Camera>,
 }
 
-/// What the camera saw this frame: its picture, the tags placed, and their sightings.
+/// What the camera saw this frame.
 pub struct Seen<'a> {
+    /// Its picture.
     pub image: &'a Mat,
+    /// The tags placed on the table.
     pub tags: &'a FrameTags,
+    /// Their sightings in the picture.
     pub sightings: &'a [TagSighting],
 }
 
@@ -147,10 +150,17 @@ impl GroundLearning {
                     self.raised_since.remove(&stand.id);
                     self.gauged.remove(&stand.id);
                     tracing::info!(tag = rise.tag, height = rise.height.0, "ground learnt");
-                    word.notes.push(format!(
-                        "learnt the ground {:.1}\" high at ({:.1}, {:.1}) from {name} (tag {}), which rested there: it is placed on it; give the hill in the terrain file to have it from the start",
-                        rise.height.0, rise.at.x, rise.at.y, rise.tag
-                    ));
+                    word.notes.push(if rise.height > GAUGED_RAISED {
+                        format!(
+                            "learnt the ground {:.1}\" high at ({:.1}, {:.1}) from {name} (tag {}), which rested there: it is placed on it; give the hill in the terrain file to have it from the start",
+                            rise.height.0, rise.at.x, rise.at.y, rise.tag
+                        )
+                    } else {
+                        format!(
+                            "{name} (tag {}) rests on the cloth at ({:.1}, {:.1}): the ground learnt there is forgotten",
+                            rise.tag, rise.at.x, rise.at.y
+                        )
+                    });
                 }
                 None if stand.above < Inches::ZERO => {}
                 None => word.notes.push(format!(
@@ -233,11 +243,10 @@ fn raised_stands(
             let placed = tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
             let by_rest = rest.height - placed.height;
             let (above, learnable) = match gauged.get(&tag.id) {
-                Some((_, Some(gauge))) => {
-                    let learnt = gauged_off(gauge, &placed, ground, GAUGED_SURE);
-                    let seems = gauged_off(gauge, &placed, ground, SEEMS_SURE);
-                    (learnt.or(seems), learnt.is_some())
-                }
+                Some((_, Some(gauge))) => (
+                    gauged_off(gauge, &placed.center, ground, SEEMS_SURE),
+                    gauged_off(gauge, &placed.center, ground, GAUGED_SURE).is_some(),
+                ),
                 _ => (tag.looked.filter(Lift::seems_raised).map(|l| l.rise), false),
             };
             let (above, learnable) = match above {
@@ -256,8 +265,8 @@ fn raised_stands(
 
 /// How far a stand stands off the ground under it, by its gauge, when surely off: above it,
 /// or, on ground learnt in play, below it (learnt too high, through a lens learnt since).
-fn gauged_off(gauge: &Gauged, placed: &TagPose, ground: &Ground, sure: f64) -> Option<Inches> {
-    let learnt_here = ground.height_sd_at(&placed.center) > Inches::ZERO;
+fn gauged_off(gauge: &Gauged, at: &TablePoint, ground: &Ground, sure: f64) -> Option<Inches> {
+    let learnt_here = ground.height_sd_at(at) > Inches::ZERO;
     let below = Gauged {
         rise: -gauge.rise,
         ..*gauge
@@ -289,4 +298,36 @@ fn learn(
         ground.forget_near(&rise.at);
     }
     Some(rise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gauged(rise: f64) -> Gauged {
+        Gauged {
+            rise: Inches(rise),
+            spread: Inches(0.2),
+            covered: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_stand_is_gauged_off_above_any_ground_and_below_only_ground_learnt_in_play() {
+        let mut ground = Ground::flat();
+        let here = TablePoint::new(30.0, 20.0);
+        let off = |g: &Gauged, ground: &Ground| gauged_off(g, &here, ground, GAUGED_SURE);
+        assert_eq!(off(&gauged(1.0), &ground), Some(Inches(1.0)));
+        // Within three spreads: not surely off.
+        assert_eq!(off(&gauged(0.5), &ground), None);
+        // Below the cloth is the corners' noise, or a roster's wrong height.
+        assert_eq!(off(&gauged(-1.0), &ground), None);
+        ground.learn(LearntRise {
+            at: here,
+            height: Inches(2.0),
+            tag: 7,
+        });
+        assert_eq!(off(&gauged(-1.0), &ground), Some(Inches(-1.0)));
+        assert_eq!(off(&gauged(-0.5), &ground), None);
+    }
 }
