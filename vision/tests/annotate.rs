@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use calibration::{AnchorLayout, ImageSize, Settings, TableSize, calibrate};
+use calibration::{AnchorLayout, ImageSize, Settings, calibrate};
 use roster::Roster;
 use roster::TagDefaults;
 use rules::Scene;
@@ -14,10 +14,8 @@ use vision::annotate::{Annotated, annotate, labels::overlap};
 use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
 use vision::{TagDetector, TagPose, build_scene, locate_tags};
 
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::TABLE;
 
 /// Sixteen units 4" wide, eight a side, the lines an inch apart across the table's middle.
 fn crowded_scene() -> Scene {

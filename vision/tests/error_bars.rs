@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use calibration::{
-    AnchorLayout, Camera, ImageSize, Settings, TableCalibration, TableSize, TagPlacement,
-    TagSighting, calibrate, calibrate_from_tags,
+    AnchorLayout, Camera, Settings, TableCalibration, TagPlacement, TagSighting, calibrate,
+    calibrate_from_tags,
 };
 use roster::{Roster, TagDefaults};
 use rules::Scene;
@@ -19,15 +19,8 @@ use vision::synthetic::{
 };
 use vision::{MissingTagSearch, TagDetector, locate_tags, scene_on_table, tag_pose};
 
-const HD: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
-
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::{HD, TABLE};
 
 fn anchors() -> AnchorLayout {
     AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5))

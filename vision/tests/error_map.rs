@@ -3,24 +3,15 @@
 
 use std::time::Instant;
 
-use calibration::{
-    AnchorLayout, Camera, ImageSize, Settings, TableCalibration, TableSize, TagSighting, calibrate,
-};
+use calibration::{AnchorLayout, Camera, Settings, TableCalibration, TagSighting, calibrate};
 use roster::TagDefaults;
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 use vision::error_map::{ErrorMap, Source, place_error};
 use vision::synthetic::{LensClass, framing_camera_for};
 
-const HD: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
-
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::{HD, TABLE};
 
 /// The map's cells: 12 × 8 on a 6' × 4' table.
 const CELL: Inches = Inches(6.0);

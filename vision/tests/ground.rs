@@ -2,10 +2,7 @@
 //! tag's ray it lands inches away; placed on the ground the terrain gives, where it stands.
 //! The truth is exact: every tag's corners are projected through a known camera.
 
-use calibration::{
-    AnchorLayout, Camera, ImageSize, Settings, TableCalibration, TableSize, TagPlacement,
-    TagSighting,
-};
+use calibration::{AnchorLayout, Camera, Settings, TableCalibration, TagPlacement, TagSighting};
 use rules::geometry::TablePoint;
 use rules::ground::Ground;
 use rules::scene::TerrainDoc;
@@ -13,10 +10,9 @@ use rules::units::{Degrees, Inches};
 use vision::synthetic::framing_camera;
 use vision::{locate_tags, locate_tags_on};
 
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::{HD, TABLE};
+
 const TAG_HEIGHT: Inches = Inches(0.16);
 
 fn sighting(camera: &Camera, id: u32, placement: &TagPlacement) -> TagSighting {
@@ -31,11 +27,7 @@ fn sighting(camera: &Camera, id: u32, placement: &TagPlacement) -> TagSighting {
 /// A 1080p webcam at the table's side `tilt` from vertical, calibrated from the corner anchors
 /// it sees exactly: the camera, its calibration and the anchors' sightings.
 fn calibrated_from_anchors(tilt: Degrees) -> (Camera, TableCalibration, Vec<TagSighting>) {
-    let size = ImageSize {
-        width: 1920,
-        height: 1080,
-    };
-    let camera = framing_camera(TABLE, size, tilt, Degrees(70.0));
+    let camera = framing_camera(TABLE, HD, tilt, Degrees(70.0));
     let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
     let seen: Vec<TagSighting> = anchors
         .anchors
@@ -43,7 +35,7 @@ fn calibrated_from_anchors(tilt: Degrees) -> (Camera, TableCalibration, Vec<TagS
         .map(|a| sighting(&camera, a.id, &a.placement()))
         .collect();
     let calibration =
-        calibration::calibrate(&anchors, &seen, size, &Settings::default()).expect("calibrates");
+        calibration::calibrate(&anchors, &seen, HD, &Settings::default()).expect("calibrates");
     (camera, calibration, seen)
 }
 
@@ -175,20 +167,9 @@ fn a_stand_on_a_plateau_seen_from_low_is_placed_on_it_not_on_the_cloth_behind() 
 /// through a webcam 45° from vertical, detected, the camera calibrated from the anchors alone.
 #[test]
 fn a_rendered_unit_on_a_hilltop_is_placed_where_it_stands() {
-    use roster::{Roster, TagDefaults};
-    use vision::synthetic::{Effects, Renderer, SyntheticTable};
+    use vision::synthetic::{Effects, Renderer};
     const RISE: f64 = 2.0;
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json");
-    let scene = rules::Scene::load(&path).expect("the sample scene");
-    let tags = TagDefaults {
-        size: 1.0,
-        height: TAG_HEIGHT.0,
-        ..TagDefaults::default()
-    };
-    let roster = Roster::for_scene(&scene, tags, 10);
-    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
-    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let (scene, roster, anchors, mut world) = common::two_lines_staged(TAG_HEIGHT);
     // The first unit's stands on a hill whose crest holds them all.
     let raised: Vec<u32> = roster.units[0].stands.iter().map(|s| s.tag).collect();
     world.raise(&raised, Inches(RISE));
@@ -198,18 +179,14 @@ fn a_rendered_unit_on_a_hilltop_is_placed_where_it_stands() {
         rise: Some(RISE),
         ..hill()
     };
-    let size = ImageSize {
-        width: 1920,
-        height: 1080,
-    };
-    let camera = framing_camera(TABLE, size, Degrees(45.0), Degrees(70.0));
+    let camera = framing_camera(TABLE, HD, Degrees(45.0), Degrees(70.0));
     let image = Renderer::new()
         .render(&world, &camera, &Effects::WEBCAM)
         .expect("renders");
     let mut detector = vision::TagDetector::new(Default::default()).expect("a detector");
     let sightings = detector.detect(&image).expect("detects").sightings();
-    let calibration = calibration::calibrate(&anchors, &sightings, size, &Settings::default())
-        .expect("calibrates");
+    let calibration =
+        calibration::calibrate(&anchors, &sightings, HD, &Settings::default()).expect("calibrates");
     let ground = Ground::of_docs(&[hill]);
     let on_ground = locate_tags_on(&calibration, Some(&roster), &sightings, TAG_HEIGHT, &ground);
     let on_cloth = locate_tags(&calibration, Some(&roster), &sightings, TAG_HEIGHT);

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use calibration::{
-    AnchorLayout, Camera, ImageSize, PixelPoint, Settings, StandTagSpec, TableCalibration,
-    TableSize, TagPlacement, TagSighting, calibrate,
+    AnchorLayout, Camera, PixelPoint, Settings, StandTagSpec, TableCalibration, TagPlacement,
+    TagSighting, calibrate,
 };
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
@@ -14,14 +14,8 @@ use vision::synthetic::{
     Block, Effects, MiniatureSettings, PrintedTag, Renderer, Rgb, SyntheticTable, framing_camera,
 };
 
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
+mod common;
+use common::{HD as SIZE, TABLE};
 
 /// 45 bases 40 mm square in a grid, turned every way, each with a 1" tag towards its rear (the
 /// figures stand in front of and beside it).

@@ -3,10 +3,7 @@
 //! puts them, and so do the stand tags; a tag whose pattern cannot be fitted keeps the
 //! detector's corners.
 
-use calibration::{
-    AnchorLayout, Camera, ImageSize, Intrinsics, PixelPoint, Settings, TableSize, TagSighting,
-    calibrate,
-};
+use calibration::{AnchorLayout, Camera, Intrinsics, PixelPoint, Settings, TagSighting, calibrate};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 use vision::detect::to_gray;
@@ -20,14 +17,8 @@ use vision::synthetic::{
 };
 use vision::{Mat, TagDetector};
 
-const HD: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::{HD, TABLE};
 
 /// The four corner anchors of 2" on their cards, on a busy cloth.
 fn anchors_on_busy_cloth() -> (SyntheticTable, AnchorLayout) {

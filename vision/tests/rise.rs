@@ -2,40 +2,24 @@
 //! does not know, seen from the table's side with figures on every base, against the flat
 //! ones. The truth is the synthetic table's.
 
-use calibration::{AnchorLayout, ImageSize, Settings, StandTagSpec, TableSize, TagSighting};
+use calibration::{AnchorLayout, Settings, StandTagSpec, TagSighting};
 use opencv::core::{Rect, Scalar};
 use opencv::imgproc;
-use roster::{Roster, TagDefaults};
+use roster::Roster;
 use rules::units::{Degrees, Inches};
 use vision::refine::{CornerRefiner, RefineSettings, Refinement};
 use vision::rise::RiseGauge;
 use vision::synthetic::{Effects, MiniatureSettings, Renderer, SyntheticTable, framing_camera};
 
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
+mod common;
+use common::{HD as SIZE, TABLE};
+
 const TAG_HEIGHT: Inches = Inches(0.16);
 const RISE: Inches = Inches(2.0);
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
-
 /// The sample's two lines, two units' stands raised [`RISE`] (no hill given), figures
 /// on every base, seen from 45° by a 1080p webcam: the world, the roster, the raised tags.
 fn table_with_a_raised_unit() -> (SyntheticTable, Roster, AnchorLayout, Vec<u32>) {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json");
-    let scene = rules::Scene::load(&path).expect("the sample scene");
-    let tags = TagDefaults {
-        size: 1.0,
-        height: TAG_HEIGHT.0,
-        ..TagDefaults::default()
-    };
-    let roster = Roster::for_scene(&scene, tags, 10);
-    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
-    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let (_, roster, anchors, mut world) = common::two_lines_staged(TAG_HEIGHT);
     let raised: Vec<u32> = [&roster.units[0], &roster.units[3]]
         .iter()
         .flat_map(|unit| unit.stands.iter().map(|s| s.tag))

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use calibration::{AnchorLayout, ImageSize, StandTagSpec, TableSize, TagPlacement};
+use calibration::{AnchorLayout, StandTagSpec, TagPlacement};
 use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
@@ -13,14 +13,9 @@ use vision::synthetic::{
     Block, BlockMotion, Effects, PrintedTag, Renderer, Rgb, SyntheticTable, framing_camera,
 };
 
-const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
+mod common;
+use common::{HD as SIZE, TABLE};
+
 const TAG: Inches = Inches(0.7);
 
 /// 40 bases with 0.7" tags over the table, each tilted by `tilt` about its own direction in
