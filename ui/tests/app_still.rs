@@ -116,6 +116,7 @@ fn a_still_picture_gives_the_app_the_error_bars_and_rulings_of_the_calibrate_com
     // `vedette --image table.png --calibration camera.toml --roster army.toml`.
     let mut through_file = Processor::new(Inputs {
         calibration: Some(TableCalibration::load(&calibrated).expect("the calibration")),
+        still: true,
         ..demo.inputs()
     });
     let through_the_file = open(&mut through_file, &picture);

@@ -72,6 +72,7 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
         tracing::info!(found = small.len(), "small tags found by their likeness");
         sightings.extend(small);
     }
+    vision::refine::for_placing(&image, &calibration, &mut sightings)?;
     let check = check_anchors(&calibration, &sightings);
     let terrain = match args.terrain {
         Some(path) => rules::scene::SceneDoc::from(&Scene::load(path)?).terrain,

@@ -46,7 +46,9 @@ use std::time::{Duration, Instant};
 
 use calibration::lens::LensLearner;
 use calibration::tag::mean_side;
-use calibration::{AnchorLayout, Intrinsics, PixelPoint, PixelVector, Pixels, TagSighting};
+use calibration::{
+    AnchorLayout, Intrinsics, PixelPoint, PixelVector, Pixels, TableCalibration, TagSighting,
+};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
 use opencv::core::{Mat, MatTraitConst, MatTraitConstManual};
@@ -233,6 +235,28 @@ impl CornerRefiner {
         }
         Ok(offered)
     }
+}
+
+/// A picture's tags fitted to their patterns for placing them, through its calibration's lens,
+/// the pixels figures cover left out (see [`RefineSettings::leave_out_covers`]): a tag found in
+/// part is then placed and turned nearly as a whole one is. Every way of placing one picture
+/// (`vedette locate`, the app's still picture) does this, so that one picture gives one
+/// answer; a film's frames are placed from the detector's corners (a few milliseconds a tag,
+/// every frame, is more than a live camera can spend).
+pub fn for_placing(
+    image: &Mat,
+    calibration: &TableCalibration,
+    sightings: &mut [TagSighting],
+) -> Result<RefineReport, VisionError> {
+    let settings = RefineSettings {
+        leave_out_covers: true,
+        ..RefineSettings::default()
+    };
+    CornerRefiner::new(&calibration.family, settings)?.refine(
+        image,
+        Some(&calibration.camera.intrinsics),
+        sightings,
+    )
 }
 
 /// A frame's sightings to offer a lens learner, to refine first: the stand sightings it will

@@ -208,7 +208,13 @@ impl Processor {
                 tracing::warn!("the search for missing tags failed: {e}");
             }
         }
-        let sightings = detections.sightings();
+        let mut sightings = detections.sightings();
+        if self.inputs.still
+            && let Some(calibration) = &self.inputs.calibration
+            && let Err(e) = vision::refine::for_placing(&frame.image, calibration, &mut sightings)
+        {
+            tracing::debug!("the still picture's corners not refined: {e}");
+        }
         state.sight = self.for_camera.sight.clone();
         state.error_map = self.for_camera.error_map.clone();
         let word = self.inputs.calibration.clone().map(|calibration| {
