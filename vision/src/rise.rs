@@ -39,10 +39,8 @@ const COVER_SPREAD: f64 = 5.0;
 pub struct Gauged {
     /// Above the plane it was placed on (negative: below).
     pub rise: Inches,
-    /// One standard deviation of the rise.
+    /// One standard deviation of the rise: wider the more of the tag a cover hid from the fit.
     pub spread: Inches,
-    /// The share of its pixels a cover hid from the fit.
-    pub covered: f64,
 }
 
 impl Gauged {
@@ -61,12 +59,8 @@ pub struct RiseGauge {
 impl RiseGauge {
     /// A gauge for tags of `family`; fails on an unknown family.
     pub fn new(family: &str) -> Result<RiseGauge, VisionError> {
-        let settings = RefineSettings {
-            leave_out_covers: true,
-            ..RefineSettings::default()
-        };
         Ok(RiseGauge {
-            refiner: CornerRefiner::new(family, settings)?,
+            refiner: CornerRefiner::new(family, RefineSettings::leaving_out_covers())?,
         })
     }
 
@@ -110,6 +104,5 @@ fn gauged(
         spread: bearing.eye_height
             * (FITTED_CORNER_NOISE * std::f64::consts::FRAC_1_SQRT_2 / side)
             * (1.0 + COVER_SPREAD * covered),
-        covered,
     })
 }

@@ -88,6 +88,16 @@ pub struct RefineSettings {
     pub leave_out_covers: bool,
 }
 
+impl RefineSettings {
+    /// The default settings, with covers left out (see [`Self::leave_out_covers`]).
+    pub fn leaving_out_covers() -> RefineSettings {
+        RefineSettings {
+            leave_out_covers: true,
+            ..RefineSettings::default()
+        }
+    }
+}
+
 impl Default for RefineSettings {
     fn default() -> RefineSettings {
         RefineSettings {
@@ -248,11 +258,7 @@ pub fn for_placing(
     calibration: &TableCalibration,
     sightings: &mut [TagSighting],
 ) -> Result<RefineReport, VisionError> {
-    let settings = RefineSettings {
-        leave_out_covers: true,
-        ..RefineSettings::default()
-    };
-    CornerRefiner::new(&calibration.family, settings)?.refine(
+    CornerRefiner::new(&calibration.family, RefineSettings::leaving_out_covers())?.refine(
         image,
         Some(&calibration.camera.intrinsics),
         sightings,
@@ -370,10 +376,11 @@ fn fit_all(fits: Vec<Result<Alignment, Kept>>, settings: &RefineSettings) -> Vec
 /// out first, and while the fit is poor, those it misses after it (see [`Alignment::uncover`]).
 fn fit(mut alignment: Alignment, settings: &RefineSettings) -> Outcome {
     let fitted_at_first = alignment.used.len() as f64;
+    let too_covered = |a: &Alignment| (a.used.len() as f64) < LEAST_KEPT * fitted_at_first;
     let covers = settings.leave_out_covers;
     if covers {
         alignment.uncover(NOT_THE_TAG_AT_START);
-        if (alignment.used.len() as f64) < LEAST_KEPT * fitted_at_first {
+        if too_covered(&alignment) {
             return (Refinement::Kept(Kept::Misfit), None);
         }
     }
@@ -389,7 +396,7 @@ fn fit(mut alignment: Alignment, settings: &RefineSettings) -> Outcome {
         if !covers || clean || !solved.uncover(NOT_THE_TAG) {
             break;
         }
-        if (solved.used.len() as f64) < LEAST_KEPT * fitted_at_first {
+        if too_covered(&solved) {
             return (Refinement::Kept(Kept::Misfit), None);
         }
         let Some(again) = solve(solved) else {

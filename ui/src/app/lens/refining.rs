@@ -23,7 +23,8 @@ struct Job {
     lens: Intrinsics,
 }
 
-/// What came back: the offer refined; or as the detector gave it, with why it could not be.
+/// What came back: the offer refined, less the tags whose pixels are not their pattern (see the
+/// module's documentation); or as the detector gave it, with why it could not be.
 pub type Refined = Result<Vec<TagSighting>, (String, Vec<TagSighting>)>;
 
 /// Whether a tag's refinement failed for its pixels not being its pattern's (see the module's
@@ -46,11 +47,7 @@ impl Refining {
     /// A refining thread for tags of `family`; `None` when the family has no patterns to
     /// refine against or no thread can be started.
     pub fn start(family: &str) -> Option<Refining> {
-        let settings = RefineSettings {
-            leave_out_covers: true,
-            ..RefineSettings::default()
-        };
-        let mut refiner = CornerRefiner::new(family, settings).ok()?;
+        let mut refiner = CornerRefiner::new(family, RefineSettings::leaving_out_covers()).ok()?;
         let (jobs, incoming) = channel::<Job>();
         let (done, refined) = channel();
         let spawned = std::thread::Builder::new()

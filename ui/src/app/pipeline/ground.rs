@@ -308,7 +308,6 @@ mod tests {
         Gauged {
             rise: Inches(rise),
             spread: Inches(0.2),
-            covered: 0.0,
         }
     }
 
