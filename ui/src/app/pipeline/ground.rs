@@ -113,13 +113,13 @@ impl GroundLearning {
     pub fn look(
         &mut self,
         now: Duration,
-        roster: &Roster,
+        (roster, stand_tags): (&Roster, &HashMap<u32, StandTagSpec>),
         calibration: &TableCalibration,
         seen: Seen,
         tracked: &mut [TrackedTag],
         tracker: &mut Tracker,
     ) -> GroundWord {
-        self.gauge_rests(&seen, roster, calibration, tracked);
+        self.gauge_rests(&seen, stand_tags, calibration, tracked);
         let (tags, sightings) = (seen.tags, seen.sightings);
         let raised = raised_stands(tags, tracked, &self.gauged, &self.ground);
         self.raised_since
@@ -180,7 +180,7 @@ impl GroundLearning {
     fn gauge_rests(
         &mut self,
         seen: &Seen,
-        roster: &Roster,
+        specs: &HashMap<u32, StandTagSpec>,
         calibration: &TableCalibration,
         tracked: &[TrackedTag],
     ) {
@@ -193,7 +193,6 @@ impl GroundLearning {
         }
         self.gauged
             .retain(|id, _| tracked.iter().any(|t| t.id == *id && t.resting.is_some()));
-        let specs = roster.stand_tags();
         let due: Vec<(u32, TablePoint, (TagSighting, StandTagSpec))> = tracked
             .iter()
             .filter_map(|tag| {

@@ -444,7 +444,7 @@ impl Processor {
         if let Some(roster) = roster {
             let word = self.ground_learning.look(
                 frame.time,
-                roster,
+                (roster, &self.for_camera.stand_tags),
                 calibration,
                 Seen {
                     image: &frame.image,
