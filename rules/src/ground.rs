@@ -65,6 +65,10 @@ pub struct LearntRise {
     pub at: TablePoint,
     /// The ground's height there.
     pub height: Inches,
+    /// How far that height may be off, one standard deviation: one camera tells a tag's
+    /// height by its size alone, a tenth or two of an inch for a tag in clear view, more with
+    /// figures over it.
+    pub sd: Inches,
     /// The tag it was learnt from.
     pub tag: u32,
 }
@@ -74,11 +78,6 @@ impl LearntRise {
     pub const TOP: Inches = Inches(1.5);
     /// And down to the ground around within this much further (a 2" rise falls at 24°).
     pub const FALL: Inches = Inches(4.5);
-    /// How far a learnt height may be off, one standard deviation: one camera tells a tag's
-    /// height by its size alone, and each tag's corners sit inside its printed square by its
-    /// own share of a pixel (a 2" rise learnt at 1.5–1.9" on synthetic tables from 45°).
-    pub const HEIGHT_SD: Inches = Inches(0.4);
-
     fn height_at(&self, p: &TablePoint) -> Inches {
         let beyond = ((p - self.at).norm() - Self::TOP.0) / Self::FALL.0;
         Inches(self.height.0 * smoothstep(1.0 - beyond))
@@ -161,20 +160,25 @@ impl Ground {
 
     /// The height learnt rises give at a point.
     fn learnt_height_at(&self, p: &TablePoint) -> Inches {
+        self.learnt_at(p)
+            .map_or(Inches::ZERO, |rise| rise.height_at(p))
+    }
+
+    /// The learnt rise that makes the ground at a point, if any: the highest there.
+    fn learnt_at(&self, p: &TablePoint) -> Option<&LearntRise> {
         self.learnt
             .iter()
-            .map(|rise| rise.height_at(p))
-            .fold(Inches::ZERO, Inches::max)
+            .filter(|rise| rise.height_at(p) > Inches::ZERO)
+            .max_by(|a, b| a.height_at(p).0.total_cmp(&b.height_at(p).0))
     }
 
     /// How far the ground's height at a point may be off, one standard deviation: that of a
     /// learnt rise where one makes the ground there (a hill given in the terrain is taken as
     /// measured).
     pub fn height_sd_at(&self, p: &TablePoint) -> Inches {
-        if self.learnt_height_at(p) > self.given_height_at(p) {
-            LearntRise::HEIGHT_SD
-        } else {
-            Inches::ZERO
+        match self.learnt_at(p) {
+            Some(rise) if rise.height_at(p) > self.given_height_at(p) => rise.sd,
+            _ => Inches::ZERO,
         }
     }
 
@@ -287,6 +291,7 @@ mod tests {
         ground.learn(LearntRise {
             at,
             height: Inches(2.0),
+            sd: Inches(0.3),
             tag: 44,
         });
         assert!(!ground.is_flat());
@@ -300,6 +305,7 @@ mod tests {
         ground.learn(LearntRise {
             at: TablePoint::new(30.5, 20.0),
             height: Inches(2.5),
+            sd: Inches(0.2),
             tag: 44,
         });
         assert_eq!(ground.learnt().len(), 1);
@@ -307,7 +313,8 @@ mod tests {
         assert!(!ground.forget_near(&TablePoint::new(10.0, 10.0)));
         assert_eq!(
             ground.height_sd_at(&TablePoint::new(30.5, 20.0)),
-            LearntRise::HEIGHT_SD
+            Inches(0.2),
+            "the doubt of the rise learnt there"
         );
         assert_eq!(
             ground.height_sd_at(&TablePoint::new(40.0, 20.0)),

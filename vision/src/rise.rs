@@ -44,10 +44,10 @@ pub struct Gauged {
 }
 
 impl Gauged {
-    /// Whether it surely stands higher than `above` over the plane it was placed on: by that
-    /// and by `sure` standard deviations.
+    /// Whether it surely stands higher than `above` over the plane it was placed on: by `sure`
+    /// standard deviations.
     pub fn surely_above(&self, above: Inches, sure: f64) -> bool {
-        self.rise > above && self.rise.0 > sure * self.spread.0
+        (self.rise - above).0 > sure * self.spread.0
     }
 }
 

@@ -12,7 +12,7 @@
 //!   further from the camera's foot along its ray. The roster says how far its heights may be
 //!   off ([`roster::TagDefaults::height_sd`]); the shift is along the line from the camera's
 //!   foot, and grows with the distance from it. A tag on ground learnt in play adds the learnt
-//!   height's own doubt ([`rules::ground::LearntRise::HEIGHT_SD`]) along its ray.
+//!   height's own doubt ([`rules::ground::LearntRise::sd`]) along its ray.
 //! - The calibration's own error is mostly common to stands near each other, and is carried by
 //!   the scene as a relative error of every length; what it adds to each place and facing
 //!   (much, for a lens not measured) is added to every tag's ([`calibration::CalibrationSd`]).

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use calibration::{Camera, StandTagSpec, TableCalibration, TagSighting};
+use calibration::{Camera, LensSource, StandTagSpec, TableCalibration, TagSighting};
 use roster::Roster;
 use rules::geometry::TablePoint;
 use rules::ground::{Ground, LearntRise};
@@ -35,10 +35,23 @@ const GAUGED_RAISED: Inches = Inches(0.3);
 /// … by this many standard deviations of the gauge stands raised, and the ground under it is
 /// learnt from it …
 const GAUGED_SURE: f64 = 3.0;
-/// … by this many, it seems raised: the player is told, nothing is learnt.
+/// … by this many, it seems raised: the player is told, nothing is learnt …
 const SEEMS_SURE: f64 = 2.0;
-/// Tags gauged a frame, at most: a few milliseconds each.
-const GAUGED_A_FRAME: usize = 4;
+/// … by this many, it may be raised: a tag so hidden its gauge cannot tell, and the player is
+/// told the place assumes flat cloth (a stand on a hill, placed as if on the cloth, is an
+/// inch or two off under a camera at the side).
+const MAYBE_SURE: f64 = 1.0;
+/// Through a lens from the anchors alone, a gauge is this much looser: without the lens's
+/// distortion a tag's size is a percent out away from the picture's middle (flat stands'
+/// gauges 1.9 spreads RMS through it on `vedette bench accuracy`'s built tables, 0.9 through
+/// the lens learnt in play).
+const ANCHORS_LENS_SPREAD: f64 = 2.0;
+/// Tags gauged a second of video, at most: a few milliseconds each, four a frame at 30
+/// frames a second. A source slower than that (a film sampled a frame a second) gauges as
+/// many in each of its frames as the camera's second allows.
+const GAUGED_A_SECOND: f64 = 120.0;
+/// And a frame with no frame before it: the first frame, a still picture.
+const GAUGED_A_FIRST_FRAME: usize = 4;
 /// A rest moved this far (placed again, or a new rest) is gauged again.
 const GAUGED_AT: f64 = 0.05;
 
@@ -48,12 +61,23 @@ struct Raised {
     id: u32,
     /// Where it is placed now.
     placed: TagPose,
-    /// How far above that it seems to be.
+    /// How far above that it seems to be …
     above: Inches,
-    /// Whether its pattern's fit gauged that beyond doubt (see [`vision::rise`]): only then is
-    /// the ground learnt from it; a gauge less sure, or its look alone, only says it seems
-    /// raised.
-    learnable: bool,
+    /// … and how sure that is.
+    sureness: Sureness,
+}
+
+/// How sure Vedette is that a stand rests off the ground it knows under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sureness {
+    /// Its pattern's fit gauged it beyond doubt (see [`vision::rise`]), give or take `spread`
+    /// (one standard deviation): the ground is learnt from it, with that doubt.
+    Learnable { spread: Inches },
+    /// It seems so, by a looser gauge or its look alone: the player is told.
+    Seems,
+    /// Its tag is too hidden to tell, but it may be: the player is told its place assumes
+    /// the ground Vedette knows.
+    Maybe,
 }
 
 /// What one frame's look at the ground says.
@@ -76,6 +100,8 @@ pub struct GroundLearning {
     gauged: HashMap<u32, (TablePoint, Option<Gauged>)>,
     /// … through this camera (a lens learnt better gauges every rest again).
     gauged_through: Option<Camera>,
+    /// When the last frame was looked at.
+    last_look: Option<Duration>,
 }
 
 /// What the camera saw this frame.
@@ -100,6 +126,7 @@ impl GroundLearning {
             gauge,
             gauged: HashMap::new(),
             gauged_through: None,
+            last_look: None,
         }
     }
 
@@ -119,7 +146,13 @@ impl GroundLearning {
         tracked: &mut [TrackedTag],
         tracker: &mut Tracker,
     ) -> GroundWord {
-        self.gauge_rests(&seen, stand_tags, calibration, tracked);
+        let budget = match self.last_look.replace(now) {
+            Some(last) => {
+                (now.saturating_sub(last).as_secs_f64() * GAUGED_A_SECOND).ceil() as usize
+            }
+            None => GAUGED_A_FIRST_FRAME,
+        };
+        self.gauge_rests(&seen, stand_tags, calibration, tracked, budget.max(1));
         let (tags, sightings) = (seen.tags, seen.sightings);
         let raised = raised_stands(tags, tracked, &self.gauged, &self.ground);
         self.raised_since
@@ -135,9 +168,12 @@ impl GroundLearning {
             };
             let since = *self.raised_since.entry(stand.id).or_insert(now);
             let sighting = sightings.iter().find(|s| s.id == stand.id);
-            let learnt = (stand.learnable && now.saturating_sub(since) >= LEARN_AFTER)
-                .then(|| sighting.and_then(|s| learn(&stand, s, calibration, &mut self.ground)))
-                .flatten();
+            let learnt = match stand.sureness {
+                Sureness::Learnable { spread } if now.saturating_sub(since) >= LEARN_AFTER => {
+                    sighting.and_then(|s| learn(&stand, spread, s, calibration, &mut self.ground))
+                }
+                _ => None,
+            };
             let name = roster.named(owner);
             match learnt {
                 Some(rise) => {
@@ -163,26 +199,20 @@ impl GroundLearning {
                     });
                 }
                 None if stand.above < Inches::ZERO => {}
-                None => word.notes.push(format!(
-                    "{name} (tag {}) seems {:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): on a hill it does not know? give the hill its rise in the terrain file, or leave the stand {}s and Vedette learns it",
-                    stand.id,
-                    stand.above.0,
-                    stand.placed.center.x,
-                    stand.placed.center.y,
-                    LEARN_AFTER.as_secs()
-                )),
+                None => word.notes.push(unexplained(&name, &stand)),
             }
         }
         word
     }
 
-    /// Gauge how high the stands at rest stand whose rest is not gauged yet (a few a frame).
+    /// Gauge how high the stands at rest stand whose rest is not gauged yet (`budget` of them).
     fn gauge_rests(
         &mut self,
         seen: &Seen,
         specs: &HashMap<u32, StandTagSpec>,
         calibration: &TableCalibration,
         tracked: &[TrackedTag],
+        budget: usize,
     ) {
         let Some(gauge) = &mut self.gauge else {
             return;
@@ -209,7 +239,7 @@ impl GroundLearning {
                 };
                 Some((tag.id, rest.center, (*sighting, spec)))
             })
-            .take(GAUGED_A_FRAME)
+            .take(budget)
             .collect();
         if due.is_empty() {
             return;
@@ -217,13 +247,44 @@ impl GroundLearning {
         let tags: Vec<_> = due.iter().map(|(_, _, tag)| *tag).collect();
         match gauge.gauge(seen.image, &calibration.camera, &tags) {
             Ok(gauged) => {
+                let loosened = match calibration.lens {
+                    LensSource::Anchors | LensSource::Assumed => ANCHORS_LENS_SPREAD,
+                    _ => 1.0,
+                };
                 for ((id, at, _), gauged) in due.into_iter().zip(gauged) {
+                    let gauged = gauged.map(|g| Gauged {
+                        spread: g.spread * loosened,
+                        ..g
+                    });
                     self.gauged.insert(id, (at, gauged));
                 }
             }
             Err(e) => tracing::debug!("stands' heights not gauged: {e}"),
         }
     }
+}
+
+/// What the player is told of a stand off the ground Vedette knows under it, learnt from or
+/// not yet.
+fn unexplained(name: &str, stand: &Raised) -> String {
+    let (id, above, at) = (stand.id, stand.above.0, stand.placed.center);
+    let remedy = match stand.sureness {
+        Sureness::Learnable { .. } => format!(
+            "give the hill its rise in the terrain file, or leave the stand {}s and Vedette learns it",
+            LEARN_AFTER.as_secs()
+        ),
+        Sureness::Seems => "give the hill its rise in the terrain file (too little of its tag is seen clearly to learn the ground from it)".to_string(),
+        Sureness::Maybe => {
+            return format!(
+                "{name} (tag {id}) may stand {above:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): figures hide too much of its tag to be sure, and it is placed as if on that ground; give the hill in the terrain file, or clear the tag's edges",
+                at.x, at.y
+            )
+        }
+    };
+    format!(
+        "{name} (tag {id}) seems {above:.1}\" above the ground Vedette knows at ({:.1}, {:.1}): on a hill it does not know? {remedy}",
+        at.x, at.y
+    )
 }
 
 /// The stands lying well above where the ground under them puts them: raised at rest (their
@@ -241,44 +302,63 @@ fn raised_stands(
             let rest = tag.resting?;
             let placed = tags.tags.iter().find(|t| t.pose.id == tag.id)?.pose;
             let by_rest = rest.height - placed.height;
-            let (above, learnable) = match gauged.get(&tag.id) {
-                Some((_, Some(gauge))) => (
-                    gauged_off(gauge, &placed.center, ground, SEEMS_SURE),
-                    gauged_off(gauge, &placed.center, ground, GAUGED_SURE).is_some(),
-                ),
-                _ => (tag.looked.filter(Lift::seems_raised).map(|l| l.rise), false),
+            let judged = match gauged.get(&tag.id) {
+                Some((_, Some(gauge))) => judge_gauge(gauge, &placed.center, ground)
+                    .map(|sureness| (gauge.rise, sureness)),
+                _ => tag
+                    .looked
+                    .filter(Lift::seems_raised)
+                    .map(|l| (l.rise, Sureness::Seems)),
             };
-            let (above, learnable) = match above {
-                Some(above) => (above, learnable),
-                None => ((by_rest > SEEMS_RAISED).then_some(by_rest)?, false),
+            let (above, sureness) = match judged {
+                Some(judged) => judged,
+                None => (
+                    (by_rest > SEEMS_RAISED).then_some(by_rest)?,
+                    Sureness::Seems,
+                ),
             };
             Some(Raised {
                 id: tag.id,
                 placed,
                 above,
-                learnable,
+                sureness,
             })
         })
         .collect()
 }
 
+/// How sure a stand's gauge is that it stands off the ground under it; `None` when it may
+/// well rest on it.
+fn judge_gauge(gauge: &Gauged, at: &TablePoint, ground: &Ground) -> Option<Sureness> {
+    let off = |sure| gauged_off(gauge, at, ground, sure);
+    if off(GAUGED_SURE) {
+        Some(Sureness::Learnable {
+            spread: gauge.spread,
+        })
+    } else if off(SEEMS_SURE) {
+        Some(Sureness::Seems)
+    } else {
+        off(MAYBE_SURE).then_some(Sureness::Maybe)
+    }
+}
+
 /// How far a stand stands off the ground under it, by its gauge, when surely off: above it,
 /// or, on ground learnt in play, below it (learnt too high, through a lens learnt since).
-fn gauged_off(gauge: &Gauged, at: &TablePoint, ground: &Ground, sure: f64) -> Option<Inches> {
+fn gauged_off(gauge: &Gauged, at: &TablePoint, ground: &Ground, sure: f64) -> bool {
     let learnt_here = ground.height_sd_at(at) > Inches::ZERO;
     let below = Gauged {
         rise: -gauge.rise,
         ..*gauge
     };
-    (gauge.surely_above(GAUGED_RAISED, sure)
-        || learnt_here && below.surely_above(GAUGED_RAISED, sure))
-    .then_some(gauge.rise)
+    gauge.surely_above(GAUGED_RAISED, sure)
+        || learnt_here && below.surely_above(GAUGED_RAISED, sure)
 }
 
-/// The ground under a raised stand: where its tag's ray meets the tag's true height, that
+/// The ground under a raised stand gauged give or take `spread`: where its tag's ray meets the tag's true height, that
 /// height less the tag's own height above its ground.
 fn learn(
     stand: &Raised,
+    spread: Inches,
     sighting: &TagSighting,
     calibration: &TableCalibration,
     ground: &mut Ground,
@@ -289,6 +369,7 @@ fn learn(
     let rise = LearntRise {
         at,
         height: truly - own_height,
+        sd: spread,
         tag: stand.id,
     };
     if rise.height > GAUGED_RAISED {
@@ -303,29 +384,40 @@ fn learn(
 mod tests {
     use super::*;
 
-    fn gauged(rise: f64) -> Gauged {
+    fn gauged(rise: f64, spread: f64) -> Gauged {
         Gauged {
             rise: Inches(rise),
-            spread: Inches(0.2),
+            spread: Inches(spread),
         }
     }
 
     #[test]
-    fn a_stand_is_gauged_off_above_any_ground_and_below_only_ground_learnt_in_play() {
+    fn a_gauge_is_judged_by_how_many_spreads_it_stands_above_ground_or_below_ground_learnt() {
         let mut ground = Ground::flat();
         let here = TablePoint::new(30.0, 20.0);
-        let off = |g: &Gauged, ground: &Ground| gauged_off(g, &here, ground, GAUGED_SURE);
-        assert_eq!(off(&gauged(1.0), &ground), Some(Inches(1.0)));
-        // Within three spreads: not surely off.
-        assert_eq!(off(&gauged(0.5), &ground), None);
+        let judge =
+            |rise, spread, ground: &Ground| judge_gauge(&gauged(rise, spread), &here, ground);
+        let learnable = Some(Sureness::Learnable {
+            spread: Inches(0.2),
+        });
+        // 0.3" up counts from the gauge's 0.3": 1" up is 3.5 spreads, 0.8" is 2.5, 0.6" 1.5.
+        assert_eq!(judge(1.0, 0.2, &ground), learnable);
+        assert_eq!(judge(0.8, 0.2, &ground), Some(Sureness::Seems));
+        assert_eq!(judge(0.6, 0.2, &ground), Some(Sureness::Maybe));
+        assert_eq!(judge(0.45, 0.2, &ground), None);
+        // A tag under figures gauged loosely: it may be raised, and nothing is learnt from it.
+        assert_eq!(judge(1.3, 0.8, &ground), Some(Sureness::Maybe));
         // Below the cloth is the corners' noise, or a roster's wrong height.
-        assert_eq!(off(&gauged(-1.0), &ground), None);
+        assert_eq!(judge(-1.0, 0.2, &ground), None);
         ground.learn(LearntRise {
             at: here,
             height: Inches(2.0),
+            sd: Inches(0.3),
             tag: 7,
         });
-        assert_eq!(off(&gauged(-1.0), &ground), Some(Inches(-1.0)));
-        assert_eq!(off(&gauged(-0.5), &ground), None);
+        // Below ground learnt in play: learnt too high.
+        assert_eq!(judge(-1.0, 0.2, &ground), learnable);
+        assert_eq!(judge(-0.55, 0.2, &ground), Some(Sureness::Maybe));
+        assert_eq!(judge(-0.4, 0.2, &ground), None);
     }
 }
