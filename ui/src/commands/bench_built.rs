@@ -87,6 +87,9 @@ impl Errors {
 struct Found {
     detector: usize,
     app: usize,
+    /// Of those the app found, how many it placed within their stated 95 % error bar of where
+    /// they lie.
+    within_bar: usize,
     all: usize,
 }
 
@@ -163,7 +166,7 @@ pub(super) fn built_tables(
         let given = still(&built.staged, &built.hills, &image);
         let detected = detector.detect(&image)?.sightings();
         count_found(
-            &built.staged.world,
+            (&built.staged.world, height_sd(&built.staged.roster)),
             &camera,
             &detected,
             &given,
@@ -363,7 +366,7 @@ fn count_flags(built: &Built, state: &TableState, figures: &mut Figures) {
             continue;
         }
         figures.far_off += 1;
-        if learnt_within_bar(state, block, tag) {
+        if learnt_within_bar(state, block, tag, height_sd(&built.staged.roster)) {
             figures.learnt_within_bar += 1;
         } else if !state.status.notes.iter().any(|n| n.contains(&named)) {
             figures.unflagged += 1;
@@ -373,23 +376,35 @@ fn count_flags(built: &Built, state: &TableState, figures: &mut Figures) {
 
 /// Whether the ground under `tag` was learnt from it, and where the app places the tag is
 /// within its stated 95 % error bar of where it lies.
-fn learnt_within_bar(state: &TableState, block: &Block, tag: &PrintedTag) -> bool {
-    /// Chi-square's 95th percentile with two degrees of freedom.
-    const WITHIN_95: f64 = 5.991;
+fn learnt_within_bar(
+    state: &TableState,
+    block: &Block,
+    tag: &PrintedTag,
+    height_sd: Inches,
+) -> bool {
     let learnt = state.learnt_ground.iter().any(|rise| rise.tag == tag.id);
     let pose = state
         .tags
         .iter()
         .flat_map(|tags| &tags.tags)
         .find(|t| t.pose.id == tag.id);
-    let (Some(pose), true) = (pose, learnt) else {
-        return false;
-    };
-    let off = pose.pose.center - lies_at(block, tag);
+    learnt && pose.is_some_and(|t| within_bar(&t.pose, lies_at(block, tag), height_sd))
+}
+
+/// How far the roster says its tags' heights may be off.
+fn height_sd(roster: &Roster) -> Inches {
+    Inches(roster.tags.height_sd)
+}
+
+/// Whether a tag placed at `pose` lies within its stated 95 % error bar of `lies`, its height
+/// as doubtful as the roster says (`height_sd`), as the app draws it.
+fn within_bar(pose: &TagPose, lies: TablePoint, height_sd: Inches) -> bool {
+    /// Chi-square's 95th percentile with two degrees of freedom.
+    const WITHIN_95: f64 = 5.991;
+    let off = pose.center - lies;
     let spread = pose
-        .pose
         .uncertainty
-        .covariance
+        .with_height(height_sd)
         .fixed_view::<2, 2>(0, 0)
         .into_owned();
     spread
@@ -401,7 +416,7 @@ fn learnt_within_bar(state: &TableState, block: &Block, tag: &PrintedTag) -> boo
 /// detector alone (`detected`), and by the app (`state`, the still picture with the hills
 /// given), with how far the app places each from where it lies.
 fn count_found(
-    world: &SyntheticTable,
+    (world, height_sd): (&SyntheticTable, Inches),
     camera: &Camera,
     detected: &[TagSighting],
     state: &TableState,
@@ -428,6 +443,7 @@ fn count_found(
         found.detector += usize::from(detected.iter().any(|s| s.id == tag.id));
         if let Some(pose) = placed.iter().find(|p| p.id == tag.id) {
             found.app += 1;
+            found.within_bar += usize::from(within_bar(pose, lies_at(block, tag), height_sd));
             let off = (pose.center - lies_at(block, tag)).norm();
             figures.tag_place[bucket].push(off);
         }
@@ -529,7 +545,7 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
         writeln!(
             out,
             "    {name:<18} by the app {:>3}/{:<3} ({:>3.0} %), the detector alone {:>3} ({:>3.0} %); \
-             placed p50 {:.3}\" p95 {:.3}\"",
+             placed p50 {:.3}\" p95 {:.3}\", within its 95 % error bar {:>3.0} %",
             found.app,
             found.all,
             share(found.app),
@@ -537,6 +553,7 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
             share(found.detector),
             at(&sorted, 0.5),
             at(&sorted, 0.95),
+            100.0 * found.within_bar as f64 / found.app.max(1) as f64,
         )?;
     }
     writeln!(out, "    false tags {}", figures.false_tags)?;
