@@ -389,7 +389,28 @@ impl TerrainMap {
     }
 }
 
-fn may_enter(entry: Entry, unit: &Unit) -> bool {
+impl TerrainMap {
+    /// The first terrain on the straight line from `from` to `to` that `unit` may not charge
+    /// into or through (see [`crate::profile::TerrainRules::charge_entry`]).
+    pub fn charge_barred_by(
+        &self,
+        unit: &Unit,
+        from: &TablePoint,
+        to: &TablePoint,
+    ) -> Option<String> {
+        self.passages(from, to)
+            .into_iter()
+            .find(|passage| {
+                let rules = passage.piece.rules;
+                passage.inside > Inches(1e-6)
+                    && !may_enter(rules.charge_entry.unwrap_or(rules.entry), unit)
+            })
+            .map(|passage| passage.piece.id.clone())
+    }
+}
+
+/// Whether `unit` may enter terrain whose entry is `entry` (and so assault troops in it).
+pub(crate) fn may_enter(entry: Entry, unit: &Unit) -> bool {
     match entry {
         Entry::Anyone => true,
         Entry::Nobody => false,

@@ -709,3 +709,30 @@ fn a_stand_with_more_figures_than_a_full_one_or_none_is_refused_by_name() {
         "a stand with no figures has gone"
     );
 }
+
+#[test]
+fn mounted_troops_may_not_charge_through_rough_ground_and_foot_may() {
+    // L501: "Mounted troops cannot charge through rough terrain".
+    let rough = json!({ "id": "scrub", "kind": "rough",
+        "polygon": [[36.0, 11.0], [44.0, 11.0], [44.0, 12.5], [36.0, 12.5]] });
+    for (kind, barred) in [("cavalry", true), ("infantry", false)] {
+        let mut charger = stand();
+        charger["kind"] = json!(kind);
+        let report = rule(&scene_in(
+            "bbb",
+            vec![charger, enemy_ahead(100.0)],
+            vec![],
+            json!({ "terrain": [rough.clone()] }),
+        ));
+        let reason = charge(&report, "natal", "impi").and_then(|c| c.reason.clone());
+        assert_eq!(
+            reason.as_deref() == Some("it may not charge into scrub"),
+            barred,
+            "{kind}: {reason:?}"
+        );
+        if barred {
+            let cited = ruling_on(&report, "natal", Topic::Charge, "impi").rule.rule;
+            assert_eq!(cited, "Rough terrain: movement and charges (L206, L501)");
+        }
+    }
+}

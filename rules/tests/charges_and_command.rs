@@ -992,3 +992,31 @@ fn the_support_zone_reading_is_configurable() {
     let by_footprint = rules::Profile::from_toml(&text).expect("profile");
     assert_eq!(zone_of(&by_footprint), Some(Quarter::LeftFlank));
 }
+
+#[test]
+fn only_infantry_may_assault_a_building() {
+    // §4.5: "Only infantry may enter or assault" a building. Hussars 8" from a garrisoned
+    // house may not charge it; a line of foot as close may.
+    let garrison = unit(
+        json!({ "id": "house", "name": "Garrison", "side": "blue", "kind": "infantry",
+        "formation": "building", "front_center": [30.0, 20.0], "facing": 270.0,
+        "width": 6.0, "depth": 6.0, "weapon": "smoothbore-musket" }),
+    );
+    let report = rule(&scene(vec![
+        garrison.clone(),
+        hussars("hussars", "red", [30.0, 12.0], 90.0),
+    ]));
+    let charge = charge_of(&report, "hussars", "house");
+    assert_eq!(
+        charge.reason.as_deref(),
+        Some("only infantry may assault a building")
+    );
+    assert!(!charge.reachable);
+    let report = rule(&scene(vec![
+        garrison,
+        line("45th", "red", [30.0, 14.0], 90.0),
+    ]));
+    let charge = charge_of(&report, "45th", "house");
+    assert_eq!(charge.reason, None);
+    assert!(charge.reachable);
+}

@@ -780,3 +780,43 @@ fn a_batterys_crew_losses_leave_its_canister_figures_as_they_were() {
         ruling.explanation
     );
 }
+
+/// A charger of `kind` at (30, 10) facing north, and a battalion 2" ahead, in `terrain`.
+fn charge_into(kind: &str, enemy_formation: &str, terrain: Vec<Value>) -> Option<String> {
+    let mut charger = block("charger", "blue", [30.0, 10.0], 90.0, [3.0, 1.0]);
+    charger["kind"] = json!(kind);
+    let mut enemy = block("foe", "red", [30.0, 12.0], 270.0, [3.0, 1.0]);
+    enemy["formation"] = json!(enemy_formation);
+    let report = rule(&scene_in(
+        "erules",
+        vec![charger, enemy],
+        vec![],
+        json!({ "terrain": terrain }),
+    ));
+    common::charge(&report, "charger", "foe")
+        .expect("a charge")
+        .reason
+        .clone()
+}
+
+#[test]
+fn horse_may_not_charge_into_a_wood_and_foot_may() {
+    // §35.3: "Horse may not charge in category 1 or category 6 terrain" (woods, bogs, marsh,
+    // rocks, steep slopes) — eRules's own rule, not Black Powder's skirmishers-only woods.
+    let wood = json!({ "id": "copse", "kind": "wood",
+        "polygon": [[26.0, 11.6], [34.0, 11.6], [34.0, 16.0], [26.0, 16.0]] });
+    assert_eq!(
+        charge_into("cavalry", "line", vec![wood.clone()]).as_deref(),
+        Some("it may not charge into copse")
+    );
+    assert_eq!(charge_into("infantry", "line", vec![wood]), None);
+}
+
+#[test]
+fn cavalry_may_assault_a_building_as_footnote_23_has_them_try() {
+    // fn23: "Cavalry trying to enter buildings … are not counted" in the melee — they may try,
+    // unlike Black Powder's "only infantry may enter or assault".
+    let house = json!({ "id": "house", "kind": "building",
+        "polygon": [[28.0, 11.9], [32.0, 11.9], [32.0, 14.0], [28.0, 14.0]] });
+    assert_eq!(charge_into("cavalry", "line", vec![house]), None);
+}

@@ -19,6 +19,7 @@ use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
 use crate::visibility::can_see;
+use crate::vocabulary::TerrainKind;
 
 const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
 const WHICH_FACE: RuleRef = RuleRef::read_as("Position the Charging Unit (§7.3)", "A21");
@@ -306,6 +307,25 @@ pub fn assess_charge(
         && let Some(terrain) = &path.forbidden_by
     {
         reason = Some((format!("it may not enter {terrain}"), TERRAIN));
+    }
+    if reason.is_none()
+        && let Some(terrain) = situation
+            .terrain
+            .charge_barred_by(unit, &tape.from, &tape.to)
+    {
+        reason = Some((format!("it may not charge into {terrain}"), TERRAIN));
+    }
+    // Assaulting a building is entering it: who may not enter may not assault (§4.5, "only
+    // infantry may enter or assault"), though the charge stops at its wall.
+    let building = profile.terrain_rules(TerrainKind::Building).entry;
+    if reason.is_none()
+        && enemy.formation == Formation::Building
+        && !crate::terrain::may_enter(building, unit)
+    {
+        reason = Some((
+            format!("{} may assault a building", building.who()),
+            TERRAIN,
+        ));
     }
     if reason.is_none() && occupied {
         let face_length = geometric_face.length();

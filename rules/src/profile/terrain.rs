@@ -36,6 +36,18 @@ pub enum Entry {
     Nobody,
 }
 
+impl Entry {
+    /// Who may enter, said as those left out hear it: "only infantry".
+    pub fn who(&self) -> &'static str {
+        match self {
+            Entry::Anyone => "anyone",
+            Entry::SkirmishingInfantry => "only infantry in skirmish order",
+            Entry::Infantry => "only infantry",
+            Entry::Nobody => "nobody",
+        }
+    }
+}
+
 /// How a kind of terrain affects the rules.
 #[derive(Clone, Copy, Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -55,6 +67,11 @@ pub struct TerrainRules {
     /// Who may enter.
     #[serde(default)]
     pub entry: Entry,
+    /// Who may charge into or through it, when fewer may than enter (BBB L501: mounted troops
+    /// cannot charge through rough terrain; eRules §35.3: horse may not charge in woods, bogs,
+    /// marsh or rocks); as [`Self::entry`] when not given.
+    #[serde(default)]
+    pub charge_entry: Option<Entry>,
     /// A linear obstacle: crossing costs the profile's obstacle distance.
     #[serde(default)]
     pub crossing: bool,
@@ -87,6 +104,7 @@ impl Default for TerrainRules {
             sight: SightRule::Clear,
             cover: false,
             entry: Entry::Anyone,
+            charge_entry: None,
             crossing: false,
             guns_silent: false,
             sight_inside: None,
