@@ -227,11 +227,14 @@ impl TerrainMap {
 
     /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
     /// `wood_edge` is the A9 allowance: a line may run this far through a wood and still see;
-    /// `scale` the scene's distance scale, for a wood's own sight distance inside it.
+    /// `scale` the scene's distance scale, for a wood's own sight distance inside it. A wood is
+    /// measured from `leaving`, where the line leaves the looker's own footprint (A9: the wood
+    /// outside the footprints of shooter and target; `target` is where it enters the target's):
+    /// a skirmish line deep in a wood looks out from its edge, not its middle.
     pub fn blocks_sight(
         &self,
         candidates: &[usize],
-        eye: &TablePoint,
+        (eye, leaving): (&TablePoint, &TablePoint),
         target: &TablePoint,
         wood_edge: Inches,
         scale: f64,
@@ -255,12 +258,17 @@ impl TerrainMap {
                     // Two units inside the same wood of a ruleset that caps sight inside woods
                     // (BBB §1.8: 200 mm) see each other up to that cap; the wood's edge
                     // allowance is for looking into it.
-                    SightRule::Wood => match piece.rules.sight_inside {
-                        Some(cap) if piece.contains(eye) && piece.contains(target) => {
-                            passage.inside > cap * scale
+                    SightRule::Wood => {
+                        let inside = piece
+                            .passage(leaving, target)
+                            .map_or(Inches::ZERO, |p| p.inside);
+                        match piece.rules.sight_inside {
+                            Some(cap) if piece.contains(eye) && piece.contains(target) => {
+                                inside > cap * scale
+                            }
+                            _ => inside > wood_edge,
                         }
-                        _ => passage.inside > wood_edge,
-                    },
+                    }
                     SightRule::Solid => through && !piece.contains(eye) && !piece.contains(target),
                     SightRule::Height => {
                         through && {

@@ -79,6 +79,8 @@ struct Corridor {
     units: SmallVec<[usize; 8]>,
     /// Terrain pieces that may block sight.
     terrain: SmallVec<[usize; 8]>,
+    /// The unit looking.
+    looker: usize,
 }
 
 impl Corridor {
@@ -215,6 +217,7 @@ fn corridor(
         occluders,
         units,
         terrain: situation.terrain.sight_blockers_in(bounds).collect(),
+        looker,
     }
 }
 
@@ -265,6 +268,23 @@ fn entry_point(
     eye + (point - eye) * toi
 }
 
+/// Where the line from `eye` (in the looker's footprint) to `end` leaves the looker's own
+/// footprint: the first point of the looker's shapes met walking back from `end`.
+fn exit_point(
+    situation: &Situation,
+    eye: &TablePoint,
+    end: &TablePoint,
+    looker: usize,
+) -> TablePoint {
+    let back = Ray::new(*end, eye - end);
+    let toi = situation.units[looker]
+        .shapes
+        .iter()
+        .filter_map(|(pose, shape)| shape.cast_ray(pose, &back, 1.0, true))
+        .fold(1.0, f64::min);
+    end + (eye - end) * toi
+}
+
 fn first_obstruction(
     situation: &Situation,
     corridor: &Corridor,
@@ -291,11 +311,15 @@ fn first_obstruction(
     if let Some(index) = unit {
         return Some(Obstruction::Unit(index));
     }
+    if corridor.terrain.is_empty() {
+        return None;
+    }
     let wood_edge = situation.profile.distances().wood_edge;
     let scale = situation.profile.scaled(Inches(1.0)).0;
+    let leaving = exit_point(situation, eye, &end, corridor.looker);
     situation
         .terrain
-        .blocks_sight(&corridor.terrain, eye, &end, wood_edge, scale)
+        .blocks_sight(&corridor.terrain, (eye, &leaving), &end, wood_edge, scale)
         .map(|piece| Obstruction::Terrain(piece.id.clone()))
 }
 

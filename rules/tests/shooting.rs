@@ -595,3 +595,39 @@ fn fifteen_millimetre_games_halve_every_distance() {
     );
     assert_eq!(of(&report, "45th").summary.move_allowance.0, 6.0);
 }
+
+#[test]
+fn skirmishers_close_together_in_one_wood_see_shoot_and_charge_each_other() {
+    // A9: a wood blocks a sight line that runs more than 1" through it outside the footprints
+    // of the looker and the target. Two skirmish lines side by side 0.8" apart deep in one
+    // wood see each other, though the line from one's leader (the middle of its front) to the
+    // other runs 3.8" through the wood, 3" of it inside the looker's own line.
+    let skirmishers = |id: &str, side: &str, x: f64| {
+        unit(
+            json!({ "id": id, "side": side, "kind": "infantry", "formation": "skirmish",
+            "front_center": [x, 20.0], "facing": 90.0, "width": 6.0, "depth": 1.0,
+            "weapon": "smoothbore-musket" }),
+        )
+    };
+    let wood = json!({ "id": "wood", "kind": "wood",
+        "polygon": [[15.0, 5.0], [55.0, 5.0], [55.0, 35.0], [15.0, 35.0]] });
+    let report = rule(&scene_with(
+        vec![
+            skirmishers("voltigeurs", "blue", 30.0),
+            skirmishers("rifles", "red", 36.8),
+        ],
+        vec![wood],
+        vec![],
+    ));
+    for (looker, target) in [("voltigeurs", "rifles"), ("rifles", "voltigeurs")] {
+        let text = text_of(&report, looker);
+        let shooting = &of(&report, looker).shooting;
+        assert_eq!(shooting.must_target, vec![target], "{text}");
+        let charge = common::charge(&report, looker, target).expect("a charge");
+        assert!(
+            !charge.reason.as_deref().unwrap_or("").contains("see"),
+            "{:?}\n{text}",
+            charge.reason
+        );
+    }
+}
