@@ -736,3 +736,28 @@ fn mounted_troops_may_not_charge_through_rough_ground_and_foot_may() {
         }
     }
 }
+
+#[test]
+fn a_stand_ending_its_move_inside_friends_is_disordered_not_refused() {
+    // L251-255, B-33: a passage through friends that ends a turn mid-way disorders the unit
+    // (Black Powder forbids ending a move inside a friend).
+    let friend = block("zulu", "red", [40.0, 16.0], 90.0, [mm(65.0), mm(50.0)]);
+    let before = scene_in("bbb", vec![stand(), friend.clone()], vec![], json!({}));
+    let mut moved = stand();
+    moved["front_center"] = json!([40.0, 15.5]);
+    let after = scene_in("bbb", vec![moved, friend], vec![], json!({}));
+    let (checks, _) =
+        rules::movement::check_moves(&before, &after, Profile::builtin(RulesetId::Bbb));
+    let ruling = checks
+        .iter()
+        .flat_map(|c| &c.rulings)
+        .find(|r| r.other.as_deref() == Some("zulu"))
+        .expect("a ruling on ending inside the zulu stand");
+    assert_eq!(ruling.verdict(), Verdict::Yes);
+    assert!(
+        ruling.explanation.contains("disorders it"),
+        "{}",
+        ruling.explanation
+    );
+    assert_eq!(ruling.rule.rule, "Passage of lines (L251-255)");
+}

@@ -4,8 +4,8 @@
 mod common;
 
 use common::{line, scene, scene_with};
-use rules::movement::{check_brigades, check_commanders};
-use rules::ruling::Verdict;
+use rules::movement::{check_brigades, check_commanders, check_moves};
+use rules::ruling::{Topic, Verdict};
 use rules::{Profile, RulesetId};
 use serde_json::{Value, json};
 
@@ -130,4 +130,48 @@ fn a_commander_on_foot_walks_36_inches() {
     assert_eq!(moves[0].allowance.0, 36.0);
     assert_eq!(moves[0].ruling.verdict(), Verdict::No);
     assert!(moves[0].ruling.explanation.contains("on foot"));
+}
+
+#[test]
+fn a_unit_may_pass_through_a_friend_but_not_end_its_move_inside_one() {
+    // §4.2, A37. The 1st marches 12" north; the 2nd stands 8" ahead of it. Ending 1" into the
+    // 2nd's line is refused and names the 2nd; passing all the way through (its rear edge
+    // beyond the 2nd's front) is allowed; butting up to it (0.05" in: a camera's error) too.
+    let second = line("2nd", "red", [30.0, 18.0], 90.0);
+    let before = scene(vec![line("1st", "red", [30.0, 10.0], 90.0), second.clone()]);
+    let ending = |y: f64| {
+        let after = scene(vec![line("1st", "red", [30.0, y], 90.0), second.clone()]);
+        let (checks, _) = check_moves(&before, &after, bp());
+        let first = checks
+            .into_iter()
+            .find(|c| c.unit == "1st")
+            .expect("the 1st");
+        first
+            .rulings
+            .into_iter()
+            .find(|r| r.topic == Topic::Movement && r.other.as_deref() == Some("2nd"))
+    };
+    // The 2nd's line runs from y = 16.4 (rear) to 18 (front); the 1st is 1.6" deep.
+    let inside = ending(17.4).expect("ending inside the 2nd is ruled on");
+    assert_eq!(inside.verdict(), Verdict::No);
+    assert!(
+        inside.explanation.contains("ends its move inside 2nd"),
+        "{}",
+        inside.explanation
+    );
+    assert_eq!(inside.rule.reading, Some("A37"));
+    assert!(ending(19.7).is_none(), "through and beyond it");
+    assert!(ending(16.45).is_none(), "butting up to it");
+    // An enemy is not a friend: ending on one is a charge, ruled elsewhere.
+    let mut enemy = second.clone();
+    enemy["side"] = json!("blue");
+    let before = scene(vec![line("1st", "red", [30.0, 10.0], 90.0), enemy.clone()]);
+    let after = scene(vec![line("1st", "red", [30.0, 17.4], 90.0), enemy]);
+    let (checks, _) = check_moves(&before, &after, bp());
+    assert!(
+        checks
+            .iter()
+            .flat_map(|c| &c.rulings)
+            .all(|r| r.rule.reading != Some("A37"))
+    );
 }

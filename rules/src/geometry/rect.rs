@@ -95,6 +95,16 @@ impl OrientedRect {
         TableVector::new(self.forward.y, -self.forward.x)
     }
 
+    /// The same rectangle shrunk by `margin` on every side (never to nothing).
+    pub fn shrunk(&self, margin: Inches) -> OrientedRect {
+        OrientedRect::from_center(
+            self.center(),
+            self.facing(),
+            (self.width() - margin * 2.0).max(Inches(1e-3)),
+            (self.depth() - margin * 2.0).max(Inches(1e-3)),
+        )
+    }
+
     /// The area of the rectangle, in square inches.
     pub fn area(&self) -> f64 {
         self.width.0 * self.depth.0

@@ -13,7 +13,7 @@ pub use commanders::{CommanderMove, check_commanders};
 use serde::Serialize;
 
 use crate::geometry::{OrientedRect, TablePoint};
-use crate::profile::{ChargesNearEnemy, Profile};
+use crate::profile::{ChargesNearEnemy, EndingInsideFriends, Profile};
 use crate::quarter::{Quarter, classify};
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Scene, Unit};
@@ -23,6 +23,11 @@ use crate::units::Inches;
 
 const ALLOWANCE: RuleRef = RuleRef::read_as("Moving Units (§4.1)", "A19");
 const PROXIMITY: RuleRef = RuleRef::read_as("Proximity of Enemy (§4.2)", "A18");
+const INTERPENETRATION: RuleRef = RuleRef::read_as("Interpenetration of Units (§4.2)", "A37");
+
+/// A37's tolerance: bases this far into a friend's touch it, they are not inside it (a camera
+/// puts bases a few hundredths of an inch off, and players butt them up).
+const FRIEND_OVERLAP: Inches = Inches(0.1);
 
 /// One unit's move.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -86,7 +91,7 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
         .filter_map(|(index, unit)| {
             after
                 .unit(&unit.id)
-                .map(|moved| check_move(&situation, index, moved, after.length_sd))
+                .map(|moved| check_move(&situation, index, moved, after))
         })
         .collect();
     for check in &mut checks {
@@ -109,14 +114,10 @@ pub fn check_moves(before: &Scene, after: &Scene, profile: &Profile) -> (Vec<Mov
     (checks, roll)
 }
 
-/// The unit's move to `after`, whose scene has `after_length_sd` as its relative error of
-/// every length.
-fn check_move(
-    situation: &Situation,
-    index: usize,
-    after: &Unit,
-    after_length_sd: Option<f64>,
-) -> MoveCheck {
+/// The unit's move to `after`, in the scene `then` (whose relative error of every length is
+/// its `length_sd`).
+fn check_move(situation: &Situation, index: usize, after: &Unit, then: &Scene) -> MoveCheck {
+    let after_length_sd = then.length_sd;
     let profile = situation.profile;
     let before = &situation.scene.units[index];
     let (most_moves, formation_limit) = profile.moves_per_turn(before.formation);
@@ -239,6 +240,7 @@ fn check_move(
             })
             .unwrap_or_default(),
     });
+    rulings.extend(ends_on_friend(after, then, profile));
     let proximity_breach = proximity_breach(situation, index, after, &mut rulings);
     rulings.extend(square::square_rulings(situation, index, after));
     if profile.specials().momentum {
@@ -255,6 +257,51 @@ fn check_move(
         proximity_breach,
         rulings,
     }
+}
+
+/// §4.2, A37: friends may pass through each other but may not end interpenetrated (or, in a
+/// ruleset that says so, the unit is disordered). The ruling on the friend the unit ends its
+/// move inside (by more than [`FRIEND_OVERLAP`]), if any.
+fn ends_on_friend(after: &Unit, then: &Scene, profile: &Profile) -> Option<Ruling> {
+    let inside = |friend: &Unit| {
+        after.footprint.stands().iter().any(|stand| {
+            let core = stand.shrunk(FRIEND_OVERLAP);
+            friend
+                .footprint
+                .stands()
+                .iter()
+                .any(|other| core.gap_to(other) <= Inches(1e-9))
+        })
+    };
+    let friend = then
+        .units
+        .iter()
+        .find(|u| u.id != after.id && u.side == after.side && inside(u))?;
+    let (allowed, outcome) = match profile.specials().ending_inside_friends {
+        EndingInsideFriends::Forbidden => (
+            false,
+            "friends may pass through each other, but may not end a move interpenetrated",
+        ),
+        EndingInsideFriends::Disorders => {
+            (true, "a passage of lines that ends mid-way disorders it")
+        }
+    };
+    Some(Ruling {
+        topic: Topic::Movement,
+        unit: after.id.clone(),
+        other: Some(friend.id.clone()),
+        decision: Decision::permit(allowed, false),
+        rule: INTERPENETRATION,
+        figures: Vec::new(),
+        explanation: format!(
+            "{} ends its move inside {}: {outcome}.",
+            after.name, friend.name
+        ),
+        shapes: vec![Shape::polygon(
+            ShapeRole::Blocked,
+            &friend.footprint.frame().corners(),
+        )],
+    })
 }
 
 /// Whether the unit ends its move touching an enemy (within the contact distance): a charge.

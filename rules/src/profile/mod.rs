@@ -39,8 +39,8 @@ pub use reading::ProfileError;
 pub use readings::{ChargesNearEnemy, GunsPassNotClear, Readings, SupportZone, TraversingReading};
 pub use scale::{FigureScaleError, GroundScale};
 pub use specials::{
-    ChargeLimits, CommandModel, FiguresLeft, FrontRankFigures, ProximityWords, RangeFrom, Specials,
-    StandFigures,
+    ChargeLimits, CommandModel, EndingInsideFriends, FiguresLeft, FrontRankFigures, ProximityWords,
+    RangeFrom, Specials, StandFigures,
 };
 pub use terrain::{Entry, SightRule, TerrainRules};
 pub use weapons::{Overhead, Weapon, WeaponRef};

@@ -150,6 +150,21 @@ pub struct Specials {
     /// step (eRules: the reaction tests decide).
     #[serde(default = "closing_fire_words")]
     pub answer_fire: String,
+    /// What becomes of a unit that ends its move inside a friend.
+    #[serde(default)]
+    pub ending_inside_friends: EndingInsideFriends,
+}
+
+/// What becomes of a unit that ends its move inside a friend.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndingInsideFriends {
+    /// The move is not allowed: friends may pass through each other but may not end
+    /// interpenetrated (Black Powder §4.2, A37).
+    #[default]
+    Forbidden,
+    /// The unit is disordered (Bugles, Bullets and Blades L251-255: ending a turn mid-passage).
+    Disorders,
 }
 
 pub(super) fn closing_fire_words() -> String {
@@ -205,6 +220,7 @@ impl Default for Specials {
             sight_ahead_only: false,
             quarter_rays: None,
             brigade_orders: true,
+            ending_inside_friends: EndingInsideFriends::default(),
         }
     }
 }

@@ -36,16 +36,6 @@ pub enum Attempt {
     Blocked(String),
 }
 
-/// A rectangle shrunk by `margin` on every side.
-fn shrunk(rect: &OrientedRect, margin: Inches) -> OrientedRect {
-    OrientedRect::from_center(
-        rect.center(),
-        rect.facing(),
-        (rect.width() - margin * 2.0).max(Inches(1e-3)),
-        (rect.depth() - margin * 2.0).max(Inches(1e-3)),
-    )
-}
-
 fn moved(rect: &OrientedRect, by: TableVector) -> OrientedRect {
     OrientedRect::new(
         rect.front_center() + by,
@@ -113,7 +103,7 @@ pub fn attempt(situation: &Situation, index: usize, quarter: Quarter, by: TableV
         for base in enemy.unit.footprint.stands() {
             // An enemy it already touches may be slid along but not moved into.
             let (base, limit) = if already {
-                (shrunk(base, OVERLAP), Inches(1e-9))
+                (base.shrunk(OVERLAP), Inches(1e-9))
             } else {
                 (*base, contact)
             };
@@ -148,7 +138,7 @@ pub fn attempt(situation: &Situation, index: usize, quarter: Quarter, by: TableV
         for base in friend.unit.footprint.stands() {
             if ends
                 .iter()
-                .any(|end| shrunk(end, OVERLAP / 2.0).gap_to(base) <= Inches(1e-9))
+                .any(|end| end.shrunk(OVERLAP / 2.0).gap_to(base) <= Inches(1e-9))
             {
                 return Attempt::Blocked(format!("it would end on {}", friend.unit.name));
             }

@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 21] = [
+pub const SPECIALS: [Special; 22] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -129,5 +129,10 @@ pub const SPECIALS: [Special; 21] = [
         "answer-fire",
         "what a unit charged to its front may do with its muskets, in the ruleset's words",
         &["charge/mod.rs"],
+    ),
+    special(
+        "ending-inside-friends",
+        "what becomes of a unit that ends its move inside a friend: forbidden, or disordered",
+        &["movement/mod.rs"],
     ),
 ];
