@@ -8,7 +8,7 @@
 use geo::{Area, BooleanOps, Intersects};
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
-use parry2d_f64::query::{Ray, RayCast};
+use parry2d_f64::query::{PointQuery, Ray, RayCast};
 use parry2d_f64::shape::Segment;
 use smallvec::SmallVec;
 
@@ -58,6 +58,17 @@ pub struct MoveCost {
     pub notes: Vec<String>,
 }
 
+/// How far a sight line may pass through terrain and still see.
+#[derive(Clone, Copy, Debug)]
+pub struct SightAllowances {
+    /// The A9 allowance: a line may run this far through a wood and still see.
+    pub wood_edge: Inches,
+    /// The scene's distance scale, for a wood's own sight distance inside it.
+    pub scale: f64,
+    /// An end this near a linear obstacle touches it, and sees over it.
+    pub touching: Inches,
+}
+
 /// All the terrain of a scene.
 #[derive(Clone, Debug, Default)]
 pub struct TerrainMap {
@@ -104,6 +115,16 @@ impl Piece {
     /// The corners (areas) or points (lines) of its outline.
     pub fn outline(&self) -> &[TablePoint] {
         &self.outline
+    }
+
+    /// How far a point is from its outline (a line piece's line).
+    fn distance_to_outline(&self, point: &TablePoint) -> Inches {
+        Inches(
+            self.edges
+                .iter()
+                .map(|edge| edge.distance_to_point(&Isometry::identity(), point, true))
+                .fold(f64::INFINITY, f64::min),
+        )
     }
 
     /// Whether the point is inside (or on the outline of) an area piece.
@@ -225,20 +246,23 @@ impl TerrainMap {
             .map(|(i, _)| i)
     }
 
-    /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`.
-    /// `wood_edge` is the A9 allowance: a line may run this far through a wood and still see;
-    /// `scale` the scene's distance scale, for a wood's own sight distance inside it. A wood is
-    /// measured from `leaving`, where the line leaves the looker's own footprint (A9: the wood
-    /// outside the footprints of shooter and target; `target` is where it enters the target's):
-    /// a skirmish line deep in a wood looks out from its edge, not its middle.
+    /// Whether one of `candidates` (piece indices) blocks the sight line from `eye` to `target`
+    /// (where the line enters the target's footprint). A wood is measured from `leaving`, where
+    /// the line leaves the looker's own footprint (A9: the wood outside the footprints of
+    /// shooter and target): a skirmish line deep in a wood looks out from its edge, not its
+    /// middle.
     pub fn blocks_sight(
         &self,
         candidates: &[usize],
         (eye, leaving): (&TablePoint, &TablePoint),
         target: &TablePoint,
-        wood_edge: Inches,
-        scale: f64,
+        allowed: SightAllowances,
     ) -> Option<&Piece> {
+        let SightAllowances {
+            wood_edge,
+            scale,
+            touching,
+        } = allowed;
         if candidates.is_empty() {
             return None;
         }
@@ -270,6 +294,11 @@ impl TerrainMap {
                         }
                     }
                     SightRule::Solid => through && !piece.contains(eye) && !piece.contains(target),
+                    SightRule::Linear => {
+                        passage.crossings > 0
+                            && piece.distance_to_outline(eye) > touching
+                            && piece.distance_to_outline(target) > touching
+                    }
                     SightRule::Height => {
                         through && {
                             let (eye_level, target_level) = levels();

@@ -17,6 +17,7 @@ use crate::geometry::{
 };
 use crate::profile::SightRule;
 use crate::situation::{Situation, UnitView};
+use crate::terrain::SightAllowances;
 use crate::units::Inches;
 
 /// What stops a sight line.
@@ -314,12 +315,16 @@ fn first_obstruction(
     if corridor.terrain.is_empty() {
         return None;
     }
-    let wood_edge = situation.profile.distances().wood_edge;
-    let scale = situation.profile.scaled(Inches(1.0)).0;
+    let distances = situation.profile.distances();
+    let allowed = SightAllowances {
+        wood_edge: distances.wood_edge,
+        scale: situation.profile.scaled(Inches(1.0)).0,
+        touching: distances.contact,
+    };
     let leaving = exit_point(situation, eye, &end, corridor.looker);
     situation
         .terrain
-        .blocks_sight(&corridor.terrain, (eye, &leaving), &end, wood_edge, scale)
+        .blocks_sight(&corridor.terrain, (eye, &leaving), &end, allowed)
         .map(|piece| Obstruction::Terrain(piece.id.clone()))
 }
 

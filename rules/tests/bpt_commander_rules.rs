@@ -965,3 +965,45 @@ fn the_arc_ruling_says_how_many_stands_fire_and_what_extended_line_costs() {
         );
     }
 }
+
+#[test]
+fn a_wall_blocks_sight_and_charges_unless_a_unit_touches_it() {
+    // §1.4 (T): walls, fences and hedges block sight unless the observer or the target is in
+    // base contact with them. A wall 4 cm ahead of the union line, the enemy 4 cm beyond it:
+    // neither touches it, so the line may neither shoot nor charge; with the enemy lined up
+    // against the wall, it may.
+    let wall = json!({ "id": "wall", "kind": "obstacle",
+        "line": [[40.0 - cm(20.0), 10.0 + cm(4.0)], [40.0 + cm(20.0), 10.0 + cm(4.0)]] });
+    let enemy = |gap: f64| {
+        let mut unit = block(
+            "reb",
+            "grey",
+            [40.0, 10.0 + cm(gap)],
+            270.0,
+            [cm(10.0), cm(1.5)],
+        );
+        unit["weapon"] = json!("rifled-musket");
+        unit
+    };
+    let table = |gap: f64| {
+        rule(&scene_in(
+            "bpt-commander",
+            vec![shooter(), enemy(gap)],
+            vec![],
+            json!({ "terrain": [wall.clone()] }),
+        ))
+    };
+    let apart = table(8.0);
+    let text = text_of(&apart, "union");
+    assert!(of(&apart, "union").shooting.targets.is_empty(), "{text}");
+    assert!(text.contains("blocked by wall"), "{text}");
+    let charge = common::charge(&apart, "union", "reb").expect("a charge");
+    assert_eq!(
+        charge.reason.as_deref(),
+        Some("its leader cannot see the target"),
+        "{text}"
+    );
+    let against = table(4.0);
+    let text = text_of(&against, "union");
+    assert_eq!(of(&against, "union").shooting.targets.len(), 1, "{text}");
+}

@@ -199,8 +199,9 @@ fn cover_is_said_in_each_rulesets_own_terms() {
     // has Black Powder's clear target.
     let ours = block("ours", "blue", [30.0, 10.0], 90.0, [4.0, 0.6]);
     let theirs = block("theirs", "red", [30.0, 13.0], 270.0, [2.0, 0.6]);
-    // A wall just in front of the target: cover behind it, and nothing blocks the view.
-    let wall = json!({ "id": "wall", "kind": "obstacle", "line": [[27.0, 12.9], [33.0, 12.9]] });
+    // A wall the target lines (in base contact: a BPT Commander wall hides what does not touch
+    // it): cover behind it, and nothing blocks the view.
+    let wall = json!({ "id": "wall", "kind": "obstacle", "line": [[27.0, 12.95], [33.0, 12.95]] });
     let expected = [
         (
             RulesetId::BlackPowder,

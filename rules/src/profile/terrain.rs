@@ -19,6 +19,9 @@ pub enum SightRule {
     Solid,
     /// Blocks a sight line crossing it unless an end is on it or higher (hills).
     Height,
+    /// Blocks a sight line crossing it unless the looker or the target touches it (BPT
+    /// Commander's walls, fences and hedges: "unless troops are in base contact").
+    Linear,
 }
 
 /// Who may enter a kind of terrain (digest §4.5).
