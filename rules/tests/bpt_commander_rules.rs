@@ -1007,3 +1007,67 @@ fn a_wall_blocks_sight_and_charges_unless_a_unit_touches_it() {
     let text = text_of(&against, "union");
     assert_eq!(of(&against, "union").shooting.targets.len(), 1, "{text}");
 }
+
+#[test]
+fn a_gun_on_a_hill_fires_over_its_foot_close_by_but_never_over_horse() {
+    // §1.9 (T): "command units and infantry on foot may be fired over by artillery only if the
+    // artillery is on higher elevation" — no dead ground (Black Powder's 6" is not BPT's), and
+    // no other troops are fired over.
+    let gun = json!({ "id": "guns", "side": "blue", "kind": "artillery", "formation": "deployed",
+        "front_center": [30.0, 6.0], "facing": 90.0, "width": cm(4.0), "depth": cm(6.0),
+        "weapon": "smoothbore-artillery" });
+    let hill = json!({ "id": "ridge", "kind": "hill", "height": 1,
+        "polygon": [[20.0, 0.0], [40.0, 0.0], [40.0, 6.8], [20.0, 6.8]] });
+    let friends = |kind: &str| {
+        let mut unit = block(
+            "friends",
+            "blue",
+            [30.0, 7.0 + cm(1.5)],
+            90.0,
+            [cm(10.0), cm(1.5)],
+        );
+        unit["kind"] = json!(kind);
+        unit
+    };
+    let enemy = block(
+        "reb",
+        "grey",
+        [30.0, 6.0 + cm(30.0)],
+        270.0,
+        [cm(10.0), cm(1.5)],
+    );
+    let report = |kind: &str| {
+        rule(&scene_in(
+            "bpt-commander",
+            vec![gun.clone(), friends(kind), enemy.clone()],
+            vec![],
+            json!({ "terrain": [hill.clone()] }),
+        ))
+    };
+    // The foot stand 1" (2.5 cm) from the gun: fired over, and not borderline.
+    let foot = report("infantry");
+    let text = text_of(&foot, "guns");
+    let target = of(&foot, "guns")
+        .shooting
+        .targets
+        .iter()
+        .find(|t| t.id == "reb")
+        .unwrap_or_else(|| panic!("the guns shoot at reb: {text}"));
+    assert_eq!(target.overhead.len(), 1, "{text}");
+    assert!(!target.overhead[0].borderline, "{text}");
+    assert!(!text.contains("dead ground"), "{text}");
+    let horse = report("cavalry");
+    let text = text_of(&horse, "guns");
+    assert!(
+        of(&horse, "guns")
+            .shooting
+            .targets
+            .iter()
+            .all(|t| t.id != "reb"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the gun cannot fire over friends: only infantry can be fired over"),
+        "{text}"
+    );
+}

@@ -153,6 +153,10 @@ pub struct Specials {
     /// What becomes of a unit that ends its move inside a friend.
     #[serde(default)]
     pub ending_inside_friends: EndingInsideFriends,
+    /// Guns fire from higher ground over infantry only (BPT Commander: "command units and
+    /// infantry on foot"); Black Powder's guns over any unit.
+    #[serde(default)]
+    pub only_infantry_fired_over: bool,
 }
 
 /// What becomes of a unit that ends its move inside a friend.
@@ -221,6 +225,7 @@ impl Default for Specials {
             quarter_rays: None,
             brigade_orders: true,
             ending_inside_friends: EndingInsideFriends::default(),
+            only_infantry_fired_over: false,
         }
     }
 }

@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 22] = [
+pub const SPECIALS: [Special; 23] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -134,5 +134,10 @@ pub const SPECIALS: [Special; 22] = [
         "ending-inside-friends",
         "what becomes of a unit that ends its move inside a friend: forbidden, or disordered",
         &["movement/mod.rs"],
+    ),
+    special(
+        "only-infantry-fired-over",
+        "guns fire from higher ground over infantry only",
+        &["shooting/overhead.rs"],
     ),
 ];

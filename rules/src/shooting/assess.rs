@@ -419,8 +419,9 @@ pub fn assess(
                 names(&in_line)
             )));
         }
-        // A gun that could have fired over them but for the dead ground says so (A40).
-        let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.dead_ground).collect();
+        // A gun that could have fired over them but for the dead ground (A40) or their kind
+        // says so.
+        let dead: Vec<&super::Refused> = looked.refused.iter().filter(|r| r.but_for).collect();
         let why = dead
             .iter()
             .map(|r| format!("; {}", r.reason))

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::FiringFace;
 use crate::geometry::TablePoint;
 use crate::profile::Overhead;
+use crate::scene::UnitKind;
 use crate::situation::Situation;
 use crate::units::Inches;
 use crate::visibility::{Obstruction, Sight, sight_over};
@@ -40,8 +41,9 @@ pub struct Refused {
     pub reason: String,
     /// A gap within tolerance of the dead ground: players decide.
     pub borderline: bool,
-    /// Refused for the dead ground alone (the height would have allowed it).
-    pub dead_ground: bool,
+    /// Refused although the gun fires over heads and stands high enough: for the dead ground
+    /// or the unit's kind. The target's reason says so.
+    pub but_for: bool,
 }
 
 /// What looking over heads found: the sight with the units fired over ignored.
@@ -68,7 +70,7 @@ fn pass_over(
         index: unit,
         reason,
         borderline,
-        dead_ground: false,
+        but_for: false,
     };
     let name = &view.unit.name;
     match overhead {
@@ -87,6 +89,18 @@ fn pass_over(
             format!("{name} is in the way, and only friends can be fired over"),
             false,
         )),
+        Overhead::FromHigherGround
+            if situation.profile.specials().only_infantry_fired_over
+                && view.unit.kind != UnitKind::Infantry =>
+        {
+            Err(Refused {
+                but_for: true,
+                ..refuse(
+                    format!("the gun cannot fire over {name}: only infantry can be fired over"),
+                    false,
+                )
+            })
+        }
         Overhead::FromHigherGround => {
             let level = situation.units[shooter]
                 .level
@@ -104,11 +118,12 @@ fn pass_over(
             let tolerance = profile.tolerance().distance;
             let gun_gap = situation.gap(shooter, unit);
             let target_gap = situation.gap(unit, target);
-            let borderline =
-                (gun_gap - dead).abs() <= tolerance || (target_gap - dead).abs() <= tolerance;
+            // No dead ground (BPT Commander has none): nothing to be near.
+            let borderline = dead > Inches::ZERO
+                && ((gun_gap - dead).abs() <= tolerance || (target_gap - dead).abs() <= tolerance);
             let too_close = [(gun_gap, "the gun"), (target_gap, "the target")]
                 .into_iter()
-                .filter(|(gap, _)| *gap <= dead)
+                .filter(|(gap, _)| dead > Inches::ZERO && *gap <= dead)
                 .map(|(gap, from)| {
                     format!("{} from {from}", situation.profile.length(gap.rounded()))
                 })
@@ -123,7 +138,7 @@ fn pass_over(
                 })
             } else {
                 Err(Refused {
-                    dead_ground: true,
+                    but_for: true,
                     ..refuse(
                         format!(
                             "the gun cannot fire over {name}: it is {}, in the dead ground (it must be more than {dead} from both)",

@@ -1016,10 +1016,14 @@ fn overhead_note(situation: &Situation, t: &Assessment) -> String {
             ))
         })
         .collect();
+    let needed = if dead > Inches::ZERO {
+        format!("; more than {} needed", situation.profile.length(dead))
+    } else {
+        String::new()
+    };
     let mut note = format!(
-        " It fires over {names} from higher ground ({}; more than {dead} needed): −1 to hit.",
+        " It fires over {names} from higher ground ({}{needed}): −1 to hit.",
         gaps.join("; "),
-        dead = situation.profile.length(dead)
     );
     if t.band == RangeBand::Short {
         note.push_str(" No canister overhead: use the medium-range dice.");
