@@ -4,8 +4,9 @@
 //! module rules on them for every unit.
 //!
 //! Decisions:
-//! - The distance is edge to edge, to the nearest enemy of the kind, seen or not: whether the
-//!   enemy is "sighted" or "advancing" is the players' to say, and the ruling says so.
+//! - The distance is edge to edge, to the nearest enemy of the kind that can set it off: one the
+//!   unit sees from its leader when the rule says "sighted", one not in melee when it says so.
+//!   Whether the enemy is "advancing" is the players' to say, and the ruling says so.
 //! - A trigger with a longer reach for some enemies of the kind (irregular cavalry charges
 //!   further) is borderline between the two distances: the camera cannot tell regular from
 //!   irregular.
@@ -15,7 +16,8 @@
 
 use crate::profile::Trigger;
 use crate::ruling::{Decision, Figure, Ruling, Shape, ShapeRole, Topic};
-use crate::situation::Situation;
+use crate::situation::{Situation, UnitView};
+use crate::visibility::can_see;
 
 /// The rulings of every trigger the unit at `index` is subject to, for those an enemy sets off.
 pub fn trigger_rulings(situation: &Situation, index: usize) -> Vec<Ruling> {
@@ -32,7 +34,13 @@ pub fn trigger_rulings(situation: &Situation, index: usize) -> Vec<Ruling> {
 fn trigger_ruling(situation: &Situation, index: usize, trigger: &Trigger) -> Option<Ruling> {
     let view = &situation.units[index];
     let unit = view.unit;
-    let (enemy, gap) = situation.nearest_enemy_where(index, |o| o.unit.kind == trigger.by)?;
+    let leader = unit.footprint.leader();
+    let sets_off = |o: &UnitView| {
+        o.unit.kind == trigger.by
+            && !(trigger.not_in_melee && o.engaged)
+            && !(trigger.sighted && can_see(situation, index, &leader, o.index).is_err())
+    };
+    let (enemy, gap) = situation.nearest_enemy_where(index, sets_off)?;
     let enemy = &situation.units[enemy];
     let profile = situation.profile;
     let tolerance = profile.tolerance().distance;

@@ -820,3 +820,75 @@ fn cavalry_may_assault_a_building_as_footnote_23_has_them_try() {
         "polygon": [[28.0, 11.9], [32.0, 11.9], [32.0, 14.0], [28.0, 14.0]] });
     assert_eq!(charge_into("cavalry", "line", vec![house]), None);
 }
+
+#[test]
+fn cavalry_hidden_behind_a_wood_or_locked_in_melee_does_not_make_infantry_form_square() {
+    // §17.1: regular infantry that *sights* formed enemy cavalry, *not in melee*, within its
+    // charge distance forms square. Hussars 600 m ahead: square; behind a wood across the
+    // whole line of sight, or fighting a friendly battalion, not.
+    let wood = json!({ "id": "wood", "kind": "wood", "polygon": [
+        [0.0, 10.0 + metres(200.0, 1.0)], [60.0, 10.0 + metres(200.0, 1.0)],
+        [60.0, 10.0 + metres(400.0, 1.0)], [0.0, 10.0 + metres(400.0, 1.0)]] });
+    assert_eq!(
+        square_order(600.0, 1.0, json!({})).map(|r| r.verdict()),
+        Some(Verdict::Yes)
+    );
+    assert_eq!(
+        square_order(600.0, 1.0, json!({ "terrain": [wood] })).map(|r| r.verdict()),
+        None,
+        "hidden behind the wood"
+    );
+    let mut hussars = cavalry_ahead(600.0, 1.0);
+    hussars["engaged"] = json!(true);
+    let scene = scene_in("erules", vec![battalion(1.0), hussars], vec![], json!({}));
+    let report = rule(&scene);
+    assert!(
+        triggered(
+            &report,
+            "ligne",
+            "Standing orders: infantry sighting cavalry"
+        )
+        .is_none(),
+        "{}",
+        text_of(&report, "ligne")
+    );
+}
+
+#[test]
+fn a_battery_does_not_fire_over_its_own_troops_at_a_target_on_a_hill() {
+    // fn15: "a straight line from barrel to target, which must not pass through any
+    // intervening troops" — not Black Powder's fire over heads at a target on higher ground.
+    let hill = json!({ "id": "ridge", "kind": "hill", "height": 1, "polygon": [
+        [0.0, 2.0 + metres(650.0, 1.0)], [60.0, 2.0 + metres(650.0, 1.0)],
+        [60.0, 2.0 + metres(800.0, 1.0)], [0.0, 2.0 + metres(800.0, 1.0)]] });
+    let scene = scene_in(
+        "erules",
+        vec![
+            battery(),
+            foe("friends", "blue", 300.0, 0.0),
+            foe("first", "red", 700.0, 0.0),
+        ],
+        vec![],
+        json!({ "terrain": [hill] }),
+    );
+    let report = rule(&scene);
+    let text = text_of(&report, "guns");
+    assert!(
+        of(&report, "guns")
+            .shooting
+            .targets
+            .iter()
+            .all(|t| t.id != "first"),
+        "{text}"
+    );
+    assert!(
+        text.contains("cannot be seen: blocked by friends"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cavalry_may_charge_a_steady_square() {
+    // §18.3: infantry in square is the last of cavalry's charge priorities, not a halt.
+    assert_eq!(charge_into("cavalry", "square", vec![]), None);
+}

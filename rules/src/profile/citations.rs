@@ -71,6 +71,13 @@ pub struct Trigger {
     /// Which enemies have the longer reach.
     #[serde(default)]
     pub wider_for: Option<String>,
+    /// Only an enemy the unit sees sets it off (eRules §17.1: cavalry "sighted"): one hidden
+    /// behind a wood or other troops does not.
+    #[serde(default)]
+    pub sighted: bool,
+    /// Only an enemy not in melee sets it off (eRules §17.1: cavalry "not in melee").
+    #[serde(default)]
+    pub not_in_melee: bool,
     /// What the rule makes the unit do.
     pub then: String,
     /// The rule as rulings cite it (set on reading).
