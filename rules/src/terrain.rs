@@ -427,6 +427,15 @@ impl TerrainMap {
 }
 
 impl TerrainMap {
+    /// The terrain at `point` that keeps a charge at a target there from being doubled (see
+    /// [`crate::profile::TerrainRules::charges_undoubled`]), if any.
+    pub fn undoubling_charges_at(&self, point: &TablePoint) -> Option<&str> {
+        self.pieces
+            .iter()
+            .find(|piece| piece.rules.charges_undoubled && piece.contains(point))
+            .map(|piece| piece.id.as_str())
+    }
+
     /// The first terrain on the straight line from `from` to `to` that `unit` may not charge
     /// into or through (see [`crate::profile::TerrainRules::charge_entry`]).
     pub fn charge_barred_by(

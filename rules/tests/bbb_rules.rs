@@ -761,3 +761,58 @@ fn a_stand_ending_its_move_inside_friends_is_disordered_not_refused() {
     );
     assert_eq!(ruling.rule.rule, "Passage of lines (L251-255)");
 }
+
+#[test]
+fn a_charge_at_a_target_in_a_wood_or_uphill_is_not_doubled() {
+    // L473: the charge dice are doubled "unless the target is uphill or in difficult terrain".
+    // Foot charge 480 mm (the dice doubled) across the open; at a target in a wood or on a
+    // hill, only their 240 mm move: a target 300 mm off is reached in the open only.
+    let far = enemy_ahead(300.0);
+    let around = |kind: &str| {
+        let mut piece = json!({ "id": "there", "kind": kind, "polygon": [
+            [30.0, 10.0 + mm(280.0)], [50.0, 10.0 + mm(280.0)],
+            [50.0, 10.0 + mm(400.0)], [30.0, 10.0 + mm(400.0)]] });
+        if kind == "hill" {
+            piece["height"] = json!(1);
+        }
+        piece
+    };
+    let reach = |terrain: Vec<Value>| {
+        let report = rule(&scene_in(
+            "bbb",
+            vec![stand(), far.clone()],
+            vec![],
+            json!({ "terrain": terrain }),
+        ));
+        let charge = charge(&report, "natal", "impi").expect("a charge").clone();
+        (
+            charge.allowance.0,
+            charge.reachable,
+            text_of(&report, "natal"),
+        )
+    };
+    let (open, reached, text) = reach(vec![]);
+    assert!((open - mm(480.0)).abs() < 1e-9 && reached, "{text}");
+    for kind in ["wood", "hill"] {
+        let (allowance, reached, text) = reach(vec![around(kind)]);
+        assert!((allowance - mm(240.0)).abs() < 1e-9, "{kind}: {text}");
+        assert!(!reached, "{kind}: {text}");
+        assert!(
+            text.contains("not doubled: the target is"),
+            "{kind}: {text}"
+        );
+    }
+}
+
+#[test]
+fn mounted_troops_do_not_fire() {
+    // L351: "mounted … cannot fire", but for some native types at under half range.
+    let mut horse = stand();
+    horse["kind"] = json!("cavalry");
+    let report = bbb(vec![horse, enemy_ahead(100.0)], vec![]);
+    let shooting = &of(&report, "natal").shooting;
+    assert!(!shooting.can_shoot && shooting.targets.is_empty());
+    assert_says(&report, "natal", "mounted troops cannot fire");
+    let foot = bbb(vec![stand(), enemy_ahead(100.0)], vec![]);
+    assert_eq!(of(&foot, "natal").shooting.may_target, vec!["impi"]);
+}

@@ -292,11 +292,17 @@ pub fn assess_charge(
     let face_within = situation.quarter_plus_minus(charger, leader, target);
     let face_borderline = profile.quarter_scheme(enemy.formation) != QuarterScheme::AllFront
         && (reading.inside_footprint || situation.quarter_undecided(&reading.margin, face_within));
-    let allowance = situation.units[charger].charge_allowance;
     let tape = profile.charge_tape(unit, enemy);
-    let path = situation
+    let mut path = situation
         .terrain
         .move_cost(unit, &tape.from, &tape.to, profile);
+    let allowance = match undoubled(situation, charger, target) {
+        Some(why) => {
+            path.notes.push(why);
+            situation.units[charger].move_allowance
+        }
+        None => situation.units[charger].charge_allowance,
+    };
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face).map(|why| (why, FORBIDDEN));
@@ -388,6 +394,22 @@ pub fn assess_charge(
         evade,
         near_enemy,
     }
+}
+
+/// Why a charge at `target` is not doubled, where the ruleset doubles charges (BBB L473): the
+/// target stands in difficult terrain, or uphill of the charger.
+fn undoubled(situation: &Situation, charger: usize, target: usize) -> Option<String> {
+    let view = &situation.units[charger];
+    if view.charge_allowance <= view.move_allowance {
+        return None;
+    }
+    let enemy = &situation.units[target];
+    let centre = enemy.unit.footprint.frame().center();
+    if let Some(piece) = situation.terrain.undoubling_charges_at(&centre) {
+        return Some(format!("not doubled: the target is in {piece}"));
+    }
+    (situation.profile.specials().charges_uphill_undoubled && enemy.level > view.level)
+        .then(|| "not doubled: the target is uphill".to_string())
 }
 
 /// The 12" rule (§4.2, A18): a unit within the proximity distance of an enemy may move only

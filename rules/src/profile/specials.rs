@@ -157,6 +157,14 @@ pub struct Specials {
     /// infantry on foot"); Black Powder's guns over any unit.
     #[serde(default)]
     pub only_infantry_fired_over: bool,
+    /// A charge at a target uphill of the charger (on a higher level) is not doubled: the
+    /// charger has its move, not its charge distance (BBB L473).
+    #[serde(default)]
+    pub charges_uphill_undoubled: bool,
+    /// Mounted troops do not fire (BBB L351: "mounted … cannot fire", but for some native
+    /// types at under half range, which the players say).
+    #[serde(default)]
+    pub mounted_hold_fire: bool,
 }
 
 /// What becomes of a unit that ends its move inside a friend.
@@ -226,6 +234,8 @@ impl Default for Specials {
             brigade_orders: true,
             ending_inside_friends: EndingInsideFriends::default(),
             only_infantry_fired_over: false,
+            charges_uphill_undoubled: false,
+            mounted_hold_fire: false,
         }
     }
 }

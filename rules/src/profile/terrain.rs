@@ -75,6 +75,10 @@ pub struct TerrainRules {
     /// marsh or rocks); as [`Self::entry`] when not given.
     #[serde(default)]
     pub charge_entry: Option<Entry>,
+    /// A charge at a target standing in it is not doubled: the charger has its move, not its
+    /// charge distance (BBB L473: no ×2 against a target in difficult terrain).
+    #[serde(default)]
+    pub charges_undoubled: bool,
     /// A linear obstacle: crossing costs the profile's obstacle distance.
     #[serde(default)]
     pub crossing: bool,
@@ -108,6 +112,7 @@ impl Default for TerrainRules {
             cover: false,
             entry: Entry::Anyone,
             charge_entry: None,
+            charges_undoubled: false,
             crossing: false,
             guns_silent: false,
             sight_inside: None,

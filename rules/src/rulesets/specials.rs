@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 23] = [
+pub const SPECIALS: [Special; 25] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -139,5 +139,15 @@ pub const SPECIALS: [Special; 23] = [
         "only-infantry-fired-over",
         "guns fire from higher ground over infantry only",
         &["shooting/overhead.rs"],
+    ),
+    special(
+        "charges-uphill-undoubled",
+        "a charge at a target uphill of the charger has its move, not its charge distance",
+        &["charge/mod.rs"],
+    ),
+    special(
+        "mounted-hold-fire",
+        "mounted troops do not fire",
+        &["shooting/priority.rs"],
     ),
 ];

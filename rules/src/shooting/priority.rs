@@ -70,6 +70,12 @@ fn cannot_shoot(situation: &Situation, shooter: usize) -> Option<(String, RuleRe
     if situation.units[shooter].engaged {
         return when("is engaged in hand-to-hand combat".to_owned());
     }
+    if unit.kind == UnitKind::Cavalry && profile.specials().mounted_hold_fire {
+        return when(
+            "is mounted, and mounted troops cannot fire (some native horse may, under half range: players decide)"
+                .to_owned(),
+        );
+    }
     if profile.specials().command_group_targets
         && let Some(front) = ranks::stand_in_front(situation, shooter)
     {
