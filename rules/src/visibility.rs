@@ -580,7 +580,19 @@ pub fn can_see(
     eye: &TablePoint,
     target: usize,
 ) -> Result<(), Obstruction> {
-    let corridor = corridor(situation, eye, looker, target, &[], Line::Sight);
+    can_see_past(situation, looker, eye, target, &[])
+}
+
+/// Whether `looker` sees `target` from `eye` with the units `past` taken out of the way (BBB's
+/// chargers pass through their own skirmishers).
+pub fn can_see_past(
+    situation: &Situation,
+    looker: usize,
+    eye: &TablePoint,
+    target: usize,
+    past: &[usize],
+) -> Result<(), Obstruction> {
+    let corridor = corridor(situation, eye, looker, target, past, Line::Sight);
     if corridor.units.is_empty() && corridor.occluders.is_empty() && corridor.terrain.is_empty() {
         return Ok(());
     }

@@ -816,3 +816,92 @@ fn mounted_troops_do_not_fire() {
     let foot = bbb(vec![stand(), enemy_ahead(100.0)], vec![]);
     assert_eq!(of(&foot, "natal").shooting.may_target, vec!["impi"]);
 }
+
+#[test]
+fn cavalry_must_charge_the_enemy_cavalry_in_reach_first() {
+    // L505, B-22: cavalry must charge visible enemy cavalry within charge range first, unless
+    // a leader personally accompanies the charge.
+    let mut lancers = stand();
+    lancers["kind"] = json!("cavalry");
+    let mut horse = block(
+        "horse",
+        "black",
+        [40.0 + mm(200.0), 10.0 + mm(300.0)],
+        270.0,
+        [mm(65.0), mm(50.0)],
+    );
+    horse["kind"] = json!("cavalry");
+    let with_horse = bbb(vec![lancers.clone(), enemy_ahead(100.0), horse], vec![]);
+    let reason = charge(&with_horse, "natal", "impi").and_then(|c| c.reason.clone());
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("cavalry must charge the enemy cavalry")),
+        "{reason:?}"
+    );
+    let at_horse = charge(&with_horse, "natal", "horse").expect("a charge at the horse");
+    assert_eq!(at_horse.reason, None);
+    let alone = bbb(vec![lancers, enemy_ahead(100.0)], vec![]);
+    let at_foot = charge(&alone, "natal", "impi").expect("a charge at the impi");
+    assert_eq!(at_foot.reason, None);
+}
+
+#[test]
+fn a_charge_may_pass_through_friendly_skirmishers_but_not_close_order_friends() {
+    // L251: "Charges cannot be launched through friendly close-order troops, but may pass
+    // through friendly skirmishers."
+    let screen = |formation: &str| {
+        let mut unit = block(
+            "screen",
+            "red",
+            [40.0, 10.0 + mm(60.0)],
+            90.0,
+            [mm(65.0), mm(20.0)],
+        );
+        unit["formation"] = json!(formation);
+        unit
+    };
+    let through = |formation: &str| {
+        let report = bbb(vec![stand(), enemy_ahead(150.0), screen(formation)], vec![]);
+        charge(&report, "natal", "impi")
+            .expect("a charge")
+            .reason
+            .clone()
+    };
+    assert_eq!(through("skirmish"), None);
+    assert_eq!(
+        through("line").as_deref(),
+        Some("its leader cannot see the target")
+    );
+}
+
+#[test]
+fn a_disordered_square_cannot_move_and_a_steady_one_may() {
+    // L279: "Disordered squares cannot move."
+    let square = |y: f64, disordered: bool| {
+        let mut unit = block("natal", "red", [40.0, y], 90.0, [mm(65.0), mm(65.0)]);
+        unit["formation"] = json!("square");
+        unit["disordered"] = json!(disordered);
+        unit
+    };
+    for disordered in [true, false] {
+        let before = scene_in("bbb", vec![square(10.0, disordered)], vec![], json!({}));
+        let after = scene_in(
+            "bbb",
+            vec![square(10.0 + mm(60.0), disordered)],
+            vec![],
+            json!({}),
+        );
+        let (checks, _) =
+            rules::movement::check_moves(&before, &after, Profile::builtin(RulesetId::Bbb));
+        let still = checks[0]
+            .rulings
+            .iter()
+            .find(|r| r.explanation.contains("which cannot move"));
+        assert_eq!(still.is_some(), disordered, "{:?}", checks[0].rulings);
+        if let Some(ruling) = still {
+            assert_eq!(ruling.verdict(), Verdict::No);
+            assert_eq!(ruling.rule.rule, "Squares (L279)");
+        }
+    }
+}

@@ -18,7 +18,7 @@ use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Formation, Unit, UnitKind};
 use crate::situation::Situation;
 use crate::units::Inches;
-use crate::visibility::can_see;
+use crate::visibility::{can_see, can_see_past};
 use crate::vocabulary::TerrainKind;
 
 const MEASURING: RuleRef = RuleRef::read_as("Measuring the Charge (§7.2)", "A20");
@@ -136,6 +136,16 @@ fn forbidden(
         {
             Some("foot cannot charge mounted troops unless they are disordered".into())
         }
+        _ if limits.horse_charges_horse_first
+            && unit.kind == UnitKind::Cavalry
+            && enemy.kind != UnitKind::Cavalry
+            && let Some(horse) = horse_in_reach(situation, charger) =>
+        {
+            Some(format!(
+                "cavalry must charge the enemy cavalry it sees within its charge distance first ({}), unless a leader rides with the charge",
+                situation.scene.units[horse].name
+            ))
+        }
         _ if unit.kind == UnitKind::Cavalry
             && enemy.formation == Formation::Square
             && !limits.cavalry_into_steady_square
@@ -150,6 +160,21 @@ fn forbidden(
         }
         _ => None,
     }
+}
+
+/// The nearest enemy cavalry `charger` sees within its charge distance, if any.
+fn horse_in_reach(situation: &Situation, charger: usize) -> Option<usize> {
+    let view = &situation.units[charger];
+    let leader = view.unit.footprint.leader();
+    let reach = view.charge_allowance;
+    situation
+        .enemies_of(charger)
+        .filter(|e| e.unit.kind == UnitKind::Cavalry)
+        .map(|e| (e.index, situation.gap(charger, e.index)))
+        .filter(|(_, gap)| *gap <= reach)
+        .filter(|(e, _)| can_see(situation, charger, &leader, *e).is_ok())
+        .min_by(|a, b| a.1.0.total_cmp(&b.1.0))
+        .map(|(e, _)| e)
 }
 
 /// The quarter on the other side of the ray nearest to `point` (for "roll a D6" prompts).
@@ -306,7 +331,23 @@ pub fn assess_charge(
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face).map(|why| (why, FORBIDDEN));
-    if reason.is_none() && !seen && can_see(situation, charger, &leader, target).is_err() {
+    let past: Vec<usize> = if profile
+        .specials()
+        .charge_limits
+        .through_friendly_skirmishers
+    {
+        situation
+            .friends_of(charger)
+            .filter(|f| f.unit.formation == Formation::Skirmish)
+            .map(|f| f.index)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if reason.is_none()
+        && !seen
+        && can_see_past(situation, charger, &leader, target, &past).is_err()
+    {
         reason = Some(("its leader cannot see the target".into(), MEASURING));
     }
     if reason.is_none()

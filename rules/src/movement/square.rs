@@ -1,7 +1,7 @@
 //! A square's own limits on moving (digest §9.1, A38): it may not move at all with enemy
-//! cavalry near, and it moves only towards its own lines — the home edge the scene gives its
-//! side. Which formations are held to these is the profile's (`halts-near-cavalry`,
-//! `towards-home-only`).
+//! cavalry near, nor disordered where the ruleset says so, and it moves only towards its own
+//! lines — the home edge the scene gives its side. Which formations are held to these is the
+//! profile's (`halts-near-cavalry`, `still-when-disordered`, `towards-home-only`).
 
 use crate::geometry::TablePoint;
 use crate::ruling::{Decision, Figure, Ruling, Topic};
@@ -20,9 +20,30 @@ pub(super) fn square_rulings(situation: &Situation, index: usize, after: &Unit) 
         return Vec::new();
     }
     let mut rulings = Vec::new();
+    rulings.extend(disordered_still(situation, before));
     rulings.extend(crate::command::held_by_cavalry(situation, index));
     rulings.extend(away_from_home(situation, before, after));
     rulings
+}
+
+/// A disordered unit of a formation that may then not move at all (BBB's square, L279).
+fn disordered_still(situation: &Situation, before: &Unit) -> Option<Ruling> {
+    (before.state.disordered && situation.profile.still_when_disordered(before.formation)).then(
+        || Ruling {
+            topic: Topic::Movement,
+            unit: before.id.clone(),
+            other: None,
+            decision: Decision::Cannot,
+            rule: SQUARES,
+            figures: Vec::new(),
+            explanation: format!(
+                "{} is a disordered {}, which cannot move.",
+                before.name,
+                before.formation.as_str()
+            ),
+            shapes: Vec::new(),
+        },
+    )
 }
 
 /// A move that takes the leader further from its side's home edge (A38); said, not judged,

@@ -83,6 +83,8 @@ pub(super) struct FormationRules {
     halts_near_cavalry: Option<Inches>,
     #[serde(default)]
     towards_home_only: Option<bool>,
+    #[serde(default)]
+    still_when_disordered: Option<bool>,
     #[serde(default, rename = "move")]
     move_allowance: Option<Inches>,
 }
@@ -183,6 +185,14 @@ impl Profile {
     pub fn towards_home_only(&self, formation: Formation) -> bool {
         self.formation_rules(formation)
             .towards_home_only
+            .unwrap_or(false)
+    }
+
+    /// Whether a disordered unit in the formation may not move at all (BBB L279: "disordered
+    /// squares cannot move").
+    pub fn still_when_disordered(&self, formation: Formation) -> bool {
+        self.formation_rules(formation)
+            .still_when_disordered
             .unwrap_or(false)
     }
 

@@ -198,6 +198,14 @@ pub struct ChargeLimits {
     /// Foot may not charge mounted troops unless they are disordered (BBB, L481).
     #[serde(default)]
     pub foot_not_into_steady_horse: bool,
+    /// Cavalry must charge the enemy cavalry it sees within its charge distance before any
+    /// other target, unless a leader rides with the charge (BBB L505, B-22).
+    #[serde(default)]
+    pub horse_charges_horse_first: bool,
+    /// A charge may pass through the charger's own skirmishers, who neither hide the target
+    /// nor bar the way (BBB L251: "charges … may pass through friendly skirmishers").
+    #[serde(default)]
+    pub through_friendly_skirmishers: bool,
 }
 
 pub(super) fn yes() -> bool {
