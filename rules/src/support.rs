@@ -33,7 +33,8 @@ pub struct SupportStatus {
 /// Why an engaged unit cannot be supported, if it cannot.
 fn unsupportable(situation: &Situation, index: usize) -> Option<String> {
     let unit = &situation.scene.units[index];
-    if !matches!(unit.kind, UnitKind::Infantry | UnitKind::Cavalry) {
+    let guns = unit.kind == UnitKind::Artillery && situation.profile.specials().guns_supported;
+    if !matches!(unit.kind, UnitKind::Infantry | UnitKind::Cavalry) && !guns {
         return Some("artillery cannot be supported".into());
     }
     if matches!(
@@ -50,6 +51,18 @@ fn unsupportable(situation: &Situation, index: usize) -> Option<String> {
         .iter()
         .find(|f| **f != Quarter::Front)
         .map(|f| format!("it is engaged to its {}", f.describe()))
+}
+
+/// Whether `supporter`'s kind may support `engaged`'s (BPT Commander: only cavalry supports
+/// cavalry).
+fn supports_kind(
+    situation: &Situation,
+    supporter: &crate::scene::Unit,
+    engaged: &crate::scene::Unit,
+) -> bool {
+    !situation.profile.specials().horse_supports_horse_only
+        || engaged.kind != UnitKind::Cavalry
+        || supporter.kind == UnitKind::Cavalry
 }
 
 /// Whether `unit`'s flank zone holds an engaged friend (then that flank scores nothing).
@@ -166,6 +179,7 @@ pub fn supports(situation: &Situation) -> (Vec<(usize, SupportStatus)>, Vec<Ruli
                 .filter(|(_, (u, zone))| {
                     let engaged = &situation.scene.units[*u];
                     engaged.side == supporter.side
+                        && supports_kind(situation, supporter, engaged)
                         && in_zone(situation, supporter, engaged, *zone)
                         && gap(s, *u) <= reach + situation.margin(situation.gap_plus_minus(s, *u))
                 })

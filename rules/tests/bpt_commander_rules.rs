@@ -1071,3 +1071,90 @@ fn a_gun_on_a_hill_fires_over_its_foot_close_by_but_never_over_horse() {
         "{text}"
     );
 }
+
+#[test]
+fn a_square_cannot_move() {
+    // §1.3: a square "cannot move". One shuffled 3 cm is refused, not "did not move".
+    let square = |y: f64| {
+        let mut unit = block("union", "blue", [40.0, y], 90.0, [cm(6.0), cm(6.0)]);
+        unit["formation"] = json!("square");
+        unit
+    };
+    let before = scene_in("bpt-commander", vec![square(10.0)], vec![], json!({}));
+    let after = scene_in(
+        "bpt-commander",
+        vec![square(10.0 + cm(3.0))],
+        vec![],
+        json!({}),
+    );
+    let profile = Profile::builtin(RulesetId::BptCommander);
+    let (checks, _) = rules::movement::check_moves(&before, &after, profile);
+    let moved = checks[0]
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Movement)
+        .expect("a movement ruling");
+    assert_eq!(moved.verdict(), Verdict::No, "{}", moved.explanation);
+    assert!(
+        moved.explanation.contains("a unit in square cannot move"),
+        "{}",
+        moved.explanation
+    );
+    let (still, _) = rules::movement::check_moves(&before, &before, profile);
+    let stood = still[0]
+        .rulings
+        .iter()
+        .find(|r| r.topic == Topic::Movement)
+        .expect("a movement ruling");
+    assert_eq!(stood.verdict(), Verdict::Yes, "{}", stood.explanation);
+}
+
+#[test]
+fn only_cavalry_supports_cavalry_and_an_engaged_gun_may_be_supported() {
+    // §1.11 (T): "any unit with an attack value … within 10 cm and LOS of a friendly unit in
+    // contact may support … only mounted cavalry may support mounted cavalry".
+    let fighter = |kind: &str| {
+        let mut unit = block("front", "blue", [40.0, 10.0], 90.0, [cm(10.0), cm(3.0)]);
+        unit["kind"] = json!(kind);
+        if kind == "artillery" {
+            unit["formation"] = json!("deployed");
+            unit["weapon"] = json!("smoothbore-artillery");
+        }
+        unit
+    };
+    let enemy = block("reb", "grey", [40.0, 10.0], 270.0, [cm(10.0), cm(3.0)]);
+    let behind = |kind: &str| {
+        let mut unit = block(
+            "behind",
+            "blue",
+            [40.0, 10.0 - cm(3.0) - cm(5.0)],
+            90.0,
+            [cm(10.0), cm(3.0)],
+        );
+        unit["kind"] = json!(kind);
+        unit
+    };
+    let supported = |front: &str, back: &str| {
+        let report = rule(&scene_in(
+            "bpt-commander",
+            vec![fighter(front), enemy.clone(), behind(back)],
+            vec![],
+            json!({}),
+        ));
+        let supports = of(&report, "front")
+            .supports
+            .clone()
+            .unwrap_or_else(|| panic!("front is engaged: {}", text_of(&report, "front")));
+        (
+            supports.can_be_supported,
+            supports.bonus,
+            text_of(&report, "front"),
+        )
+    };
+    let (_, bonus, text) = supported("cavalry", "infantry");
+    assert_eq!(bonus, 0, "foot does not support horse: {text}");
+    let (_, bonus, text) = supported("cavalry", "cavalry");
+    assert_eq!(bonus, 1, "{text}");
+    let (can, bonus, text) = supported("artillery", "infantry");
+    assert!(can && bonus == 1, "an engaged gun is supported: {text}");
+}

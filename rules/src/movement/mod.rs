@@ -180,7 +180,15 @@ fn check_move(situation: &Situation, index: usize, after: &Unit, then: &Scene) -
     } else {
         format!(" ({})", notes.join(", "))
     };
+    // A formation with no move at all (BPT Commander's square) that moved anyway.
+    let immobile = allowance.0 <= 0.0 && distance > situation.margin(plus_minus);
     let mut explanation = match moves {
+        0 if immobile => format!(
+            "{} moved {}, but a unit in {} cannot move.",
+            before.name,
+            situation.length_within(distance, plus_minus),
+            before.formation.as_str()
+        ),
         0 => format!("{} did not move.", before.name),
         n if (n as f64) <= moves_per_order => format!(
             "{} moved {}, costing {}{terrain}: {n} move{} of {allowance}.",
@@ -218,7 +226,7 @@ fn check_move(situation: &Situation, index: usize, after: &Unit, then: &Scene) -
         unit: before.id.clone(),
         other: None,
         decision: {
-            let allowed = forbidden.is_none() && moves as f64 <= moves_per_order;
+            let allowed = forbidden.is_none() && moves as f64 <= moves_per_order && !immobile;
             // A forbidden move stays forbidden however close the numbers are.
             Decision::permit(allowed, allowed && step_borderline && moves > 0)
         },

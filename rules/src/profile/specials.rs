@@ -165,6 +165,14 @@ pub struct Specials {
     /// types at under half range, which the players say).
     #[serde(default)]
     pub mounted_hold_fire: bool,
+    /// Engaged guns may be supported like any unit in contact (BPT Commander §1.11: "a
+    /// friendly unit in contact"); Black Powder's artillery cannot be.
+    #[serde(default)]
+    pub guns_supported: bool,
+    /// Only cavalry supports cavalry (BPT Commander §1.11: "only mounted cavalry may support
+    /// mounted cavalry").
+    #[serde(default)]
+    pub horse_supports_horse_only: bool,
 }
 
 /// What becomes of a unit that ends its move inside a friend.
@@ -244,6 +252,8 @@ impl Default for Specials {
             only_infantry_fired_over: false,
             charges_uphill_undoubled: false,
             mounted_hold_fire: false,
+            guns_supported: false,
+            horse_supports_horse_only: false,
         }
     }
 }

@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 25] = [
+pub const SPECIALS: [Special; 27] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -149,5 +149,15 @@ pub const SPECIALS: [Special; 25] = [
         "mounted-hold-fire",
         "mounted troops do not fire",
         &["shooting/priority.rs"],
+    ),
+    special(
+        "guns-supported",
+        "engaged guns may be supported like any unit in contact",
+        &["support.rs"],
+    ),
+    special(
+        "horse-supports-horse-only",
+        "only cavalry supports cavalry",
+        &["support.rs"],
     ),
 ];
