@@ -5,7 +5,7 @@
 //! Where a line meets a piece's outline is found with parry ray casts against the outline's
 //! edges; whether the stretches between those hits are inside is asked of geo.
 
-use geo::{Area, BooleanOps, Intersects};
+use geo::{Area, BooleanOps, ConvexHull, Intersects};
 use parry2d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry2d_f64::math::Isometry;
 use parry2d_f64::query::{PointQuery, Ray, RayCast};
@@ -427,6 +427,42 @@ impl TerrainMap {
 }
 
 impl TerrainMap {
+    /// The first terrain `unit` may not enter that one of its stands cuts into on its way: the
+    /// ground between where the stand was and where it is (their convex hull), not only its
+    /// centre's line — a 10 cm line does not pass through a 6 cm gap between rocks.
+    pub fn swept_into<'a>(
+        &self,
+        unit: &Unit,
+        mut sweeps: impl Iterator<Item = (&'a OrientedRect, &'a OrientedRect)>,
+    ) -> Option<String> {
+        let barred: Vec<&Piece> = self
+            .pieces
+            .iter()
+            .filter(|p| p.area.is_some() && !may_enter(p.rules.entry, unit))
+            .collect();
+        if barred.is_empty() {
+            return None;
+        }
+        sweeps.find_map(|(from, to)| {
+            let points: Vec<geo::Point<f64>> = from
+                .corners()
+                .iter()
+                .chain(to.corners().iter())
+                .map(geo_point)
+                .collect();
+            let hull = geo::MultiPoint::from(points).convex_hull();
+            barred
+                .iter()
+                .find(|piece| {
+                    piece
+                        .area
+                        .as_ref()
+                        .is_some_and(|area| area.intersection(&hull).unsigned_area() > 1e-6)
+                })
+                .map(|piece| piece.id.clone())
+        })
+    }
+
     /// The terrain at `point` that keeps a charge at a target there from being doubled (see
     /// [`crate::profile::TerrainRules::charges_undoubled`]), if any.
     pub fn undoubling_charges_at(&self, point: &TablePoint) -> Option<&str> {

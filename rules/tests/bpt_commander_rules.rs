@@ -1158,3 +1158,59 @@ fn only_cavalry_supports_cavalry_and_an_engaged_gun_may_be_supported() {
     let (can, bonus, text) = supported("artillery", "infantry");
     assert!(can && bonus == 1, "an engaged gun is supported: {text}");
 }
+
+#[test]
+fn a_line_does_not_pass_through_a_gap_narrower_than_its_front() {
+    // Two impassable rocks 6 cm apart straight ahead: the line's centre passes between them,
+    // its 10 cm front does not. A 4 cm column passes.
+    let rock = |id: &str, x0: f64, x1: f64| {
+        json!({ "id": id, "kind": "impassable", "polygon": [
+            [x0, 10.0 + cm(5.0)], [x1, 10.0 + cm(5.0)],
+            [x1, 10.0 + cm(8.0)], [x0, 10.0 + cm(8.0)]] })
+    };
+    let rocks = vec![
+        rock("left rocks", 40.0 - cm(15.0), 40.0 - cm(3.0)),
+        rock("right rocks", 40.0 + cm(3.0), 40.0 + cm(15.0)),
+    ];
+    let unit = |width: f64, y: f64| {
+        vec![block(
+            "union",
+            "blue",
+            [40.0, y],
+            90.0,
+            [cm(width), cm(1.5)],
+        )]
+    };
+    let moved = |width: f64| {
+        let scene = |y: f64| {
+            scene_in(
+                "bpt-commander",
+                unit(width, y),
+                vec![],
+                json!({ "terrain": rocks.clone() }),
+            )
+        };
+        let profile = Profile::builtin(RulesetId::BptCommander);
+        let (checks, _) =
+            rules::movement::check_moves(&scene(10.0), &scene(10.0 + cm(11.0)), profile);
+        checks[0]
+            .rulings
+            .iter()
+            .find(|r| r.topic == Topic::Movement)
+            .expect("a movement ruling")
+            .clone()
+    };
+    let line = moved(10.0);
+    assert_eq!(line.verdict(), Verdict::No, "{}", line.explanation);
+    assert!(
+        line.explanation.contains("may not enter"),
+        "{}",
+        line.explanation
+    );
+    let column = moved(4.0);
+    assert!(
+        !column.explanation.contains("may not enter"),
+        "{}",
+        column.explanation
+    );
+}

@@ -73,6 +73,27 @@ fn displacements(before: &Unit, after: &Unit) -> Vec<(TablePoint, TablePoint)> {
     }
 }
 
+/// The terrain the unit may not enter that its stands cut into on their way (beyond the
+/// tolerance, which players' bases brushing a wood's edge stay within).
+fn swept_into(situation: &Situation, before: &Unit, after: &Unit) -> Option<String> {
+    let tolerance = situation.profile.tolerance().distance;
+    let (a, b) = (before.footprint.stands(), after.footprint.stands());
+    let pairs: Vec<(OrientedRect, OrientedRect)> = if a.len() == b.len() {
+        a.iter()
+            .zip(b)
+            .map(|(s, t)| (s.shrunk(tolerance), t.shrunk(tolerance)))
+            .collect()
+    } else {
+        vec![(
+            before.footprint.frame().shrunk(tolerance),
+            after.footprint.frame().shrunk(tolerance),
+        )]
+    };
+    situation
+        .terrain
+        .swept_into(before, pairs.iter().map(|(s, t)| (s, t)))
+}
+
 /// Whether every corner of `after` lies in `start`'s footprint or the given quarter of it.
 fn stays_in(start: &OrientedRect, quarter: Quarter, after: &[OrientedRect]) -> bool {
     after.iter().flat_map(|s| s.corners()).all(|corner| {
@@ -147,6 +168,7 @@ fn check_move(situation: &Situation, index: usize, after: &Unit, then: &Scene) -
         ),
         None => (Inches::ZERO, Inches::ZERO, Vec::new(), None, None),
     };
+    let forbidden = forbidden.or_else(|| swept_into(situation, before, after));
     let plus_minus = path.and_then(|(from, to)| {
         let length_sd = match (situation.scene.length_sd, after_length_sd) {
             (Some(then), Some(now)) => Some(then.max(now)),
