@@ -62,6 +62,11 @@ pub struct Profile {
     /// rule where its `[rules]` table names one, else the engine's "as in Black Powder".
     #[serde(default)]
     engine_rules: bool,
+    /// The engine choices this ruleset makes as Black Powder does, by their setting's path
+    /// (`specials.moves-per-order`, `readings.support-zone`; the list is the rulesets
+    /// module's `engine_choices`): stated, so that none is inherited unsaid.
+    #[serde(default)]
+    as_black_powder: Vec<String>,
     /// The unit the profile's lengths are written in and its rulings print in.
     #[serde(default)]
     length_unit: LengthUnit,
@@ -124,6 +129,11 @@ impl Profile {
     /// The settings the source lost and the digest reconstructed.
     pub fn reconstructed(&self) -> &[Reconstruction] {
         &self.reconstructed
+    }
+
+    /// The engine choices this ruleset says it makes as Black Powder does.
+    pub fn as_black_powder(&self) -> &[String] {
+        &self.as_black_powder
     }
 
     /// Which ruleset this is.

@@ -3,9 +3,11 @@
 //! (`[specials]`, every one listed with the code it selects in [`SPECIALS`]), never through the
 //! ruleset's name.
 
+mod choices;
 pub mod erules;
 mod specials;
 
+pub use choices::{TERRAIN_KINDS, engine_choices};
 pub use specials::{SPECIALS, Special};
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).

@@ -1,0 +1,69 @@
+//! No silent inheritance: every engine choice whose default is Black Powder's
+//! (`rules::rulesets::engine_choices`) is stated by every built-in profile other than Black
+//! Powder's — by a setting of its own, or named in its `as-black-powder` list — nothing is both
+//! set and said to be Black Powder's, and every profile gives each terrain kind rules of its
+//! own.
+
+use rules::rulesets::{TERRAIN_KINDS, engine_choices};
+use rules::{Profile, RulesetId};
+
+/// Whether the profile's TOML sets the dotted `path`.
+fn states(doc: &toml::Value, path: &str) -> bool {
+    let mut at = doc;
+    for key in path.split('.') {
+        match at.get(key) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// What a profile's text leaves unsaid or says twice: engine choices neither set nor said to
+/// be Black Powder's, entries of `as-black-powder` that are no choice or are set too, and
+/// terrain kinds without a table.
+fn faults(text: &str) -> Vec<String> {
+    let doc: toml::Value = toml::from_str(text).expect("the profile parses");
+    let profile = Profile::from_toml(text).expect("the profile reads");
+    let choices = engine_choices();
+    let said = profile.as_black_powder();
+    let unsaid = choices
+        .iter()
+        .filter(|c| !states(&doc, c) && !said.contains(c))
+        .map(|c| format!("{c}: unsaid"));
+    let twice = said
+        .iter()
+        .filter(|c| !choices.contains(c) || states(&doc, c))
+        .map(|c| format!("{c}: no choice, or set and said to be Black Powder's"));
+    let terrain = TERRAIN_KINDS
+        .iter()
+        .filter(|kind| !states(&doc, &format!("terrain.{kind}")))
+        .map(|kind| format!("terrain.{kind}: no rules of its own"));
+    unsaid.chain(twice).chain(terrain).collect()
+}
+
+#[test]
+fn every_profile_states_every_engine_choice() {
+    for id in RulesetId::ALL {
+        if Profile::builtin(id).cites_engine_rules() {
+            continue;
+        }
+        let faults = faults(id.profile_text());
+        assert!(faults.is_empty(), "{}: {faults:#?}", id.as_str());
+    }
+}
+
+#[test]
+fn a_choice_left_unsaid_or_said_twice_is_caught() {
+    let bbb = RulesetId::Bbb.profile_text();
+    let unsaid = bbb.replace("mounted-hold-fire = true\n", "");
+    assert_eq!(faults(&unsaid), vec!["specials.mounted-hold-fire: unsaid"]);
+    let twice = bbb.replace(
+        "as-black-powder = [",
+        "as-black-powder = [\"specials.mounted-hold-fire\", ",
+    );
+    assert_eq!(
+        faults(&twice),
+        vec!["specials.mounted-hold-fire: no choice, or set and said to be Black Powder's"]
+    );
+}
