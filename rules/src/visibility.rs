@@ -252,38 +252,18 @@ fn slack(bearing: f64) -> f64 {
 /// at most a few hundred inches, so rounding errors are some twelve orders smaller).
 const NEAR_AXIS_MARGIN: f64 = 1e-6;
 
-/// Where the line from `eye` towards `point` first enters the target's bases (so terrain inside
-/// the target's own footprint does not hide it, A9).
-fn entry_point(
-    situation: &Situation,
-    eye: &TablePoint,
-    point: &TablePoint,
-    target: usize,
-) -> TablePoint {
-    let ray = Ray::new(*eye, point - eye);
-    let toi = situation.units[target]
+/// The first point of `unit`'s bases met walking from `from` to `to` (`to` when none is).
+/// From the eye to a point of the target: where the line enters the target, so terrain inside
+/// its own footprint does not hide it (A9); walked back from there to the eye: where the line
+/// leaves the looker's own footprint.
+fn first_met(situation: &Situation, from: &TablePoint, to: &TablePoint, unit: usize) -> TablePoint {
+    let ray = Ray::new(*from, to - from);
+    let toi = situation.units[unit]
         .shapes
         .iter()
         .filter_map(|(pose, shape)| shape.cast_ray(pose, &ray, 1.0, true))
         .fold(1.0, f64::min);
-    eye + (point - eye) * toi
-}
-
-/// Where the line from `eye` (in the looker's footprint) to `end` leaves the looker's own
-/// footprint: the first point of the looker's shapes met walking back from `end`.
-fn exit_point(
-    situation: &Situation,
-    eye: &TablePoint,
-    end: &TablePoint,
-    looker: usize,
-) -> TablePoint {
-    let back = Ray::new(*end, eye - end);
-    let toi = situation.units[looker]
-        .shapes
-        .iter()
-        .filter_map(|(pose, shape)| shape.cast_ray(pose, &back, 1.0, true))
-        .fold(1.0, f64::min);
-    end + (eye - end) * toi
+    from + (to - from) * toi
 }
 
 fn first_obstruction(
@@ -301,7 +281,7 @@ fn first_obstruction(
     {
         return Some(Obstruction::Unit(index));
     }
-    let end = entry_point(situation, eye, point, target);
+    let end = first_met(situation, eye, point, target);
     let ray = Ray::new(*eye, end - eye);
     let unit = corridor.units.iter().copied().find(|&index| {
         situation.units[index]
@@ -321,7 +301,7 @@ fn first_obstruction(
         scale: situation.profile.scaled(Inches(1.0)).0,
         touching: distances.contact,
     };
-    let leaving = exit_point(situation, eye, &end, corridor.looker);
+    let leaving = first_met(situation, &end, eye, corridor.looker);
     situation
         .terrain
         .blocks_sight(&corridor.terrain, (eye, &leaving), &end, allowed)
