@@ -67,3 +67,39 @@ fn a_choice_left_unsaid_or_said_twice_is_caught() {
         vec!["specials.mounted-hold-fire: no choice, or set and said to be Black Powder's"]
     );
 }
+
+/// The keys the profile reader takes in a table (from its refusal of an unknown one).
+fn keys_taken(table: &str) -> Vec<String> {
+    let profile = RulesetId::BlackPowder.profile_text();
+    let header = format!("[{table}]\n");
+    let text = if profile.contains(&header) {
+        profile.replacen(&header, &format!("{header}not-a-key = 1\n"), 1)
+    } else {
+        format!("{profile}\n{header}not-a-key = 1\n")
+    };
+    let refusal = Profile::from_toml(&text)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let mut keys: Vec<String> = refusal
+        .split('`')
+        .skip(3)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn the_choices_are_every_charge_limit_and_reading_the_reader_takes() {
+    for table in ["specials.charge-limits", "readings"] {
+        let prefix = format!("{table}.");
+        let mut listed: Vec<String> = engine_choices()
+            .iter()
+            .filter_map(|c| c.strip_prefix(&prefix).map(str::to_owned))
+            .collect();
+        listed.sort();
+        assert_eq!(listed, keys_taken(table), "{table}");
+    }
+}
