@@ -57,3 +57,90 @@ pub fn engine_choices() -> Vec<String> {
         .chain(["distances.dead-ground".to_string()])
         .collect()
 }
+
+/// What a terrain kind's table says of each: who may enter, who may charge into it, what it
+/// does to sight.
+const TERRAIN_FIELDS: [&str; 3] = ["entry", "charge-entry", "sight"];
+
+/// The rulesets' choices side by side, as a Markdown table (the README's): for each engine
+/// choice and each terrain kind's entry, charge entry and sight, what each built-in profile
+/// sets — with the book paragraph its line cites — or "as Black Powder" where it says so.
+pub fn choices_table() -> String {
+    use crate::RulesetId;
+    let mut rows = engine_choices();
+    rows.extend(TERRAIN_KINDS.iter().flat_map(|kind| {
+        TERRAIN_FIELDS
+            .iter()
+            .map(move |field| format!("terrain.{kind}.{field}"))
+    }));
+    let names: Vec<&str> = RulesetId::ALL.iter().map(|id| id.as_str()).collect();
+    let mut table = format!("| choice | {} |\n|---|", names.join(" | "));
+    table.push_str(&"---|".repeat(names.len()));
+    table.push('\n');
+    let profiles: Vec<(toml::Value, &str)> = RulesetId::ALL
+        .iter()
+        .map(|id| {
+            let text = id.profile_text();
+            (
+                toml::from_str(text).unwrap_or(toml::Value::Boolean(false)),
+                text,
+            )
+        })
+        .collect();
+    for row in rows {
+        let cells: Vec<String> = profiles
+            .iter()
+            .map(|(doc, text)| cell(doc, text, &row))
+            .collect();
+        table.push_str(&format!("| `{row}` | {} |\n", cells.join(" | ")));
+    }
+    table
+}
+
+/// One profile's word on one choice: its value and the comment on its line, "as Black Powder",
+/// or "—" (not set: the engine's default, which for a terrain field is no rule at all).
+fn cell(doc: &toml::Value, text: &str, path: &str) -> String {
+    let said = doc
+        .get("as-black-powder")
+        .and_then(toml::Value::as_array)
+        .is_some_and(|list| list.iter().any(|c| c.as_str() == Some(path)));
+    if said {
+        return "as Black Powder".into();
+    }
+    let mut at = doc;
+    for key in path.split('.') {
+        match at.get(key) {
+            Some(next) => at = next,
+            None => return "—".into(),
+        }
+    }
+    let value = match at {
+        toml::Value::String(s) if s.is_empty() => "none".into(),
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Table(_) => "set".into(),
+        other => other.to_string(),
+    };
+    match comment_on(text, path) {
+        Some(comment) => format!("{value} ({comment})"),
+        None => value,
+    }
+}
+
+/// The comment on the line that sets `path`'s last key inside its table, if any.
+fn comment_on(text: &str, path: &str) -> Option<String> {
+    let (table, key) = path.rsplit_once('.')?;
+    let header = format!("[{table}]");
+    let mut inside = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == header;
+            continue;
+        }
+        if inside && line.split('=').next().map(str::trim) == Some(key) {
+            let (_, comment) = line.split_once('#')?;
+            return Some(comment.trim().replace('|', "/"));
+        }
+    }
+    None
+}

@@ -7,7 +7,7 @@ mod choices;
 pub mod erules;
 mod specials;
 
-pub use choices::{TERRAIN_KINDS, engine_choices};
+pub use choices::{TERRAIN_KINDS, choices_table, engine_choices};
 pub use specials::{SPECIALS, Special};
 
 /// The rules the rulesets' own modules cite (from their own books, not Black Powder's).
