@@ -905,3 +905,40 @@ fn a_disordered_square_cannot_move_and_a_steady_one_may() {
         }
     }
 }
+
+#[test]
+fn guns_fire_over_nobody_and_are_manhandled_a_die_once_deployed() {
+    // B-23: "intervening stands, friend or foe, block direct fire" — no firing over heads,
+    // even from a hill; L204: a deployed gun is manhandled, 1D6 (120 mm at most).
+    let gun = json!({ "id": "gun", "side": "red", "kind": "artillery", "formation": "deployed",
+        "front_center": [40.0, 10.0], "facing": 90.0, "width": mm(40.0), "depth": mm(50.0),
+        "weapon": "smoothbore-artillery" });
+    let hill = json!({ "id": "kop", "kind": "hill", "height": 1,
+        "polygon": [[30.0, 0.0], [50.0, 0.0], [50.0, 10.5], [30.0, 10.5]] });
+    let friends = block(
+        "natal",
+        "red",
+        [40.0, 10.0 + mm(120.0)],
+        90.0,
+        [mm(65.0), mm(50.0)],
+    );
+    let report = rule(&scene_in(
+        "bbb",
+        vec![gun.clone(), friends, enemy_ahead(400.0)],
+        vec![],
+        json!({ "terrain": [hill] }),
+    ));
+    let text = text_of(&report, "gun");
+    assert!(of(&report, "gun").shooting.targets.is_empty(), "{text}");
+    let moved = |by: f64| {
+        let mut after = gun.clone();
+        after["front_center"] = json!([40.0, 10.0 + mm(by)]);
+        let before = scene_in("bbb", vec![gun.clone()], vec![], json!({}));
+        let after = scene_in("bbb", vec![after], vec![], json!({}));
+        let (checks, _) =
+            rules::movement::check_moves(&before, &after, Profile::builtin(RulesetId::Bbb));
+        checks[0].rulings[0].verdict()
+    };
+    assert_eq!(moved(100.0), Verdict::Yes);
+    assert_eq!(moved(200.0), Verdict::No);
+}

@@ -892,3 +892,30 @@ fn cavalry_may_charge_a_steady_square() {
     // §18.3: infantry in square is the last of cavalry's charge priorities, not a halt.
     assert_eq!(charge_into("cavalry", "square", vec![]), None);
 }
+
+#[test]
+fn foot_moves_through_a_built_up_area_at_half_pace() {
+    // Category 7 (built-up areas): ÷2 for foot.
+    let town = json!({ "id": "town", "kind": "building",
+        "polygon": [[20.0, 11.0], [40.0, 11.0], [40.0, 13.0], [20.0, 13.0]] });
+    let foot = |y: f64| block("ligne", "blue", [30.0, y], 90.0, [2.0, 0.5]);
+    let before = scene_in(
+        "erules",
+        vec![foot(10.0)],
+        vec![],
+        json!({ "terrain": [town.clone()] }),
+    );
+    let after = scene_in(
+        "erules",
+        vec![foot(14.0)],
+        vec![],
+        json!({ "terrain": [town] }),
+    );
+    let (checks, _) = check_moves(&before, &after, Profile::builtin(RulesetId::Erules));
+    // 4" moved, 2" of it inside the town at ×2, and 25 m (0.98") for entering it: 6.98".
+    assert!(
+        (checks[0].cost.0 - 6.98).abs() < 0.02,
+        "{:?}",
+        checks[0].cost
+    );
+}

@@ -231,3 +231,52 @@ fn cover_is_said_in_each_rulesets_own_terms() {
         }
     }
 }
+
+#[test]
+fn only_black_powder_doubles_the_dice_of_fire_down_a_flank() {
+    // §6.9: a line firing down an enemy line's length from its flank has double dice. BPT
+    // Commander (a die more, §1.9), BBB and eRules (modifiers only) have no such rule.
+    // Their line runs north–south (facing east) from y = 14 to 18; our leader stands 6" south
+    // of its end, in line with it: in its enfilade corridor.
+    let shooter = block("ours", "blue", [26.7, 8.0], 90.0, [4.0, 0.6]);
+    let flank = block("theirs", "red", [27.0, 16.0], 0.0, [4.0, 0.6]);
+    for ruleset in RulesetId::ALL {
+        let report = rule(&scene_in(
+            ruleset.as_str(),
+            vec![shooter.clone(), flank.clone()],
+            vec![],
+            json!({}),
+        ));
+        let text = text_of(&report, "ours");
+        assert_eq!(
+            text.contains("double dice"),
+            ruleset == RulesetId::BlackPowder,
+            "{ruleset:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn skirmishers_charge_in_black_powder_alone() {
+    // Black Powder §7.1 lets skirmishers charge a flank of a unit engaged to its front; BPT
+    // Commander's chargers "must be in line or attack column" (§1.11), BBB's skirmishers never
+    // charge (L479-487), nor eRules' troops not in close order (§20.2.1, E-05).
+    let mut skirmishers = block("ours", "blue", [30.0, 10.0], 90.0, [4.0, 0.6]);
+    skirmishers["formation"] = json!("skirmish");
+    let mut target = block("theirs", "red", [30.0, 13.0], 270.0, [2.0, 0.6]);
+    target["formation"] = json!("skirmish");
+    for ruleset in RulesetId::ALL {
+        let report = rule(&scene_in(
+            ruleset.as_str(),
+            vec![skirmishers.clone(), target.clone()],
+            vec![],
+            json!({}),
+        ));
+        let reason = charge(&report, "ours", "theirs").and_then(|c| c.reason.clone());
+        assert_eq!(
+            reason.is_none(),
+            ruleset == RulesetId::BlackPowder,
+            "{ruleset:?}: {reason:?}"
+        );
+    }
+}

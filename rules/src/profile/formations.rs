@@ -198,7 +198,8 @@ impl Profile {
 
     /// Whether the formation's shooting may enfilade a target (when it shoots at all).
     pub fn formation_enfilades(&self, formation: Formation) -> bool {
-        self.formation_shoots(formation)
+        self.specials().enfilade
+            && self.formation_shoots(formation)
             && self.formation_rules(formation).enfilades.unwrap_or(true)
     }
 

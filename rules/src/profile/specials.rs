@@ -173,6 +173,11 @@ pub struct Specials {
     /// mounted cavalry").
     #[serde(default)]
     pub horse_supports_horse_only: bool,
+    /// Fire down a target's length from its flank doubles its dice (Black Powder §6.9); a
+    /// ruleset without such a rule (BPT Commander, BBB, eRules: a flank shot is at most a
+    /// modifier) sets this false.
+    #[serde(default = "yes")]
+    pub enfilade: bool,
 }
 
 /// What becomes of a unit that ends its move inside a friend.
@@ -254,6 +259,7 @@ impl Default for Specials {
             mounted_hold_fire: false,
             guns_supported: false,
             horse_supports_horse_only: false,
+            enfilade: true,
         }
     }
 }

@@ -20,7 +20,7 @@ const fn special(key: &'static str, does: &'static str, code: &'static [&'static
 }
 
 /// Every `[specials]` setting, in the order `profile::Specials` declares them.
-pub const SPECIALS: [Special; 27] = [
+pub const SPECIALS: [Special; 28] = [
     special(
         "command-model",
         "how command distance is judged: penalty steps, a hard radius, or none",
@@ -159,5 +159,10 @@ pub const SPECIALS: [Special; 27] = [
         "horse-supports-horse-only",
         "only cavalry supports cavalry",
         &["support.rs"],
+    ),
+    special(
+        "enfilade",
+        "fire down a target's length from its flank doubles its dice",
+        &["shooting/assess.rs"],
     ),
 ];
