@@ -126,21 +126,35 @@ fn cell(doc: &toml::Value, text: &str, path: &str) -> String {
     }
 }
 
-/// The comment on the line that sets `path`'s last key inside its table, if any.
+/// The book paragraph a profile gives for the line that sets `path`'s last key inside its
+/// table: the comment on that line, else the comment lines right above it.
 fn comment_on(text: &str, path: &str) -> Option<String> {
     let (table, key) = path.rsplit_once('.')?;
     let header = format!("[{table}]");
     let mut inside = false;
+    // The comment lines right above the current line.
+    let mut above: Option<String> = None;
     for line in text.lines() {
         let line = line.trim();
-        if line.starts_with('[') {
-            inside = line == header;
+        if line.is_empty() || line.starts_with('[') {
+            inside = line.starts_with('[') && line == header || line.is_empty() && inside;
+            above = None;
+            continue;
+        }
+        if let Some(comment) = line.strip_prefix('#') {
+            let comment = comment.trim();
+            above = Some(match above.take() {
+                Some(before) => format!("{before} {comment}"),
+                None => comment.to_owned(),
+            });
             continue;
         }
         if inside && line.split('=').next().map(str::trim) == Some(key) {
-            let (_, comment) = line.split_once('#')?;
-            return Some(comment.trim().replace('|', "/"));
+            let inline = line.split_once('#').map(|(_, c)| c.trim().to_owned());
+            return inline.or(above).map(|c| c.replace('|', "/"));
         }
+        // A comment block speaks for the setting right under it, not those after.
+        above = None;
     }
     None
 }
