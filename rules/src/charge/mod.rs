@@ -331,48 +331,15 @@ pub fn assess_charge(
     let geometric_face = Face::of(enemy.footprint.frame(), reading.face);
     let (from, to, occupied) = free_stretch(situation, charger, target, &geometric_face);
     let mut reason = forbidden(situation, charger, target, face).map(|why| (why, FORBIDDEN));
-    let past: Vec<usize> = if profile
-        .specials()
-        .charge_limits
-        .through_friendly_skirmishers
-    {
-        situation
-            .friends_of(charger)
-            .filter(|f| f.unit.formation == Formation::Skirmish)
-            .map(|f| f.index)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let past = skirmishers_passed(situation, charger);
     if reason.is_none()
         && !seen
         && can_see_past(situation, charger, &leader, target, &past).is_err()
     {
         reason = Some(("its leader cannot see the target".into(), MEASURING));
     }
-    if reason.is_none()
-        && let Some(terrain) = &path.forbidden_by
-    {
-        reason = Some((format!("it may not enter {terrain}"), TERRAIN));
-    }
-    if reason.is_none()
-        && let Some(terrain) = situation
-            .terrain
-            .charge_barred_by(unit, &tape.from, &tape.to)
-    {
-        reason = Some((format!("it may not charge into {terrain}"), TERRAIN));
-    }
-    // Assaulting a building is entering it: who may not enter may not assault (§4.5, "only
-    // infantry may enter or assault"), though the charge stops at its wall.
-    let building = profile.terrain_rules(TerrainKind::Building).entry;
-    if reason.is_none()
-        && enemy.formation == Formation::Building
-        && !crate::terrain::may_enter(building, unit)
-    {
-        reason = Some((
-            format!("{} may assault a building", building.who()),
-            TERRAIN,
-        ));
+    if reason.is_none() {
+        reason = terrain_bars(situation, charger, target, &path, &tape).map(|why| (why, TERRAIN));
     }
     if reason.is_none() && occupied {
         let face_length = geometric_face.length();
@@ -435,6 +402,52 @@ pub fn assess_charge(
         evade,
         near_enemy,
     }
+}
+
+/// The charger's own skirmishers, which a charge passes through in a ruleset that says so
+/// (they neither hide the target nor bar the way).
+fn skirmishers_passed(situation: &Situation, charger: usize) -> Vec<usize> {
+    if !situation
+        .profile
+        .specials()
+        .charge_limits
+        .through_friendly_skirmishers
+    {
+        return Vec::new();
+    }
+    situation
+        .friends_of(charger)
+        .filter(|f| f.unit.formation == Formation::Skirmish)
+        .map(|f| f.index)
+        .collect()
+}
+
+/// Why the ground keeps `charger` from charging `target` along `tape` (whose `path` cost is
+/// worked out), if it does: terrain it may not enter, or not charge into, or a building it may
+/// not assault.
+fn terrain_bars(
+    situation: &Situation,
+    charger: usize,
+    target: usize,
+    path: &crate::terrain::MoveCost,
+    tape: &Tape,
+) -> Option<String> {
+    let unit = &situation.scene.units[charger];
+    if let Some(terrain) = &path.forbidden_by {
+        return Some(format!("it may not enter {terrain}"));
+    }
+    if let Some(terrain) = situation
+        .terrain
+        .charge_barred_by(unit, &tape.from, &tape.to)
+    {
+        return Some(format!("it may not charge into {terrain}"));
+    }
+    // Assaulting a building is entering it: who may not enter may not assault (§4.5, "only
+    // infantry may enter or assault"), though the charge stops at its wall.
+    let building = situation.profile.terrain_rules(TerrainKind::Building).entry;
+    (situation.scene.units[target].formation == Formation::Building
+        && !crate::terrain::may_enter(building, unit))
+    .then(|| format!("{} may assault a building", building.who()))
 }
 
 /// Why a charge at `target` is not doubled, where the ruleset doubles charges (BBB L473): the
