@@ -424,9 +424,7 @@ impl TerrainMap {
                     })
             })
     }
-}
 
-impl TerrainMap {
     /// The first terrain `unit` may not enter that one of its stands cuts into on its way: the
     /// ground between where the stand was and where it is (their convex hull), not only its
     /// centre's line — a 10 cm line does not pass through a 6 cm gap between rocks.

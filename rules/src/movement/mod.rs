@@ -57,38 +57,33 @@ pub struct Roll {
     pub new: Vec<String>,
 }
 
-/// Pair each stand before with the same stand after (by order), or the footprints' centres.
-fn displacements(before: &Unit, after: &Unit) -> Vec<(TablePoint, TablePoint)> {
+/// Pair each stand before with the same stand after (by order), or the whole footprints when
+/// the unit has another number of stands now.
+fn stand_pairs<'u>(before: &'u Unit, after: &'u Unit) -> Vec<(&'u OrientedRect, &'u OrientedRect)> {
     let (a, b) = (before.footprint.stands(), after.footprint.stands());
     if a.len() == b.len() {
-        a.iter()
-            .zip(b)
-            .map(|(s, t)| (s.center(), t.center()))
-            .collect()
+        a.iter().zip(b).collect()
     } else {
-        vec![(
-            before.footprint.frame().center(),
-            after.footprint.frame().center(),
-        )]
+        vec![(before.footprint.frame(), after.footprint.frame())]
     }
+}
+
+/// Each stand's centre before and after (see [`stand_pairs`]).
+fn displacements(before: &Unit, after: &Unit) -> Vec<(TablePoint, TablePoint)> {
+    stand_pairs(before, after)
+        .into_iter()
+        .map(|(s, t)| (s.center(), t.center()))
+        .collect()
 }
 
 /// The terrain the unit may not enter that its stands cut into on their way (beyond the
 /// tolerance, which players' bases brushing a wood's edge stay within).
 fn swept_into(situation: &Situation, before: &Unit, after: &Unit) -> Option<String> {
     let tolerance = situation.profile.tolerance().distance;
-    let (a, b) = (before.footprint.stands(), after.footprint.stands());
-    let pairs: Vec<(OrientedRect, OrientedRect)> = if a.len() == b.len() {
-        a.iter()
-            .zip(b)
-            .map(|(s, t)| (s.shrunk(tolerance), t.shrunk(tolerance)))
-            .collect()
-    } else {
-        vec![(
-            before.footprint.frame().shrunk(tolerance),
-            after.footprint.frame().shrunk(tolerance),
-        )]
-    };
+    let pairs: Vec<(OrientedRect, OrientedRect)> = stand_pairs(before, after)
+        .into_iter()
+        .map(|(s, t)| (s.shrunk(tolerance), t.shrunk(tolerance)))
+        .collect();
     situation
         .terrain
         .swept_into(before, pairs.iter().map(|(s, t)| (s, t)))
