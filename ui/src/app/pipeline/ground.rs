@@ -342,8 +342,8 @@ fn judge_gauge(gauge: &Gauged, at: &TablePoint, ground: &Ground) -> Option<Suren
     }
 }
 
-/// How far a stand stands off the ground under it, by its gauge, when surely off: above it,
-/// or, on ground learnt in play, below it (learnt too high, through a lens learnt since).
+/// Whether a stand's gauge puts it `sure` spreads off the ground under it: above it, or, on
+/// ground learnt in play, below it (learnt too high, through a lens learnt since).
 fn gauged_off(gauge: &Gauged, at: &TablePoint, ground: &Ground, sure: f64) -> bool {
     let learnt_here = ground.height_sd_at(at) > Inches::ZERO;
     let below = Gauged {
@@ -354,8 +354,8 @@ fn gauged_off(gauge: &Gauged, at: &TablePoint, ground: &Ground, sure: f64) -> bo
         || learnt_here && below.surely_above(GAUGED_RAISED, sure)
 }
 
-/// The ground under a raised stand gauged give or take `spread`: where its tag's ray meets the tag's true height, that
-/// height less the tag's own height above its ground.
+/// The ground under a raised stand gauged give or take `spread`: where its tag's ray meets the
+/// tag's true height, that height less the tag's own height above its ground.
 fn learn(
     stand: &Raised,
     spread: Inches,
