@@ -57,6 +57,10 @@ pub struct TagLens {
     /// [`crate::lens::LensReport::length_sd`]); absent in files saved before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length_sd: Option<f64>,
+    /// How far the table as a whole may lie off where the anchors put it (see
+    /// [`crate::lens::LensReport::frame_sd`]); absent in files saved before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_sd: Option<Inches>,
 }
 
 impl TagLens {
@@ -69,6 +73,7 @@ impl TagLens {
             coverage: report.coverage.fraction(),
             pinned: report.pinned,
             length_sd: Some(report.length_sd),
+            frame_sd: Some(report.frame_sd),
         }
     }
 
@@ -306,6 +311,7 @@ mod tests {
             coverage,
             pinned: Inches(pinned),
             length_sd: None,
+            frame_sd: None,
         }
     }
 

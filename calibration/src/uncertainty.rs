@@ -37,6 +37,8 @@
 
 use rules::units::{Degrees, Inches};
 
+use crate::pixels::Pixels;
+
 use crate::anchors::AnchorLayout;
 use crate::lens::promise::over;
 use crate::solve::{LensSource, Settings, TableCalibration, solve};
@@ -51,7 +53,15 @@ pub struct CalibrationSd {
     pub facing: Degrees,
     /// Of every length, relative.
     pub length: f64,
+    /// Of the table as a whole, along each axis: where the anchors put it (see
+    /// [`ANCHOR_PLACED`]). Common to every stand: no distance between two keeps it.
+    pub frame: Inches,
 }
+
+/// How far a player's anchor may lie from where the layout says, one standard deviation: set
+/// down by hand against a tape, a card sits within a millimetre or so. The anchors' own misfit
+/// adds to it when they disagree with each other (one knocked), beyond it.
+pub const ANCHOR_PLACED: Inches = Inches(0.75 / 25.4);
 
 /// The least relative error of a length through a lens measured or given: what every tag's
 /// corners share (see the module's decisions).
@@ -74,6 +84,10 @@ pub const WIDEST_BEND: f64 = 2.5;
 /// How far the anchors' corners scatter besides any bend, pixels: the detector's corners.
 const CORNER_SCATTER: f64 = 0.15;
 
+/// A fit whose corners miss by more than this (RMS) does not fit as corners' noise would:
+/// three times the detector's scatter.
+pub const DOUBTFUL_MISFIT: Pixels = Pixels(3.0 * CORNER_SCATTER);
+
 /// The span over which an unmeasured lens's bend turns what it shows by its whole reach:
 /// about half a 4' table's depth.
 pub const BEND_SPAN: Inches = Inches(24.0);
@@ -90,16 +104,25 @@ impl TableCalibration {
     /// How far this calibration may put what the camera sees off (one standard deviation).
     pub fn uncertainty(&self) -> CalibrationSd {
         let misfit = self.anchor_misfit();
+        let frame = self.frame_sd(misfit);
         let shared = |length: f64| length.hypot(SHARED_LENGTH_ERROR);
         let measured = |length: f64| CalibrationSd {
             place: LEAST_PLACE,
             facing: Degrees(length.to_degrees()),
             length,
+            frame,
         };
         match self.lens {
             LensSource::Tags(lens) => {
                 let mut sd = match lens.length_sd {
-                    Some(length) if length.is_finite() => measured(shared(length)),
+                    Some(length) if length.is_finite() => CalibrationSd {
+                        // The fit carried the anchors' placing through its lens and pose;
+                        // their misfit beyond it counts as well.
+                        frame: lens.frame_sd.map_or(frame, |fit| {
+                            Inches(fit.0.hypot(self.frame_sd_of(misfit, Inches::ZERO).0))
+                        }),
+                        ..measured(shared(length))
+                    },
                     _ if lens.pinned.0.is_finite() => {
                         measured(shared(lens.pinned.0 / OLD_FILE_LENGTHS))
                     }
@@ -125,11 +148,38 @@ impl TableCalibration {
                         place: Inches(place),
                         facing: Degrees((place / BEND_SPAN.0).atan().to_degrees()),
                         length: self.scale_sd(misfit),
+                        frame,
                     }
                 }
                 None => self.unmeasured(misfit),
             },
         }
+    }
+
+    /// What this calibration's own residuals say against trusting it, in words a player can
+    /// act on: none when they are as small as the corners' noise explains (see
+    /// [`DOUBTFUL_MISFIT`]). Its error bars already carry what they say.
+    pub fn doubts(&self) -> Vec<String> {
+        let sd = self.uncertainty();
+        let mut doubts = Vec::new();
+        if self.quality.rms.0 > DOUBTFUL_MISFIT.0 {
+            doubts.push(format!(
+                "the anchors agree with each other only to {:.2} px ({:.3}\"): one may have been knocked or set off its mark — every place against the table carries ±{:.3}\"",
+                self.quality.rms.0,
+                self.quality.rms_on_table.0,
+                rules::uncertainty::Z95 * sd.frame.0
+            ));
+        }
+        if let LensSource::Tags(lens) = self.lens
+            && lens.rms.0 > DOUBTFUL_MISFIT.0
+        {
+            doubts.push(format!(
+                "the lens fits the tags only to {:.2} px: stands raised on ground Vedette does not know, or a lens its model cannot follow — every length carries ±{:.2} %",
+                lens.rms.0,
+                100.0 * rules::uncertainty::Z95 * sd.length
+            ));
+        }
+        doubts
     }
 
     /// A lens not measured (see the module's decisions).
@@ -139,7 +189,20 @@ impl TableCalibration {
             place: Inches(place),
             facing: Degrees((place / BEND_SPAN.0).atan().to_degrees()),
             length: self.scale_sd(misfit),
+            frame: self.frame_sd(misfit),
         }
+    }
+
+    /// Where the table as a whole may lie: each anchor placed within [`ANCHOR_PLACED`] and
+    /// as far off as their corners' misfit on the table says, averaged over the anchors.
+    fn frame_sd(&self, misfit: f64) -> Inches {
+        self.frame_sd_of(misfit, ANCHOR_PLACED)
+    }
+
+    /// The same, each anchor placed within `placed`.
+    fn frame_sd_of(&self, misfit: f64, placed: Inches) -> Inches {
+        let count = self.anchors.len().max(1) as f64;
+        Inches(placed.0.hypot(misfit) * (2.0 / count).sqrt())
     }
 
     /// How far the anchors' corners lie from where the camera puts them, in inches on the table
@@ -149,8 +212,8 @@ impl TableCalibration {
         if misfit.is_finite() { misfit } else { 0.0 }
     }
 
-    /// The table's scale as the anchors fix it: their corners' misfit (inches) against how far
-    /// apart they lie, shared among their corners.
+    /// The table's scale as the anchors fix it: their corners' misfit (inches) and their
+    /// placing, against how far apart they lie.
     fn scale_sd(&self, misfit: f64) -> f64 {
         let centres: Vec<_> = self
             .anchors
@@ -164,8 +227,11 @@ impl TableCalibration {
         if spread <= 0.0 {
             return 0.0;
         }
+        // Each corner off by the misfit, each anchor as a whole by its placing.
         let corners = 4.0 * centres.len() as f64;
-        misfit / spread * (2.0 / corners).sqrt()
+        let by_corners = misfit * (2.0 / corners).sqrt();
+        let by_placing = ANCHOR_PLACED.0 * (2.0 / centres.len() as f64).sqrt();
+        by_corners.hypot(by_placing) / spread
     }
 }
 

@@ -286,7 +286,7 @@ impl Shape {
 }
 
 /// Which family of rules a ruling belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Topic {
     /// Who may shoot whom.

@@ -66,6 +66,7 @@ pub fn battle(units: usize, terrain: usize, seed: u64) -> Scene {
         distance_scale: 1.0,
         figure_scale: None,
         length_sd: None,
+        frame_sd: None,
     }
 }
 

@@ -34,6 +34,7 @@ pub mod printables;
 pub mod refine;
 pub mod rig;
 pub mod rise;
+pub mod scatter;
 pub mod sight;
 pub mod source;
 pub mod synthetic;

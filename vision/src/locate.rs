@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use calibration::{Pixels, TableCalibration, TagSighting};
+use calibration::{PixelPoint, Pixels, TableCalibration, TagSighting};
 use rules::Scene;
 use rules::geometry::{TablePoint, TableVector, facing_of};
 use rules::ground::Ground;
@@ -11,7 +11,8 @@ use rules::units::{Degrees, Inches};
 use serde::{Deserialize, Serialize};
 
 use crate::partial::{self, PartialUnit};
-use crate::uncertainty::{Placed, TagUncertainty, stand_sd, tag_uncertainty};
+use crate::scatter::Scatter;
+use crate::uncertainty::{Placed, TagUncertainty, shape_misfit, stand_sd, tag_uncertainty};
 use roster::{Roster, TagMount, TagOwner};
 
 /// Tags whose centre lies further than this outside the table are not trusted.
@@ -257,6 +258,9 @@ pub struct FrameTags {
     pub tags: Vec<LocatedTag>,
     /// Tags not trusted, and why.
     pub problems: Vec<TagProblem>,
+    /// How far the tags' corners scatter against the noise model; their error bars are widened
+    /// by it.
+    pub scatter: Scatter,
 }
 
 /// Place every tag of a frame on flat cloth. Anchors are placed at their own height, roster
@@ -300,6 +304,7 @@ pub fn locate_tags_on(
     let mut out = FrameTags {
         tags: Vec::new(),
         problems: Vec::new(),
+        scatter: Scatter::none(calibration.camera.intrinsics.image_size),
     };
     for id in ids {
         let (height, role) = match (anchors.get(&id), mounts.get(&id), roster) {
@@ -340,7 +345,39 @@ pub fn locate_tags_on(
             }),
         }
     }
+    widen_by_scatter(calibration, &by_id, &mut out);
     out
+}
+
+/// Widen every placed tag's error bar by how far the picture's corners scatter where it lies
+/// (see [`crate::scatter`]).
+fn widen_by_scatter(
+    calibration: &TableCalibration,
+    sightings: &HashMap<u32, Vec<&TagSighting>>,
+    out: &mut FrameTags,
+) {
+    let camera = &calibration.camera;
+    let misfits: Vec<(PixelPoint, f64)> = out
+        .tags
+        .iter()
+        .filter_map(|tag| {
+            let sighting = sightings.get(&tag.pose.id)?.first()?;
+            let misfit = shape_misfit(camera, sighting, tag.pose.height)?;
+            Some((sighting.center(), misfit))
+        })
+        .collect();
+    out.scatter = Scatter::of(camera.intrinsics.image_size, &misfits);
+    if out.scatter.widest() <= 1.0 {
+        return;
+    }
+    let own = calibration.uncertainty();
+    for tag in &mut out.tags {
+        let Some(sighting) = sightings.get(&tag.pose.id).and_then(|s| s.first()) else {
+            continue;
+        };
+        let factor = out.scatter.at(&sighting.center());
+        tag.pose.uncertainty = tag.pose.uncertainty.scattered(factor, &own);
+    }
 }
 
 fn role_of(roster: &Roster, owner: TagOwner) -> TagRole {
@@ -388,7 +425,9 @@ pub fn scene_on_table<'a>(
     };
     let (mut scene, sighted) = build_scene(roster, &poses, table, terrain, source)?;
     // Every length the calibration measures shares its scale's error.
-    scene.length_sd = Some(calibration.uncertainty().length);
+    let own = calibration.uncertainty();
+    scene.length_sd = Some(own.length);
+    scene.frame_sd = Some(own.frame);
     Ok((scene, sighted))
 }
 

@@ -22,7 +22,7 @@
 //!   blur, the print, where its edges fall on the pixel grid), so averaging frames does not
 //!   shrink it the way independent sightings would.
 
-use calibration::{Camera, PixelPoint, TableCalibration, TagSighting};
+use calibration::{CalibrationSd, Camera, PixelPoint, TableCalibration, TagSighting};
 use nalgebra::{Matrix2, Matrix3, Matrix3x2, Vector2, Vector3};
 use roster::RosterStand;
 use rules::geometry::{TablePoint, TableVector};
@@ -99,6 +99,18 @@ impl TagUncertainty {
         }
     }
 
+    /// For a picture whose corners scatter `factor` times as far as [`corner_noise`] says
+    /// (see [`Scatter`]): the corners' share of its spread that many times as wide, the
+    /// calibration's share (`own`) as it was.
+    pub fn scattered(&self, factor: f64, own: &CalibrationSd) -> TagUncertainty {
+        let calibration = calibration_covariance(own);
+        let corners = self.covariance - calibration;
+        TagUncertainty {
+            covariance: calibration + corners * factor.powi(2),
+            ..*self
+        }
+    }
+
     /// The covariance of its centre and facing with its height off by `height_sd`.
     pub fn with_height(&self, height_sd: Inches) -> Matrix3<f64> {
         let shift = Vector3::new(self.per_height.x, self.per_height.y, 0.0) * height_sd.0;
@@ -163,11 +175,7 @@ pub(crate) fn tag_uncertainty(
         let through = of_corner * to_table;
         covariance += through * through.transpose();
     }
-    let own = calibration.uncertainty();
-    let (place, turn) = (own.place.0, own.facing.to_radians());
-    covariance[(0, 0)] += place * place;
-    covariance[(1, 1)] += place * place;
-    covariance[(2, 2)] += turn * turn;
+    covariance += calibration_covariance(&calibration.uncertainty());
     let centre = TablePoint::from((bl.coords + br.coords + tr.coords + tl.coords) / 4.0);
     let eye = camera.pose.eye();
     let drop = placed.height.0 - eye.z;
@@ -180,6 +188,45 @@ pub(crate) fn tag_uncertainty(
         covariance,
         per_height,
     })
+}
+
+/// The calibration's own share of every tag's centre and facing covariance.
+fn calibration_covariance(own: &CalibrationSd) -> Matrix3<f64> {
+    let (place, turn) = (own.place.0, own.facing.0.to_radians());
+    Matrix3::from_diagonal(&Vector3::new(place * place, place * place, turn * turn))
+}
+
+/// How far a tag's corners stray from a square of their own, against [`corner_noise`]: the
+/// sum of their squared misfits in pixels over the noise's variance, once a square of any
+/// size, place and turn is fitted to them on the table at `height` (a square's shape, not its
+/// size: a tag higher or printed larger than stated is still square). Four corners less the
+/// square's four numbers leave four degrees of freedom: a tag as noisy as the model says sums
+/// to about four. `None` where a corner's ray misses that height.
+pub fn shape_misfit(camera: &Camera, sighting: &TagSighting, height: Inches) -> Option<f64> {
+    let mut on_table = [Vector2::zeros(); 4];
+    for (out, pixel) in on_table.iter_mut().zip(&sighting.corners) {
+        *out = camera.unproject_at(pixel, height)?.coords;
+    }
+    let centre = on_table.iter().sum::<Vector2<f64>>() / 4.0;
+    // The square in its own frame, in the tags' corner order (counter-clockwise from bottom
+    // left); the best similarity to it is one complex number: a turn and a scale.
+    const SQUARE: [(f64, f64); 4] = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+    let (mut re, mut im) = (0.0, 0.0);
+    for (c, (qx, qy)) in on_table.iter().zip(SQUARE) {
+        let z = c - centre;
+        re += z.x * qx + z.y * qy;
+        im += z.y * qx - z.x * qy;
+    }
+    let (re, im) = (re / 8.0, im / 8.0);
+    let noise = corner_noise(sighting.side()).moving;
+    let mut misfit = 0.0;
+    for ((c, (qx, qy)), pixel) in on_table.iter().zip(SQUARE).zip(&sighting.corners) {
+        let fitted = Vector2::new(re * qx - im * qy, im * qx + re * qy);
+        let off = c - centre - fitted;
+        let to_pixels = pixel_jacobian(camera, pixel, height)?.try_inverse()?;
+        misfit += (to_pixels * off).norm_squared() / (noise * noise);
+    }
+    Some(misfit)
 }
 
 /// How a point on the table at `height` moves as its pixel moves (inches per pixel), by finite

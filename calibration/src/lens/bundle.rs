@@ -30,7 +30,7 @@ use rules::geometry::TablePoint;
 use rules::units::Degrees;
 
 use super::model::{LensModel, LensParam};
-use super::view::{LensView, StandTag};
+use super::view::{LensView, StandTag, Surface};
 use crate::camera::{Camera, CameraPose, Intrinsics, TablePoint3};
 use crate::pixels::PixelPoint;
 use crate::tag::TagPlacement;
@@ -160,6 +160,48 @@ impl<'a> Bundle<'a> {
             i if (i - self.globals()) % 6 < 3 => ROTATION_STEP,
             _ => TRANSLATION_STEP,
         }
+    }
+
+    /// How the residuals move as each anchor (a known tag of a table view; one anchor, one
+    /// place, in every view that sees it) moves an inch along the table's x, then its y: one
+    /// vector each, the corners' weights applied, nought in every other row.
+    pub(crate) fn anchor_shifts(&self) -> Vec<DVector<f64>> {
+        const STEP: f64 = 1e-3;
+        let offsets = self.row_offsets();
+        let rows = offsets[self.views.len()] + self.prior_residuals().len();
+        let table_views = || {
+            self.views
+                .iter()
+                .enumerate()
+                .filter(|(_, view)| view.surface == Surface::Table)
+        };
+        let mut ids: Vec<u32> = table_views()
+            .flat_map(|(_, view)| view.known.iter().map(|k| k.sighting.id))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut shifts = Vec::with_capacity(2 * ids.len());
+        for id in ids {
+            for axis in [Vector3::x(), Vector3::y()] {
+                let mut moved = DVector::zeros(rows);
+                for (v, view) in table_views() {
+                    for (k, known) in view.known.iter().enumerate() {
+                        if known.sighting.id != id {
+                            continue;
+                        }
+                        let corners = known.placement.corners();
+                        let (mut ahead, mut behind) = ([0.0; 8], [0.0; 8]);
+                        self.tag_residuals(v, k, &corners.map(|c| c + axis * STEP), &mut ahead);
+                        self.tag_residuals(v, k, &corners.map(|c| c - axis * STEP), &mut behind);
+                        for r in 0..8 {
+                            moved[offsets[v] + 8 * k + r] = (ahead[r] - behind[r]) / (2.0 * STEP);
+                        }
+                    }
+                }
+                shifts.push(moved);
+            }
+        }
+        shifts
     }
 
     /// How many numbers the fit finds, the stands' included (for degrees of freedom and the

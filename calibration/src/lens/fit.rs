@@ -38,6 +38,7 @@ use crate::anchors::TableSize;
 use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::solve::root_mean_square;
+use crate::uncertainty::ANCHOR_PLACED;
 use crate::tag::TagPlacement;
 
 /// Below this share of the table's part of the picture covered by tags, say so.
@@ -183,6 +184,10 @@ pub struct LensReport {
     /// and pose alone, typical over the tags' area, the corners' error taken from the fit's own
     /// residuals: the calibration's share of a distance's error bar.
     pub length_sd: f64,
+    /// How far the table as a whole may lie off where the anchors put it, one standard
+    /// deviation along each axis, typical over the tags' area: the anchors placed within
+    /// [`ANCHOR_PLACED`], carried through the fit (its lens and pose follow them).
+    pub frame_sd: Inches,
     /// Whether the lens itself (focal length, principal point) is pinned down, so that it can
     /// be kept to re-find the table after the camera moves; when not, it serves these
     /// pictures only.
@@ -504,12 +509,17 @@ struct Uncertainty {
     length: f64,
     /// Whether the lens itself is pinned down (see [`lens_pinned`]).
     transferable: bool,
+    /// How far the table as a whole may lie off, one standard deviation along each axis
+    /// (inches, typical over the tags' area), from the anchors' being placed only within
+    /// [`ANCHOR_PLACED`] of where the layout says.
+    frame: f64,
 }
 
 impl Uncertainty {
     const UNDETERMINED: Uncertainty = Uncertainty {
         worst: f64::INFINITY,
         length: f64::INFINITY,
+        frame: f64::INFINITY,
         transferable: false,
     };
 }
@@ -550,16 +560,52 @@ fn uncertainty(bundle: &Bundle) -> Uncertainty {
         .fold(0.0, f64::max);
     let judged = spread.max(JUDGED_CORNERS * JUDGED_CORNERS);
     let own = spread.max(LEAST_CORNERS * LEAST_CORNERS);
+    let placed = moved.select(&anchors_placed(bundle, &jacobian, &covariance));
     let found = Uncertainty {
         worst: (worst * judged).sqrt(),
-        length: (relative_length_variance(&moved.points, &sub) * own).sqrt(),
+        length: (relative_length_variance(&moved.points, &sub) * own
+            + relative_length_variance(&moved.points, &placed))
+        .sqrt(),
         transferable: lens_pinned(bundle, &(covariance * judged)),
+        frame: typical_spread(&moved, &placed),
     };
-    if found.worst.is_finite() && found.length.is_finite() {
+    if found.worst.is_finite() && found.length.is_finite() && found.frame.is_finite() {
         found
     } else {
         UNDETERMINED
     }
+}
+
+/// The covariance of the fit's numbers from the anchors' places alone: each anchor may lie
+/// [`ANCHOR_PLACED`] off where the layout says along each axis, and the fit follows it as far
+/// as its other corners let it (the numbers move by −(JᵀJ)⁻¹Jᵀ times the residuals' move; the
+/// stands, projected out of the Jacobian, follow of themselves). `covariance` is (JᵀJ)⁻¹.
+fn anchors_placed(
+    bundle: &Bundle,
+    jacobian: &DMatrix<f64>,
+    covariance: &DMatrix<f64>,
+) -> DMatrix<f64> {
+    let n = covariance.nrows();
+    let mut placed = DMatrix::zeros(n, n);
+    for shift in bundle.anchor_shifts() {
+        let follows = covariance * (jacobian.transpose() * shift);
+        placed += &follows * follows.transpose();
+    }
+    placed * ANCHOR_PLACED.0.powi(2)
+}
+
+/// The typical standard deviation along each axis of where the camera puts the probes, given
+/// the covariance of the numbers that move them (selected): the root mean of half each
+/// probe's trace.
+fn typical_spread(moved: &PlaceGradients, covariance: &DMatrix<f64>) -> f64 {
+    let variances: Vec<f64> = moved
+        .points
+        .iter()
+        .map(|(_, gradient)| (gradient * covariance * gradient.transpose()).trace() / 2.0)
+        .collect();
+    (variances.iter().sum::<f64>() / variances.len().max(1) as f64)
+        .max(0.0)
+        .sqrt()
 }
 
 /// The lengths a distance's relative error is judged over: those the rules measure.
@@ -946,6 +992,7 @@ fn finish(
         pictures: views.len(),
         pinned: Inches(climb.uncertainty.worst),
         length_sd: climb.uncertainty.length,
+        frame_sd: Inches(climb.uncertainty.frame),
         promise: promise(bundle, settings.table),
         transferable: climb.uncertainty.transferable,
         residuals: ResidualMap::of(size, all.iter().copied()),

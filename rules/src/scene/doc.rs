@@ -33,6 +33,12 @@ pub struct SceneDoc {
     /// the calibration's own error, common to every stand). Absent: not measured by a camera.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length_sd: Option<f64>,
+    /// How far the table as a whole may lie off where the anchors put it (one standard
+    /// deviation along each axis, inches): common to every stand, so no distance between two
+    /// stands keeps it, but a stand's place against the table's edge or its terrain does.
+    /// Absent: not measured by a camera.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_sd: Option<f64>,
     /// What game this is, if it comes from a scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<ScenarioInfo>,
@@ -269,6 +275,7 @@ impl SceneDoc {
             distance_scale: None,
             figure_scale: None,
             length_sd: None,
+            frame_sd: None,
             scenario: None,
             sides: Vec::new(),
             terrain: Vec::new(),
@@ -304,6 +311,7 @@ impl From<&Scene> for SceneDoc {
             distance_scale: (scene.distance_scale != 1.0).then_some(scene.distance_scale),
             figure_scale: scene.figure_scale,
             length_sd: scene.length_sd,
+            frame_sd: scene.frame_sd.map(|sd| sd.0),
             scenario: scene.scenario.clone(),
             sides: scene.sides.clone(),
             terrain: terrain.collect(),

@@ -55,6 +55,9 @@ pub struct Scene {
     /// How far every length the camera measured may be off, relative (one standard deviation);
     /// `None` for a scene no camera measured.
     pub length_sd: Option<f64>,
+    /// How far the table as a whole may lie off where the anchors put it (one standard
+    /// deviation along each axis); `None` for a scene no camera measured.
+    pub frame_sd: Option<Inches>,
 }
 
 /// Where a scene comes from: a scenario's name, its source and notes for the players.

@@ -140,6 +140,7 @@ pub fn validate(doc: SceneDoc, profile: &Profile) -> Result<Scene, Vec<Problem>>
     check_sides(&doc, &mut problems);
     check_figure_scale(&doc, profile, &mut problems);
     check_length_sd(&doc, &mut problems);
+    check_frame_sd(&doc, &mut problems);
 
     if !problems.is_empty() {
         return Err(problems);
@@ -155,6 +156,7 @@ pub fn validate(doc: SceneDoc, profile: &Profile) -> Result<Scene, Vec<Problem>>
         distance_scale: doc.distance_scale.unwrap_or(1.0),
         figure_scale: doc.figure_scale,
         length_sd: doc.length_sd,
+        frame_sd: doc.frame_sd.map(Inches),
     })
 }
 
@@ -168,6 +170,20 @@ fn check_length_sd(doc: &SceneDoc, problems: &mut Vec<Problem>) {
             Subject::Document,
             Some("length_sd"),
             format!("must be a fraction from 0 to 0.5 (0.001 is 0.1 %), got {sd}"),
+        ));
+    }
+}
+
+/// The table's own doubt is a few inches at most.
+fn check_frame_sd(doc: &SceneDoc, problems: &mut Vec<Problem>) {
+    let Some(sd) = doc.frame_sd else {
+        return;
+    };
+    if !(sd.is_finite() && (0.0..=12.0).contains(&sd)) {
+        problems.push(Problem::new(
+            Subject::Document,
+            Some("frame_sd"),
+            format!("must be inches from 0 to 12, got {sd}"),
         ));
     }
 }

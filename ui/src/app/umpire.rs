@@ -135,6 +135,10 @@ fn write_picture(
     let empty = vision::FrameTags {
         tags: Vec::new(),
         problems: Vec::new(),
+        scatter: vision::scatter::Scatter::none(calibration::ImageSize {
+            width: w as u32,
+            height: h as u32,
+        }),
     };
     let shapes: Vec<_> = dispute
         .rulings

@@ -66,6 +66,17 @@ pub(crate) fn parse_lens(text: &str) -> Result<vision::synthetic::LensClass, Str
         .ok_or_else(|| format!("{text}: use distortion-free, ordinary, pincushion or wide"))
 }
 
+/// A synthetic rendering by its name (`bench accuracy --rendering`).
+pub(crate) fn parse_rendering(text: &str) -> Result<vision::synthetic::Rendering, String> {
+    vision::synthetic::Rendering::named(text).ok_or_else(|| {
+        let names: Vec<&str> = vision::synthetic::Rendering::ALL
+            .iter()
+            .map(|r| r.name())
+            .collect();
+        format!("{text}: use {}", names.join(", "))
+    })
+}
+
 /// A tag family by its AprilTag name.
 pub(crate) fn parse_family(text: &str) -> Result<roster::TagFamily, String> {
     roster::TagFamily::ALL

@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{DetectorArgs, parse_family, parse_lens, parse_resolution};
+use super::args::{
+    DetectorArgs, parse_family, parse_lens, parse_rendering, parse_resolution,
+};
 use rules::rulings::rulings;
 use rules::synthetic::battle;
 
@@ -312,6 +314,15 @@ pub enum BenchCommand {
         /// measured beside their flat selves through the app's pipeline; 0 leaves them out.
         #[arg(long, default_value_t = 3)]
         built_tables: usize,
+        /// Tables per kind of lens rendered each other way than Vedette's own (point-sampled,
+        /// soft, blocky, grainy, a lens beyond the model, tags printed 1 % large, anchors 1 mm
+        /// off), on which the error bars are judged; 0 leaves them out.
+        #[arg(long, default_value_t = 2)]
+        rendered_tables: usize,
+        /// Only these renderings (own, point-sampled, soft, blocky, grainy, lens-beyond,
+        /// printed-large, anchors-off; repeat the option for several); by default all.
+        #[arg(long, value_parser = parse_rendering)]
+        rendering: Vec<vision::synthetic::Rendering>,
         /// Detector settings.
         #[command(flatten)]
         detector: DetectorArgs,
@@ -344,6 +355,8 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             lens,
             corners,
             built_tables,
+            rendered_tables,
+            rendering,
             detector,
         } => {
             let settings = detector.settings();
@@ -353,6 +366,14 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 lens,
                 *corners,
                 settings.clone(),
+                out,
+            )?;
+            crate::commands::bench_honesty::honesty(
+                *rendered_tables,
+                *seed,
+                lens,
+                rendering,
+                &settings,
                 out,
             )?;
             crate::commands::bench_built::built_tables(*built_tables, *seed, &settings, out)

@@ -39,7 +39,8 @@ use vision::refine::{
     CornerRefiner, RefineSettings, Refinement, TablePicture, calibrate_through_lens,
 };
 use vision::synthetic::{
-    Block, Coverage, Effects, Figures, LensClass, Renderer, Rgb, Scenery, SyntheticTable,
+    Block, Coverage, Effects, Figures, LensClass, Renderer, Rendering, Rgb, Scenery,
+    SyntheticTable,
     TrueStand, framing_camera_for, framing_camera_from,
 };
 use vision::{DetectorSettings, TagDetector};
@@ -73,7 +74,7 @@ const CLASSES: usize = 6;
 
 /// The ways of calibrating compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Way {
+pub(super) enum Way {
     AnchorsOnly,
     OnePicture,
     AfterPlay,
@@ -90,7 +91,7 @@ impl Way {
         Way::TrueLens,
     ];
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Way::AnchorsOnly => "anchors only",
             Way::OnePicture => "one picture",
@@ -165,6 +166,7 @@ pub fn accuracy(
     let mut coverages: HashMap<(LensClass, Way, Heights), Coverage> = HashMap::new();
     let refiner = CornerRefiner::new(&settings.family, RefineSettings::default())?;
     let mut bench = Bench {
+        rendering: Rendering::Own,
         renderer: Renderer::new(),
         detector: TagDetector::new(settings.clone())?,
         refiner,
@@ -178,11 +180,7 @@ pub fn accuracy(
             let tilt = 30.0 + 20.0 * i as f64 / (tables - 1).max(1) as f64;
             let camera = framing_camera_for(TABLE, lens, Degrees(tilt));
             let staged = busy(stage(table_seed, 1.0, &mut heights(table_seed))?);
-            let effects = Effects {
-                seed: table_seed,
-                ..Effects::WEBCAM
-            };
-            let image = bench.renderer.render(&staged.world, &camera, &effects)?;
+            let image = bench.render(&staged, &camera, (table_seed, table_seed))?;
             let (detected, refined) = bench.both(&image)?;
             let truth = Truth::of(&staged, &camera);
             corner_errors
@@ -224,7 +222,7 @@ pub fn accuracy(
                                 &calibration,
                                 &staged,
                                 &picture,
-                                heights,
+                                (heights, Placing::Film),
                                 judged,
                             )?;
                         }
@@ -246,9 +244,30 @@ pub fn accuracy(
     report_corners(&corner_errors, out)
 }
 
+/// How a picture's tags are placed for the error bars' coverage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Placing {
+    /// As the app places a film's frames: the detector's corners.
+    Film,
+    /// As `vedette locate` and the app's still picture do: the corners refined against each
+    /// tag's pattern, the pixels figures cover left out.
+    Still,
+}
+
+impl Placing {
+    pub(super) const ALL: [Placing; 2] = [Placing::Film, Placing::Still];
+
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Placing::Film => "film",
+            Placing::Still => "still",
+        }
+    }
+}
+
 /// What the roster says of the stands' heights, for the error bars' coverage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Heights {
+pub(super) enum Heights {
     /// One height for every stand (4 mm, each truly 3–5 mm), off by the roster's default.
     Stated,
     /// Each stand's true height, said to be exact: the camera's own share of the error.
@@ -293,10 +312,10 @@ pub(super) fn busy(mut staged: Staged) -> Staged {
 }
 
 /// A table picture: its pixels, its tags as detected, and as the calibrations are given them.
-struct Picture<'a> {
-    image: &'a vision::Mat,
-    detected: &'a [TagSighting],
-    sightings: &'a [TagSighting],
+pub(super) struct Picture<'a> {
+    pub(super) image: &'a vision::Mat,
+    pub(super) detected: &'a [TagSighting],
+    pub(super) sightings: &'a [TagSighting],
 }
 
 impl Picture<'_> {
@@ -312,24 +331,26 @@ impl Picture<'_> {
 type Calibrated = Result<TableCalibration, calibration::CalibrationError>;
 
 /// A picture's tags refined: their sightings, the seconds it took, and what became of each.
-struct RefinedTags {
-    sightings: Vec<TagSighting>,
+pub(super) struct RefinedTags {
+    pub(super) sightings: Vec<TagSighting>,
     seconds: f64,
     outcomes: Vec<Refinement>,
 }
 
 /// What stays between tables: the renderer's caches, the detector and the corner refiner.
-struct Bench {
-    renderer: Renderer,
-    detector: TagDetector,
-    refiner: CornerRefiner,
+pub(super) struct Bench {
+    /// How the pictures of play are rendered.
+    pub(super) rendering: Rendering,
+    pub(super) renderer: Renderer,
+    pub(super) detector: TagDetector,
+    pub(super) refiner: CornerRefiner,
     /// Whether the calibrations are given refined corners.
-    refine: bool,
+    pub(super) refine: bool,
 }
 
 impl Bench {
     /// A picture's tags as detected, and refined.
-    fn both(&mut self, image: &vision::Mat) -> anyhow::Result<(Vec<TagSighting>, RefinedTags)> {
+    pub(super) fn both(&mut self, image: &vision::Mat) -> anyhow::Result<(Vec<TagSighting>, RefinedTags)> {
         let detected = self.detector.detect(image)?.sightings();
         let mut sightings = detected.clone();
         let report = self.refiner.refine(image, None, &mut sightings)?;
@@ -343,7 +364,7 @@ impl Bench {
 
     /// Calibrate one way; the outer error is the benchmark's own failure, the inner one the
     /// calibration's (counted, not fatal).
-    fn calibrate(
+    pub(super) fn calibrate(
         &mut self,
         way: Way,
         staged: &Staged,
@@ -458,16 +479,28 @@ impl Bench {
         )?;
         for k in 1..=PLAY_PICTURES {
             let moved = busy(stage(seed + 1000 * k, PLAY_SPREAD, &mut heights(seed))?);
-            let effects = Effects {
-                seed: seed + 1000 * k,
-                ..Effects::WEBCAM
-            };
-            let image = self.renderer.render(&moved.world, camera, &effects)?;
+            let image = self.render(&moved, camera, (seed, seed + 1000 * k))?;
             let seen = self.detector.detect(&image)?.sightings();
             self.offer(&mut learner, &image, &seen, &staged.anchors, lens)?;
         }
         debug_assert!(PLAY_INTERVAL * PLAY_PICTURES as f64 <= 30.0);
         Ok(learner.snapshot())
+    }
+
+    /// A picture of table `table_seed` as this bench's rendering has it, seen by `camera`,
+    /// its noise from `seed`.
+    pub(super) fn render(
+        &mut self,
+        staged: &Staged,
+        camera: &Camera,
+        (table_seed, seed): (u64, u64),
+    ) -> anyhow::Result<vision::Mat> {
+        let anchors: Vec<u32> = staged.anchors.anchors.iter().map(|a| a.id).collect();
+        let world = self.rendering.table(&staged.world, &anchors, table_seed);
+        let rendered = self
+            .renderer
+            .render(&world, camera, &self.rendering.effects(seed))?;
+        Ok(self.rendering.picture(rendered)?)
     }
 
     /// The board's tags in views held in front of the camera.
@@ -534,7 +567,7 @@ fn board_camera(board: &TableSize, lens: Intrinsics, view: usize) -> Camera {
 }
 
 /// The truth of one table picture.
-struct Truth {
+pub(super) struct Truth {
     /// Each stand tag's placement and where its corners are in the picture.
     tags: HashMap<u32, TrueTag>,
     /// The anchors' ids.
@@ -556,7 +589,7 @@ impl TrueTag {
 }
 
 impl Truth {
-    fn of(staged: &Staged, camera: &Camera) -> Truth {
+    pub(super) fn of(staged: &Staged, camera: &Camera) -> Truth {
         let anchors: Vec<u32> = staged.anchors.anchors.iter().map(|a| a.id).collect();
         let tags = staged
             .world
@@ -661,19 +694,22 @@ impl Truth {
     /// Place the picture's stands as `vedette locate` does (the detector's corners and the
     /// small tags the calibration finds) with the roster `heights` gives, and judge the error
     /// bars of the scene against the truth.
-    fn coverage(
+    pub(super) fn coverage(
         &self,
         image: &vision::Mat,
         calibration: &TableCalibration,
         staged: &Staged,
         picture: &Picture,
-        heights: Heights,
+        (heights, placing): (Heights, Placing),
         judged: &mut Coverage,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<f64> {
         let roster = heights.roster(staged);
         let mut sightings = picture.detected.to_vec();
         let search = vision::MissingTagSearch::new(calibration, &roster.stand_tags())?;
         sightings.extend(search.find_in(image, &sightings)?);
+        if placing == Placing::Still {
+            vision::refine::for_placing(image, calibration, &mut sightings)?;
+        }
         let located = vision::locate_tags(calibration, Some(&roster), &sightings, Inches(0.16));
         let poses = located.tags.iter().map(|t| &t.pose);
         let (scene, _) = vision::scene_on_table(&roster, calibration, poses, Vec::new(), "bench")?;
@@ -702,7 +738,7 @@ impl Truth {
             }
         }
         judged.judge(&scene, &truth);
-        Ok(())
+        Ok(located.scatter.picture())
     }
 
     /// Locate the picture's tags with a calibration and score the tags of 16 px and more.

@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod bench_accuracy;
 mod bench_built;
+mod bench_honesty;
 pub mod bench_cameras;
 pub mod bench_live;
 pub mod bench_play;

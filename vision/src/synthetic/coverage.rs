@@ -1,7 +1,9 @@
 //! Whether the error bars a camera's scene states are honest: how often the truth lies within
 //! them, and how wide they are against the errors the truth shows.
 //!
-//! A distance is judged as the rules measure one: between the nearest points of two stands,
+//! A place is judged against its stated 95 % ellipse, the scene's frame's own doubt (where
+//! the anchors put the table as a whole) added: a place is measured against the table, not
+//! against another stand. A distance is judged as the rules measure one: between the nearest points of two stands,
 //! its 95 % interval from each end's covariance there (`Footprint::covariance_at`) and the
 //! scene's relative length error ([`length_plus_minus`]); a facing by its own deviation; the
 //! share of a target in a shooter's arc as the rulings state it, with its ±, against the share
@@ -16,6 +18,7 @@ use rules::ruling::Topic;
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{Footprint, SceneDoc};
 use rules::uncertainty::{Z95, length_plus_minus};
+use nalgebra::{Matrix2, Vector2};
 use rules::units::Inches;
 
 /// Pairs of stands further apart than this are left out: no ruling measures that far.
@@ -30,13 +33,43 @@ pub struct TrueStand {
     pub small: bool,
 }
 
-/// One figure the scene stated: how far it was off, and its stated 95 % half-width.
+/// One figure the scene stated: how far it was off, its stated 95 % half-width (a place's:
+/// the radius of the circle as large as its 95 % ellipse), and whether the truth lay within.
 #[derive(Clone, Copy, Debug)]
 struct Judged {
     error: f64,
     half_width: f64,
+    within: bool,
     small: bool,
 }
+
+impl Judged {
+    /// A figure off by `error` against an interval of `half_width` either way.
+    fn interval(error: f64, half_width: f64, small: bool) -> Judged {
+        Judged {
+            error,
+            half_width,
+            within: error <= half_width,
+            small,
+        }
+    }
+
+    /// A place off by `off` against its stated covariance: within its 95 % ellipse.
+    fn place(off: Vector2<f64>, covariance: &Matrix2<f64>, small: bool) -> Judged {
+        let within = covariance
+            .try_inverse()
+            .is_some_and(|inverse| (off.transpose() * inverse * off)[(0, 0)] <= CHI2_95_2D);
+        Judged {
+            error: off.norm(),
+            half_width: CHI2_95_2D.sqrt() * covariance.determinant().max(0.0).powf(0.25),
+            within,
+            small,
+        }
+    }
+}
+
+/// The 95th percentile of a chi-square of two degrees of freedom: a place's 95 % ellipse.
+pub const CHI2_95_2D: f64 = 5.991_464_547;
 
 /// How a set of judged figures came out.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -54,7 +87,7 @@ pub struct Figures {
 impl Figures {
     fn of<'a>(judged: impl Iterator<Item = &'a Judged>) -> Figures {
         let judged: Vec<&Judged> = judged.collect();
-        let within = judged.iter().filter(|j| j.error <= j.half_width).count();
+        let within = judged.iter().filter(|j| j.within).count();
         let mut widths: Vec<f64> = judged.iter().map(|j| j.half_width).collect();
         let mut errors: Vec<f64> = judged.iter().map(|j| j.error).collect();
         Figures {
@@ -78,6 +111,7 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 /// Stated intervals against the truth, gathered over scenes.
 #[derive(Clone, Debug, Default)]
 pub struct Coverage {
+    places: Vec<Judged>,
     distances: Vec<Judged>,
     facings: Vec<Judged>,
     arc_shares: Vec<Judged>,
@@ -88,6 +122,7 @@ impl Coverage {
     /// Units the scene has not placed, or placed with no error bars, are passed over.
     pub fn judge(&mut self, seen: &Scene, truth: &HashMap<String, Vec<TrueStand>>) {
         let length_sd = seen.length_sd.unwrap_or(0.0);
+        let frame_sd = seen.frame_sd.map_or(0.0, |sd| sd.0);
         // Each placed stand, with its unit's index and its truth.
         let mut stands = Vec::new();
         for (u, unit) in seen.units.iter().enumerate() {
@@ -96,11 +131,12 @@ impl Coverage {
             };
             for ((rect, sd), truly) in unit.footprint.stands().iter().zip(sd).zip(true_stands) {
                 let turned = angle_between(heading(rect.facing()), heading(truly.rect.facing()));
-                self.facings.push(Judged {
-                    error: turned.0,
-                    half_width: Z95 * sd.facing().0,
-                    small: truly.small,
-                });
+                self.facings
+                    .push(Judged::interval(turned.0, Z95 * sd.facing().0, truly.small));
+                let off = rect.center() - truly.rect.center();
+                let covariance = sd.centre() + Matrix2::identity() * frame_sd.powi(2);
+                self.places
+                    .push(Judged::place(off, &covariance, truly.small));
                 stands.push((u, *rect, *truly));
             }
         }
@@ -125,11 +161,11 @@ impl Coverage {
                     continue;
                 };
                 let half = length_plus_minus((from, &at_from), (to, &at_to), length_sd);
-                self.distances.push(Judged {
-                    error: (gap - true_gap.0).abs(),
-                    half_width: half.0,
-                    small: truly.small || other_truly.small,
-                });
+                self.distances.push(Judged::interval(
+                    (gap - true_gap.0).abs(),
+                    half.0,
+                    truly.small || other_truly.small,
+                ));
             }
         }
     }
@@ -163,13 +199,19 @@ impl Coverage {
                 continue;
             };
             if partly(*share) || partly(*true_share) {
-                self.arc_shares.push(Judged {
-                    error: (share - true_share).abs(),
-                    half_width: *plus_minus,
-                    small: *small_shooter || *small_target,
-                });
+                self.arc_shares.push(Judged::interval(
+                    (share - true_share).abs(),
+                    *plus_minus,
+                    *small_shooter || *small_target,
+                ));
             }
         }
+    }
+
+    /// The stands' places judged against their 95 % ellipses, the scene's frame counted (only
+    /// those of small tags, if `small`).
+    pub fn places(&self, small: bool) -> Figures {
+        Figures::of(self.places.iter().filter(|j| j.small || !small))
     }
 
     /// The distances between stands judged (only those with a small tag at either end, if

@@ -80,6 +80,9 @@ pub struct Status {
     pub partial: Vec<vision::partial::PartialUnit>,
     /// Other things a player should know (tags off the table, files that did not load …).
     pub notes: Vec<String>,
+    /// Why the error bars are wider than the camera's model alone says: the calibration's own
+    /// residuals, the picture's corners' scatter. Empty when nothing says so.
+    pub doubts: Vec<String>,
     /// The source is failing (lost camera, unreadable file): shown in red.
     pub error: Option<String>,
     /// With several cameras over the table: how each is doing (empty with one).
@@ -146,6 +149,7 @@ impl Status {
             unseen: Vec::new(),
             partial: Vec::new(),
             notes: Vec::new(),
+            doubts: Vec::new(),
             error: None,
             cameras: Vec::new(),
         }

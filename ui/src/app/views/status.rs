@@ -99,6 +99,24 @@ fn cameras(ui: &mut egui::Ui, cameras: &[CameraStatus]) {
     }
 }
 
+/// Why the error bars are wider than the camera's model alone says: the first reason in short,
+/// every reason in full on hover.
+fn doubts(ui: &mut egui::Ui, doubts: &[String]) {
+    let Some(first) = doubts.first() else {
+        return;
+    };
+    let short = first.split(" — ").next().unwrap_or(first);
+    let more = match doubts.len() {
+        1 => String::new(),
+        n => format!(" (+{} more)", n - 1),
+    };
+    ui.label(RichText::new(format!("± widened: {short}{more}")).color(WARN))
+        .on_hover_text(format!(
+            "The error bars are wider than the camera's model alone says, because:\n• {}",
+            doubts.join("\n• ")
+        ));
+}
+
 /// The units not on the table: with several cameras, named, as no camera sees them.
 fn unseen(ui: &mut egui::Ui, status: &Status) {
     let names: Vec<&str> = status.unseen.iter().map(|u| u.name.as_str()).collect();
@@ -168,6 +186,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
                 }
             }
         }
+        doubts(ui, &status.doubts);
         lens_status(ui, state, &status.lens);
         sight_toggle(ui, state);
         ui.separator();
