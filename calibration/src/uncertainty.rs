@@ -16,6 +16,15 @@
 //!   by more sightings; measured against the synthetic truth, tag-measured lenses' lengths were
 //!   off by 2–4 parts in 10,000 wherever the covariance said less. So lengths are never taken
 //!   to be surer than [`SHARED_LENGTH_ERROR`].
+//! - The anchors are where the layout says only to within a player's placing of them
+//!   ([`ANCHOR_PLACED`]). The table as a whole lies off by as much as they do together (the
+//!   `frame`: no distance between two stands keeps it, a stand's place against the table's edge
+//!   or its terrain does), and the table's scale and a fitted lens's bend follow them: a fit
+//!   from tags carries their placing through its own numbers (each anchor moved along each
+//!   axis, the fit's numbers following as its other corners let them), into its length figure
+//!   and its frame; a lens measured on purpose or given, into the scale the anchors fix. Anchors
+//!   that disagree with each other beyond their corners' noise widen both, and say so
+//!   ([`TableCalibration::doubts`]); one that disagrees by far is left out and named.
 //! - A lens fitted from tags says what it could not measure: its promise
 //!   ([`crate::lens::promise`]) holds every lens number free, those the tags did not pin down
 //!   only to what webcams are. From the anchors alone that is the bend between them, which no
@@ -168,6 +177,12 @@ impl TableCalibration {
                 self.quality.rms.0,
                 self.quality.rms_on_table.0,
                 rules::uncertainty::Z95 * sd.frame.0
+            ));
+        }
+        for rejected in &self.rejected {
+            doubts.push(format!(
+                "anchor {} lies {:.2}\" from where the other anchors put it: knocked, or set off its mark? — left out until it is put back",
+                rejected.id, rejected.off_on_table.0
             ));
         }
         if let LensSource::Tags(lens) = self.lens

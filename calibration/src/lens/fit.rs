@@ -38,8 +38,8 @@ use crate::anchors::TableSize;
 use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::solve::root_mean_square;
-use crate::uncertainty::ANCHOR_PLACED;
 use crate::tag::TagPlacement;
+use crate::uncertainty::ANCHOR_PLACED;
 
 /// Below this share of the table's part of the picture covered by tags, say so.
 const POORLY_COVERED: f64 = 0.5;
