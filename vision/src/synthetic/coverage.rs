@@ -12,13 +12,13 @@
 
 use std::collections::HashMap;
 
+use nalgebra::{Matrix2, Vector2};
 use rules::Scene;
 use rules::geometry::{OrientedRect, angle_between, heading};
-use rules::ruling::Topic;
+use rules::ruling::{Ruling, Topic, Verdict};
 use rules::rulings::{Rulings, rulings};
 use rules::scene::{Footprint, SceneDoc};
 use rules::uncertainty::{Z95, length_plus_minus};
-use nalgebra::{Matrix2, Vector2};
 use rules::units::Inches;
 
 /// Pairs of stands further apart than this are left out: no ruling measures that far.
@@ -111,6 +111,7 @@ fn percentile(values: &mut [f64], p: f64) -> f64 {
 /// Stated intervals against the truth, gathered over scenes.
 #[derive(Clone, Debug, Default)]
 pub struct Coverage {
+    verdicts: Verdicts,
     places: Vec<Judged>,
     distances: Vec<Judged>,
     facings: Vec<Judged>,
@@ -186,8 +187,9 @@ impl Coverage {
         let Some(true_scene) = placed_truly(seen, truth) else {
             return;
         };
-        let stated = arc_shares(&rulings(seen));
-        let truly = arc_shares(&rulings(&true_scene));
+        let (stated, truly) = (rulings(seen), rulings(&true_scene));
+        self.verdicts.tally(&stated, &truly);
+        let (stated, truly) = (arc_shares(&stated), arc_shares(&truly));
         for (pair, (share, plus_minus)) in &stated {
             let (Some(plus_minus), Some((true_share, _))) = (plus_minus, truly.get(pair)) else {
                 continue;
@@ -206,6 +208,12 @@ impl Coverage {
                 ));
             }
         }
+    }
+
+    /// The rulings judged: how many the scene seen left to the players, and how many it
+    /// decided the other way from the truth.
+    pub fn verdicts(&self) -> Verdicts {
+        self.verdicts
     }
 
     /// The stands' places judged against their 95 % ellipses, the scene's frame counted (only
@@ -230,6 +238,60 @@ impl Coverage {
     pub fn arc_shares(&self, small: bool) -> Figures {
         Figures::of(self.arc_shares.iter().filter(|j| j.small || !small))
     }
+}
+
+/// The rulings of scenes seen against those of the same scenes placed truly: each one both
+/// give (the same topic, unit, other unit and rule), and the truth decides (the truth's own
+/// borderline cases, within the ruleset's tolerance, are no test of the camera's bars).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Verdicts {
+    /// Rulings judged.
+    pub judged: usize,
+    /// Left to the players ("borderline") by the scene seen.
+    pub borderline: usize,
+    /// Decided by the scene seen, the other way from the truth.
+    pub wrong: usize,
+}
+
+impl Verdicts {
+    fn tally(&mut self, stated: &Rulings, truly: &Rulings) {
+        let truth: HashMap<_, Verdict> = every_ruling(truly)
+            .map(|r| (key(r), r.decision.verdict()))
+            .collect();
+        for ruling in every_ruling(stated) {
+            let Some(&true_verdict) = truth.get(&key(ruling)) else {
+                continue;
+            };
+            if true_verdict == Verdict::Borderline {
+                continue;
+            }
+            self.judged += 1;
+            match ruling.decision.verdict() {
+                Verdict::Borderline => self.borderline += 1,
+                verdict if verdict != true_verdict => self.wrong += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Every ruling of a report: each unit's and the table's.
+fn every_ruling(report: &Rulings) -> impl Iterator<Item = &Ruling> {
+    report
+        .units
+        .iter()
+        .flat_map(|u| u.rulings.iter())
+        .chain(&report.general)
+}
+
+/// What makes two rulings the same question.
+fn key(ruling: &Ruling) -> (Topic, &str, Option<&str>, String) {
+    (
+        ruling.topic,
+        ruling.unit.as_str(),
+        ruling.other.as_deref(),
+        format!("{:?}", ruling.rule),
+    )
 }
 
 /// The scene seen, its judged units' stands where they truly stand, with no error bars.

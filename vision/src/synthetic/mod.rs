@@ -25,7 +25,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
-pub use coverage::{Coverage, FARTHEST, Figures, TrueStand};
+pub use coverage::{CHI2_95_2D, Coverage, FARTHEST, Figures, TrueStand, Verdicts};
 pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
 pub use framing::{
     framing_camera, framing_camera_for, framing_camera_from, framing_camera_over, rig_cameras,
