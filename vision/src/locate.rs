@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::partial::{self, PartialUnit};
 use crate::scatter::Scatter;
-use crate::uncertainty::{Placed, TagUncertainty, shape_misfit, stand_sd, tag_uncertainty};
+use crate::uncertainty::{
+    Placed, TagUncertainty, shape_misfit, size_rise, stand_sd, tag_uncertainty,
+};
 use roster::{Roster, TagMount, TagOwner};
 
 /// Tags whose centre lies further than this outside the table are not trusted.
@@ -261,6 +263,30 @@ pub struct FrameTags {
     /// How far the tags' corners scatter against the noise model; their error bars are widened
     /// by it.
     pub scatter: Scatter,
+    /// Stand tags whose size in the picture says they stand higher than the roster states, and
+    /// by how much (their bars carry it).
+    pub raised: Vec<(u32, Inches)>,
+}
+
+impl FrameTags {
+    /// Why these tags' error bars are wider than the camera's model alone says, in words.
+    pub fn doubts(&self) -> Vec<String> {
+        let mut doubts: Vec<String> = self.scatter.describe().into_iter().collect();
+        if !self.raised.is_empty() {
+            let named: Vec<String> = self
+                .raised
+                .iter()
+                .take(4)
+                .map(|(id, rise)| format!("tag {id} by {:.1}\"", rise.0))
+                .collect();
+            doubts.push(format!(
+                "{} stand tag(s) look higher than the roster says ({}): on ground Vedette does not know? — their error bars carry it",
+                self.raised.len(),
+                named.join(", ")
+            ));
+        }
+        doubts
+    }
 }
 
 /// Place every tag of a frame on flat cloth. Anchors are placed at their own height, roster
@@ -305,6 +331,7 @@ pub fn locate_tags_on(
         tags: Vec::new(),
         problems: Vec::new(),
         scatter: Scatter::none(calibration.camera.intrinsics.image_size),
+        raised: Vec::new(),
     };
     for id in ids {
         let (height, role) = match (anchors.get(&id), mounts.get(&id), roster) {
@@ -346,8 +373,60 @@ pub fn locate_tags_on(
         }
     }
     widen_by_scatter(calibration, &by_id, &mut out);
+    widen_raised(calibration, &mounts, &mut out);
     out
 }
+
+/// Widen the bar of every stand tag whose size says it stands higher than stated, along its
+/// ray, and name it (see [`size_rise`]). The sizes are read against the frame's own: the
+/// detector draws a tag's edges in by a share that grows as the tag narrows (about
+/// c / side², c the same for every tag of one picture), and a printer scales every tag alike.
+fn widen_raised(
+    calibration: &TableCalibration,
+    mounts: &HashMap<u32, TagMount>,
+    out: &mut FrameTags,
+) {
+    let stand = |tag: &LocatedTag| match tag.role {
+        TagRole::Anchor | TagRole::Unknown => None,
+        _ => mounts.get(&tag.pose.id).map(|m| m.size),
+    };
+    let side_squared = |tag: &LocatedTag| tag.pose.pixels.0.powi(2);
+    let mut drawn_in: Vec<f64> = out
+        .tags
+        .iter()
+        .filter_map(|tag| {
+            let size = stand(tag)?;
+            Some((1.0 - tag.pose.measured_size.0 / size.0) * side_squared(tag))
+        })
+        .collect();
+    drawn_in.sort_by(f64::total_cmp);
+    let drawn_in = if drawn_in.len() >= SIZES_FOR_BIAS {
+        drawn_in[drawn_in.len() / 2]
+    } else {
+        0.0
+    };
+    for tag in &mut out.tags {
+        let Some(size) = stand(tag) else {
+            continue;
+        };
+        let typical = (1.0 - drawn_in / side_squared(tag).max(1.0)).max(0.5);
+        let measured = Inches(tag.pose.measured_size.0 / typical);
+        let pose = &mut tag.pose;
+        if let Some(rise) = size_rise(
+            &calibration.camera,
+            size,
+            measured,
+            pose.height,
+            pose.pixels.0,
+        ) {
+            pose.uncertainty.covariance = pose.uncertainty.with_height(rise);
+            out.raised.push((pose.id, rise));
+        }
+    }
+}
+
+/// Stand tags a frame needs for its own reading of how far the detector draws edges in.
+const SIZES_FOR_BIAS: usize = 5;
 
 /// Widen every placed tag's error bar by how far the picture's corners scatter where it lies
 /// (see [`crate::scatter`]).
@@ -357,26 +436,25 @@ fn widen_by_scatter(
     out: &mut FrameTags,
 ) {
     let camera = &calibration.camera;
+    // Each placed tag's misfit, in order (NaN where it has none: its part's factor serves).
     let misfits: Vec<(PixelPoint, f64)> = out
         .tags
         .iter()
-        .filter_map(|tag| {
-            let sighting = sightings.get(&tag.pose.id)?.first()?;
-            let misfit = shape_misfit(camera, sighting, tag.pose.height)?;
-            Some((sighting.center(), misfit))
+        .map(|tag| {
+            let Some(sighting) = sightings.get(&tag.pose.id).and_then(|s| s.first()) else {
+                return (PixelPoint::new(f64::NAN, f64::NAN), f64::NAN);
+            };
+            let misfit = shape_misfit(camera, sighting, tag.pose.height).unwrap_or(f64::NAN);
+            (sighting.center(), misfit)
         })
         .collect();
     out.scatter = Scatter::of(camera.intrinsics.image_size, &misfits);
-    if out.scatter.widest() <= 1.0 {
-        return;
-    }
     let own = calibration.uncertainty();
-    for tag in &mut out.tags {
-        let Some(sighting) = sightings.get(&tag.pose.id).and_then(|s| s.first()) else {
-            continue;
-        };
-        let factor = out.scatter.at(&sighting.center());
-        tag.pose.uncertainty = tag.pose.uncertainty.scattered(factor, &own);
+    for (tag, (at, misfit)) in out.tags.iter_mut().zip(&misfits) {
+        let factor = out.scatter.for_tag(at, *misfit);
+        if factor != 1.0 {
+            tag.pose.uncertainty = tag.pose.uncertainty.scattered(factor, &own);
+        }
     }
 }
 

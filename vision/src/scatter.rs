@@ -9,12 +9,17 @@
 //! - The factor is the median misfit per degree of freedom over the tags, against the median
 //!   Vedette's own synthetic camera gives ([`OWN_MISFIT`], measured by `vedette bench
 //!   accuracy`): the median, because a tag under a hand or a figure strays for its own reasons
-//!   and is judged apart (see `crate::health`). It only ever widens a bar: a picture sharper
-//!   than the model's leaves the model's bars, whose floor holds what no residual sees (the
-//!   print, the refinement's bias).
+//!   and is judged apart (see `crate::health`). Corners tighter than the model's (a still
+//!   picture's, refined against their patterns) narrow the bars, to no less than
+//!   [`NARROWEST`] of the model's with [`NARROWING_TAGS`] tags or more to say so: what no
+//!   residual sees (the print, the refinement's bias, errors every corner of a tag shares)
+//!   keeps half the model's bar.
 //! - The picture is cut into a 3 × 3 grid; a part with [`REGION_TAGS`] tags or more has a
 //!   factor of its own (a lens soft at its edges, a light's glare in one corner), the others
 //!   the whole picture's. A part never counts below the whole picture.
+//! - A tag whose own corners stray further than its part's widens its own bar by the mean of
+//!   the two (in variance): aliased or blurred edges spoil some tags far more than others,
+//!   and a part's median says nothing of which.
 
 use calibration::{ImageSize, PixelPoint};
 use serde::Serialize;
@@ -24,6 +29,12 @@ use serde::Serialize;
 /// by `vedette bench accuracy --rendering own` (seed 1): 1.41 as a spread over the noise
 /// model's per-corner figure, 1.30–1.52 from picture to picture across the four lens kinds.
 pub const OWN_MISFIT: f64 = 2.0;
+
+/// The least factor: corners tighter than the model's narrow the bars to no less than this.
+pub const NARROWEST: f64 = 0.5;
+
+/// Tags a picture needs before its corners may narrow the bars.
+pub const NARROWING_TAGS: usize = 12;
 
 /// A factor from which the player is told (see [`Scatter::describe`]).
 pub const TOLD: f64 = 1.5;
@@ -40,7 +51,7 @@ const TAG_FREEDOM: f64 = 4.0;
 /// How far a picture's corners scatter against the model (see the module's decisions).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scatter {
-    /// The whole picture's factor, at least 1.
+    /// The whole picture's factor.
     picture: f64,
     /// Each part's, row by row; `None` where too few tags were.
     parts: [Option<f64>; GRID * GRID],
@@ -68,7 +79,7 @@ impl Scatter {
         for (index, part) in parts.iter_mut().enumerate() {
             let here: Vec<f64> = tags
                 .iter()
-                .filter(|(at, _)| part_of(size, at) == index)
+                .filter(|(at, misfit)| misfit.is_finite() && part_of(size, at) == index)
                 .map(|(_, misfit)| *misfit)
                 .collect();
             if here.len() >= REGION_TAGS {
@@ -82,14 +93,27 @@ impl Scatter {
         }
     }
 
-    /// The whole picture's factor (at least 1).
+    /// The whole picture's factor.
     pub fn picture(&self) -> f64 {
         self.picture
     }
 
-    /// The factor for a tag at `at` in the picture (at least 1).
+    /// The factor for a tag at `at` in the picture.
     pub fn at(&self, at: &PixelPoint) -> f64 {
         self.parts[part_of(self.size, at)].unwrap_or(self.picture)
+    }
+
+    /// The factor for a tag at `at` whose own corners strayed by `misfit` (see
+    /// [`crate::uncertainty::shape_misfit`]): its part's, or more where the tag itself strays
+    /// further. One tag's four degrees of freedom say little alone (its misfit over four
+    /// scatters by a factor of two), so its own evidence is weighed equally with its part's.
+    pub fn for_tag(&self, at: &PixelPoint, misfit: f64) -> f64 {
+        let part = self.at(at).powi(2);
+        let own = misfit / TAG_FREEDOM / OWN_MISFIT;
+        if !own.is_finite() {
+            return part.sqrt();
+        }
+        part.max((own + part) / 2.0).sqrt()
     }
 
     /// In words, when the bars are widened by half or more: how far, and the likely causes.
@@ -111,12 +135,16 @@ impl Scatter {
 
     /// The widest factor of any part.
     pub fn widest(&self) -> f64 {
-        self.parts.iter().flatten().fold(self.picture, |a, &b| a.max(b))
+        self.parts
+            .iter()
+            .flatten()
+            .fold(self.picture, |a, &b| a.max(b))
     }
 }
 
 /// The factor from tags' misfits: their median per degree of freedom against the own camera's,
-/// as a spread (the square root), at least 1; `None` with no tags.
+/// as a spread (the square root), at least [`NARROWEST`] (1 from fewer than
+/// [`NARROWING_TAGS`] tags); `None` with no tags.
 fn factor(misfits: &[f64]) -> Option<f64> {
     let mut sorted: Vec<f64> = misfits.iter().copied().filter(|m| m.is_finite()).collect();
     if sorted.is_empty() {
@@ -124,13 +152,21 @@ fn factor(misfits: &[f64]) -> Option<f64> {
     }
     sorted.sort_by(f64::total_cmp);
     let median = sorted[sorted.len() / 2] / TAG_FREEDOM;
-    Some((median / OWN_MISFIT).sqrt().max(1.0))
+    let least = if sorted.len() >= NARROWING_TAGS {
+        NARROWEST
+    } else {
+        1.0
+    };
+    Some((median / OWN_MISFIT).sqrt().max(least))
 }
 
 /// The part of the picture a point lies in, row by row.
 fn part_of(size: ImageSize, at: &PixelPoint) -> usize {
     let cell = |v: f64, extent: u32| {
-        ((v / f64::from(extent.max(1)) * GRID as f64).floor().max(0.0) as usize).min(GRID - 1)
+        ((v / f64::from(extent.max(1)) * GRID as f64)
+            .floor()
+            .max(0.0) as usize)
+            .min(GRID - 1)
     };
     cell(at.y, size.height) * GRID + cell(at.x, size.width)
 }
@@ -161,11 +197,16 @@ mod tests {
     }
 
     #[test]
-    fn corners_four_times_as_scattered_double_the_bars_and_sharper_ones_never_shrink_them() {
+    fn corners_four_times_as_scattered_double_the_bars_and_tighter_ones_halve_them_at_most() {
         let blurred = Scatter::of(HD, &spread(4.0 * TAG_FREEDOM * OWN_MISFIT, 30));
         assert!((blurred.picture() - 2.0).abs() < 1e-12);
-        let sharp = Scatter::of(HD, &spread(0.1, 30));
-        assert_eq!(sharp.picture(), 1.0);
+        let tighter = Scatter::of(HD, &spread(0.64 * TAG_FREEDOM * OWN_MISFIT, 30));
+        assert!((tighter.picture() - 0.8).abs() < 1e-12);
+        let sharp = Scatter::of(HD, &spread(0.01, 30));
+        assert_eq!(sharp.picture(), NARROWEST);
+        // Too few tags to say the model is too wide.
+        let few = Scatter::of(HD, &spread(0.01, NARROWING_TAGS - 1));
+        assert_eq!(few.picture(), 1.0);
     }
 
     #[test]
@@ -180,8 +221,23 @@ mod tests {
         }
         let scatter = Scatter::of(HD, &tags);
         assert!((scatter.at(&PixelPoint::new(100.0, 100.0)) - 3.0).abs() < 0.5);
-        assert_eq!(scatter.at(&PixelPoint::new(1500.0, 900.0)), scatter.picture());
+        assert_eq!(
+            scatter.at(&PixelPoint::new(1500.0, 900.0)),
+            scatter.picture()
+        );
         assert!(scatter.picture() < 1.5);
+    }
+
+    #[test]
+    fn a_tag_straying_alone_widens_its_own_bar_by_half_its_own_evidence() {
+        let scatter = Scatter::of(HD, &spread(TAG_FREEDOM * OWN_MISFIT, 30));
+        let at = PixelPoint::new(900.0, 500.0);
+        assert_eq!(scatter.for_tag(&at, TAG_FREEDOM * OWN_MISFIT), 1.0);
+        assert_eq!(scatter.for_tag(&at, 0.0), 1.0);
+        // Nine times the model's scatter, weighed with its part's one: five.
+        let straying = scatter.for_tag(&at, 9.0 * TAG_FREEDOM * OWN_MISFIT);
+        assert!((straying - 5f64.sqrt()).abs() < 1e-12, "{straying}");
+        assert_eq!(scatter.for_tag(&at, f64::NAN), 1.0);
     }
 
     #[test]
