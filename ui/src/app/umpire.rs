@@ -139,6 +139,7 @@ fn write_picture(
             width: w as u32,
             height: h as u32,
         }),
+        raised: Vec::new(),
     };
     let shapes: Vec<_> = dispute
         .rulings

@@ -426,7 +426,7 @@ impl Processor {
             tag.pose.uncertainty = tag.pose.uncertainty.covered();
         }
         state.status.doubts = calibration.doubts();
-        state.status.doubts.extend(tags.scatter.describe());
+        state.status.doubts.extend(tags.doubts());
         for problem in &tags.problems {
             match problem {
                 vision::TagProblem::Unknown { id, .. } => state.status.unknown_tags.push(*id),
