@@ -251,7 +251,16 @@ fn bench_rules_prints_its_figures() {
 /// The flat table is the baseline the built one is judged against: it must be placed well.
 #[test]
 fn bench_accuracy_measures_a_built_table_beside_its_flat_self() {
-    let output = vedette(&["bench", "accuracy", "--tables", "0", "--built-tables", "1"]);
+    let output = vedette(&[
+        "bench",
+        "accuracy",
+        "--tables",
+        "0",
+        "--rendered-tables",
+        "0",
+        "--built-tables",
+        "1",
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
     let rows: Vec<&str> = text.lines().collect();
@@ -280,6 +289,52 @@ fn bench_accuracy_measures_a_built_table_beside_its_flat_self() {
     }
     // The search for the roster's tags names none where it is not.
     assert_eq!(row("false tags").trim(), "false tags 0");
+}
+
+/// The error bars judged on another rendering than Vedette's own: a soft picture's corners
+/// scatter, its bars widen by as much, and the figures are printed per rendering.
+#[test]
+fn bench_accuracy_judges_the_error_bars_on_other_renderings() {
+    let output = vedette(&[
+        "bench",
+        "accuracy",
+        "--tables",
+        "0",
+        "--built-tables",
+        "0",
+        "--rendered-tables",
+        "1",
+        "--lens",
+        "distortion-free",
+        "--rendering",
+        "own",
+        "--rendering",
+        "soft",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    for row in ["own ", "soft "] {
+        let rows = text
+            .lines()
+            .filter(|line| line.starts_with(row) && line.contains("distortion-free"))
+            .count();
+        // Two ways of calibrating, each placed as a film and as a still.
+        assert_eq!(rows, 4, "{row:?} rows in:\n{text}");
+    }
+    assert!(text.contains("per rendering"), "{text}");
+    let factor = |name: &str| -> f64 {
+        let scatter = text
+            .lines()
+            .find(|line| line.contains("corners' scatter"))
+            .unwrap_or_else(|| panic!("no scatter line in:\n{text}"));
+        scatter
+            .split(&format!("{name} "))
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or_else(|| panic!("no {name:?} factor in {scatter:?}"))
+    };
+    assert!(factor("own film") < 1.3, "{text}");
+    assert!(factor("soft film") > 1.5, "{text}");
 }
 
 #[test]

@@ -40,8 +40,7 @@ use vision::refine::{
 };
 use vision::synthetic::{
     Block, Coverage, Effects, Figures, LensClass, Renderer, Rendering, Rgb, Scenery,
-    SyntheticTable,
-    TrueStand, framing_camera_for, framing_camera_from,
+    SyntheticTable, TrueStand, framing_camera_for, framing_camera_from,
 };
 use vision::{DetectorSettings, TagDetector};
 
@@ -350,7 +349,10 @@ pub(super) struct Bench {
 
 impl Bench {
     /// A picture's tags as detected, and refined.
-    pub(super) fn both(&mut self, image: &vision::Mat) -> anyhow::Result<(Vec<TagSighting>, RefinedTags)> {
+    pub(super) fn both(
+        &mut self,
+        image: &vision::Mat,
+    ) -> anyhow::Result<(Vec<TagSighting>, RefinedTags)> {
         let detected = self.detector.detect(image)?.sightings();
         let mut sightings = detected.clone();
         let report = self.refiner.refine(image, None, &mut sightings)?;

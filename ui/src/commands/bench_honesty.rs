@@ -9,7 +9,9 @@ use std::io::Write;
 
 use rules::units::Degrees;
 use vision::refine::{CornerRefiner, RefineSettings};
-use vision::synthetic::{Coverage, Figures, LensClass, Renderer, Rendering, framing_camera_for};
+use vision::synthetic::{
+    Coverage, Figures, LensClass, Renderer, Rendering, Verdicts, framing_camera_for,
+};
 use vision::{DetectorSettings, TagDetector};
 
 use super::bench::progress;
@@ -20,6 +22,10 @@ use super::bench_vision::{TABLE, stage};
 
 /// The ways of calibrating judged on every rendering: the two a player uses.
 const WAYS: [Way; 2] = [Way::OnePicture, Way::AfterPlay];
+
+/// Per figure (places, distances, facings), each row's coverage and its bars' width over the
+/// errors' p95.
+type Kinds = [Vec<(f64, f64)>; 3];
 
 /// The goal: the truth within the stated 95 % bar this share of the time, at least and at most.
 pub(super) const HONEST: (f64, f64) = (0.90, 0.98);
@@ -87,7 +93,10 @@ pub fn honesty(
                             (Heights::Stated, placing),
                             coverage,
                         )?;
-                        factors.entry((rendering, placing)).or_default().push(factor);
+                        factors
+                            .entry((rendering, placing))
+                            .or_default()
+                            .push(factor);
                     }
                 }
                 bar.inc(1);
@@ -102,14 +111,14 @@ pub fn honesty(
 /// Per rendering, over its lenses, ways and placings: the least and most coverage of places,
 /// distances and facings, and the widest bar against its errors.
 fn summary_lines(
-    summary: &[(Rendering, [Vec<(f64, f64)>; 3])],
+    summary: &[(Rendering, Kinds, Verdicts)],
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "per rendering (every lens, way and placing): covered least–most, and the most ±/p95, of places | distances | facings"
+        "per rendering (every lens, way and placing): covered least–most, and the most ±/p95, of places | distances | facings | the rulings the truth decides: left to the players, decided the wrong way"
     )?;
-    for (rendering, kinds) in summary {
+    for (rendering, kinds, verdicts) in summary {
         let cells: Vec<String> = kinds
             .iter()
             .map(|rows| {
@@ -120,7 +129,16 @@ fn summary_lines(
                 format!("{:.1}–{:.1} % (≤{widest:.2})", 100.0 * least, 100.0 * most)
             })
             .collect();
-        writeln!(out, "  {:<14} {}", rendering.name(), cells.join(" | "))?;
+        let share = |n: usize| 100.0 * n as f64 / verdicts.judged.max(1) as f64;
+        writeln!(
+            out,
+            "  {:<14} {} | {} rulings: {:.1} % borderline, {:.2} % wrong",
+            rendering.name(),
+            cells.join(" | "),
+            verdicts.judged,
+            share(verdicts.borderline),
+            share(verdicts.wrong)
+        )?;
     }
     Ok(())
 }
@@ -186,20 +204,26 @@ fn report(
         "covered"
     )?;
     let mut outside = Vec::new();
-    let mut summary: Vec<(Rendering, [Vec<(f64, f64)>; 3])> = Vec::new();
+    let mut summary: Vec<(Rendering, Kinds, Verdicts)> = Vec::new();
     for &rendering in renderings {
-        let mut kinds: [Vec<(f64, f64)>; 3] = Default::default();
+        let mut kinds: Kinds = Default::default();
+        let mut verdicts = Verdicts::default();
         for &class in classes {
-            for (way, placing) in WAYS
-                .into_iter()
-                .flat_map(|w| Placing::ALL.map(|p| (w, p)))
-            {
+            for (way, placing) in WAYS.into_iter().flat_map(|w| Placing::ALL.map(|p| (w, p))) {
                 let Some(c) = judged.get(&(rendering, class, way, placing)) else {
                     continue;
                 };
-                let (places, pairs, turns, arcs) =
-                    (c.places(false), c.distances(false), c.facings(false), c.arc_shares(false));
+                let (places, pairs, turns, arcs) = (
+                    c.places(false),
+                    c.distances(false),
+                    c.facings(false),
+                    c.arc_shares(false),
+                );
                 let ratio = |f: &Figures| f.median_half_width / f.p95_error;
+                let v = c.verdicts();
+                verdicts.judged += v.judged;
+                verdicts.borderline += v.borderline;
+                verdicts.wrong += v.wrong;
                 writeln!(
                     out,
                     "{:<14} {:<20} {:<16} {:<6} {:>6} {:>7.1}% {:>6.2} {:>6} {:>7.1}% {:>6.2} {:>7.1}% {:>6.2} {:>5} {:>7.1}%",
@@ -218,13 +242,14 @@ fn report(
                     arcs.count,
                     100.0 * arcs.covered,
                 )?;
-                for (kind, (what, figures)) in [("places", places), ("distances", pairs), ("facings", turns)]
-                    .into_iter()
-                    .enumerate()
+                for (kind, (what, figures)) in
+                    [("places", places), ("distances", pairs), ("facings", turns)]
+                        .into_iter()
+                        .enumerate()
                 {
                     kinds[kind].push((figures.covered, ratio(&figures)));
-                    let honest = (HONEST.0..=HONEST.1).contains(&figures.covered)
-                        && ratio(&figures) <= 2.0;
+                    let honest =
+                        (HONEST.0..=HONEST.1).contains(&figures.covered) && ratio(&figures) <= 2.0;
                     if !honest {
                         outside.push(format!(
                             "{} {} {} {} {what}",
@@ -237,16 +262,17 @@ fn report(
                 }
             }
         }
-        summary.push((rendering, kinds));
+        summary.push((rendering, kinds, verdicts));
     }
     summary_lines(&summary, out)?;
     let judged_count = renderings.len() * classes.len() * WAYS.len() * Placing::ALL.len() * 3;
     writeln!(
         out,
-        "  outside the goals: {} of {judged_count}{}{}",
+        "  outside the goals: {} of {judged_count} (rendering, lens, way, placing and figure); `-v` names them",
         outside.len(),
-        if outside.is_empty() { "" } else { ": " },
-        outside.join("; ")
     )?;
+    for missed in &outside {
+        tracing::info!(%missed, "outside the goals");
+    }
     Ok(())
 }

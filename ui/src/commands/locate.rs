@@ -116,9 +116,13 @@ pub fn run_locate(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let located = locate(args, detector)?;
+    // Why the error bars are wider than the camera's model alone says.
+    let mut doubts = located.calibration.doubts();
+    doubts.extend(located.tags.doubts());
     if json {
         let value = serde_json::json!({
             "tags": located.tags.tags,
+            "doubts": doubts,
             "problems": located.tags.problems,
             "problem_messages": located.tags.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "calibration": located.check,
@@ -131,6 +135,9 @@ pub fn run_locate(
         return Ok(());
     }
     write_tags(&located, out)?;
+    for doubt in &doubts {
+        writeln!(out, "± widened: {doubt}")?;
+    }
     if let Some((scene, sighted)) = &located.scene {
         writeln!(
             out,
