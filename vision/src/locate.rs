@@ -372,7 +372,7 @@ pub fn locate_tags_on(
             }),
         }
     }
-    widen_by_scatter(calibration, &by_id, &mut out);
+    scale_by_scatter(calibration, &by_id, &mut out);
     widen_raised(calibration, &mounts, &mut out);
     out
 }
@@ -428,9 +428,9 @@ fn widen_raised(
 /// Stand tags a frame needs for its own reading of how far the detector draws edges in.
 const SIZES_FOR_BIAS: usize = 5;
 
-/// Widen every placed tag's error bar by how far the picture's corners scatter where it lies
-/// (see [`crate::scatter`]).
-fn widen_by_scatter(
+/// Scale every placed tag's error bar by how far the picture's corners scatter where it lies,
+/// and it strays itself (see [`crate::scatter`]).
+fn scale_by_scatter(
     calibration: &TableCalibration,
     sightings: &HashMap<u32, Vec<&TagSighting>>,
     out: &mut FrameTags,

@@ -231,8 +231,10 @@ fn judged(rendering: Rendering, seeds: &[(u64, f64)]) -> Coverage {
     coverage
 }
 
-/// The coverage's figures honest: neither too narrow nor too wide, and not honest by being
-/// wide (the median bar within twice the errors' p95).
+/// The coverage's figures honest: not too narrow, and not honest by being wide (the median bar
+/// within twice the errors' p95; places, which carry the 0.75 mm a player's anchors may lie off
+/// their marks where these tables' anchors lie exactly on them, within 2.6 times). Places and
+/// distances may hold every truth for the same reason.
 fn assert_honest(rendering: Rendering, coverage: &Coverage, least: f64) {
     let (places, distances) = (coverage.places(false), coverage.distances(false));
     let (facings, arcs) = (coverage.facings(false), coverage.arc_shares(false));
@@ -246,7 +248,7 @@ fn assert_honest(rendering: Rendering, coverage: &Coverage, least: f64) {
     );
     for (what, figures, most, ratio) in [
         ("places", places, 1.0, 2.6),
-        ("distances", distances, 0.995, 2.0),
+        ("distances", distances, 1.0, 2.0),
         ("facings", facings, 1.0, 2.0),
     ] {
         assert!(
@@ -271,11 +273,17 @@ fn the_stated_intervals_hold_the_truth_on_rendered_tables() {
     assert!(arcs.median_half_width <= 2.0 * arcs.p95_error, "{arcs:?}");
 }
 
-/// Other renderings of the same tables (soft focus, heavy compression, anchors set a millimetre
-/// off their marks): the bars widen for the cause and still hold.
+/// Other renderings of the same tables (heavy compression, a dim room's grain, a lens bent
+/// beyond the model, anchors set a millimetre off their marks): the bars widen for the cause
+/// and still hold.
 #[test]
 fn the_stated_intervals_hold_the_truth_on_other_renderings() {
-    for rendering in [Rendering::Soft, Rendering::Blocky, Rendering::AnchorsOff] {
+    for rendering in [
+        Rendering::Blocky,
+        Rendering::Grainy,
+        Rendering::LensBeyond,
+        Rendering::AnchorsOff,
+    ] {
         let coverage = judged(rendering, &[(21, 35.0), (22, 45.0)]);
         assert_honest(rendering, &coverage, 0.85);
     }
