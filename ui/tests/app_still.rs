@@ -522,3 +522,84 @@ fn a_tag_behind_a_figure_is_found_and_named_with_its_remedy_in_the_status_bar() 
             .expect("saved");
     }
 }
+
+/// A camera out of focus: its tags' corners stray from their squares, the error bars widen,
+/// and the status bar says why.
+#[test]
+fn a_soft_picture_widens_the_bars_and_the_status_bar_says_why() {
+    use calibration::{AnchorLayout, ImageSize, TableSize};
+    use rules::units::Inches;
+    use vision::synthetic::{Renderer, Rendering, SyntheticTable, framing_camera};
+    let table = TableSize {
+        width: 72.0,
+        depth: 48.0,
+    };
+    let scene = rules::Scene::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
+    )
+    .expect("the sample scene");
+    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
+    let anchors = AnchorLayout::corners(table, Inches(2.0), Inches(1.5));
+    let world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let size = ImageSize {
+        width: 1920,
+        height: 1080,
+    };
+    let camera = framing_camera(table, size, Degrees(35.0), Degrees(60.0));
+    let opened = |rendering: Rendering| {
+        let image = Renderer::new()
+            .render(&world, &camera, &rendering.effects(3))
+            .expect("renders");
+        let mut app = Processor::new(Inputs {
+            anchors: Some(anchors.clone()),
+            roster: Some(roster.clone()),
+            ..Inputs::default()
+        });
+        // Filmed: a few frames of the same picture, placed from the detector's corners.
+        let mut state = None;
+        for index in 0..3 {
+            let frame = Frame {
+                image: image.clone(),
+                index,
+                time: Duration::from_millis(100 * index),
+            };
+            state = Some(app.process(&frame, "webcam"));
+        }
+        state.expect("frames")
+    };
+    let (sharp, soft) = (opened(Rendering::Own), opened(Rendering::Soft));
+    assert!(sharp.status.doubts.is_empty(), "{:?}", sharp.status.doubts);
+    assert!(
+        soft.status
+            .doubts
+            .iter()
+            .any(|d| d.contains("corners scatter")),
+        "{:?}",
+        soft.status.doubts
+    );
+    let widest = |state: &TableState| error_bars(state).iter().map(|b| b.1).fold(0.0, f64::max);
+    assert!(
+        widest(&soft) > 1.5 * widest(&sharp),
+        "{:.3}\" sharp, {:.3}\" soft",
+        widest(&sharp),
+        widest(&soft)
+    );
+    // Its noisier corners read sizes less surely: no flat stand is taken for a raised one.
+    assert!(
+        !soft.status.doubts.iter().any(|d| d.contains("look higher")),
+        "{:?}",
+        soft.status.doubts
+    );
+    let mut harness = vedette_ui::app::headless::harness_on(soft, None);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label_contains("± widened").is_some(),
+        "the status bar says why"
+    );
+    if let Some(folder) = std::env::var_os("VEDETTE_SHOTS") {
+        let image = harness.render().expect("rendered");
+        image
+            .save(Path::new(&folder).join("app-bars-widened.png"))
+            .expect("saved");
+    }
+}

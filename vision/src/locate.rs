@@ -400,6 +400,8 @@ fn widen_raised(
         })
         .collect();
     drawn_in.sort_by(f64::total_cmp);
+    // Corners noisier than the model's read sizes as much less surely.
+    let scatter = out.scatter.picture().max(1.0);
     let drawn_in = if drawn_in.len() >= SIZES_FOR_BIAS {
         drawn_in[drawn_in.len() / 2]
     } else {
@@ -417,7 +419,7 @@ fn widen_raised(
             size,
             measured,
             pose.height,
-            pose.pixels.0,
+            (pose.pixels.0, scatter),
         ) {
             pose.uncertainty.covariance = pose.uncertainty.with_height(rise);
             out.raised.push((pose.id, rise));

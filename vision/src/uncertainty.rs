@@ -201,7 +201,8 @@ pub const PRINT_SCALE_SD: f64 = 0.005;
 pub const RISE_EVIDENCE: f64 = 3.0;
 
 /// How much higher than stated a tag stands, by its size in the picture, when that is beyond
-/// what its corners' noise and its print explain ([`RISE_EVIDENCE`]); `None` when it is not.
+/// what its corners' noise (`scatter` times the model's: see [`crate::scatter`]) and its print
+/// explain ([`RISE_EVIDENCE`]); `None` when it is not.
 /// A tag higher than stated lies nearer the camera than the plane it is placed on, and looks
 /// larger there in proportion: its side measured on that plane is `size` × (E − h) / (E − h′),
 /// E the camera's height, h the stated height and h′ the true one. What this misses is lower
@@ -212,14 +213,14 @@ pub fn size_rise(
     size: Inches,
     measured: Inches,
     height: Inches,
-    side_pixels: f64,
+    (side_pixels, scatter): (f64, f64),
 ) -> Option<Inches> {
     let above = camera.pose.eye().z - height.0;
     if !(above > 0.0 && measured.0 > 0.0 && size.0 > 0.0) {
         return None;
     }
     let rise = above * (1.0 - size.0 / measured.0);
-    let relative = corner_noise(side_pixels).moving / side_pixels.max(1.0);
+    let relative = scatter * corner_noise(side_pixels).moving / side_pixels.max(1.0);
     let sd = above * relative.hypot(PRINT_SCALE_SD);
     (rise > RISE_EVIDENCE * sd).then_some(Inches(rise))
 }
