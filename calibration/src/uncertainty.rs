@@ -46,10 +46,9 @@
 
 use rules::units::{Degrees, Inches};
 
-use crate::pixels::Pixels;
-
 use crate::anchors::AnchorLayout;
 use crate::lens::promise::over;
+use crate::pixels::Pixels;
 use crate::solve::{LensSource, Settings, TableCalibration, solve};
 use crate::tag::TagSighting;
 

@@ -55,6 +55,33 @@ fn decisions(state: &TableState) -> Vec<String> {
     found
 }
 
+/// The sample's two lines staged on a 6' × 4' table with anchors in its corners: the table, the
+/// scene, its roster, the anchors and the synthetic table.
+fn two_lines() -> (
+    calibration::TableSize,
+    rules::Scene,
+    roster::Roster,
+    calibration::AnchorLayout,
+    vision::synthetic::SyntheticTable,
+) {
+    let table = calibration::TableSize {
+        width: 72.0,
+        depth: 48.0,
+    };
+    let scene = rules::Scene::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
+    )
+    .expect("the sample scene");
+    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
+    let anchors = calibration::AnchorLayout::corners(
+        table,
+        rules::units::Inches(2.0),
+        rules::units::Inches(1.5),
+    );
+    let world = vision::synthetic::SyntheticTable::stage(&scene, &roster, &anchors);
+    (table, scene, roster, anchors, world)
+}
+
 fn open(processor: &mut Processor, picture: &Path) -> TableState {
     let frame = Frame {
         image: vision::read_image(picture).expect("the picture"),
@@ -154,22 +181,12 @@ fn a_still_picture_gives_the_app_the_error_bars_and_rulings_of_the_calibrate_com
 /// where they stand; without it, they are placed on the cloth below their rays, inches away.
 #[test]
 fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
-    use calibration::{AnchorLayout, ImageSize, TableSize};
+    use calibration::ImageSize;
     use rules::geometry::TablePoint;
     use rules::scene::{TerrainDoc, TerrainKind};
     use rules::units::Inches;
-    use vision::synthetic::{Renderer, SyntheticTable, framing_camera};
-    let table = TableSize {
-        width: 72.0,
-        depth: 48.0,
-    };
-    let scene = rules::Scene::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
-    )
-    .expect("the sample scene");
-    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
-    let anchors = AnchorLayout::corners(table, Inches(2.0), Inches(1.5));
-    let mut world = SyntheticTable::stage(&scene, &roster, &anchors);
+    use vision::synthetic::{Renderer, framing_camera};
+    let (table, scene, roster, anchors, mut world) = two_lines();
     let unit = &scene.units[0];
     let raised: Vec<u32> = roster.units[0].stands.iter().map(|s| s.tag).collect();
     world.raise(&raised, Inches(2.0));
@@ -527,20 +544,9 @@ fn a_tag_behind_a_figure_is_found_and_named_with_its_remedy_in_the_status_bar() 
 /// and the status bar says why.
 #[test]
 fn a_soft_picture_widens_the_bars_and_the_status_bar_says_why() {
-    use calibration::{AnchorLayout, ImageSize, TableSize};
-    use rules::units::Inches;
-    use vision::synthetic::{Renderer, Rendering, SyntheticTable, framing_camera};
-    let table = TableSize {
-        width: 72.0,
-        depth: 48.0,
-    };
-    let scene = rules::Scene::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/scenes/two-lines.json"),
-    )
-    .expect("the sample scene");
-    let roster = roster::Roster::for_scene(&scene, roster::TagDefaults::default(), 10);
-    let anchors = AnchorLayout::corners(table, Inches(2.0), Inches(1.5));
-    let world = SyntheticTable::stage(&scene, &roster, &anchors);
+    use calibration::ImageSize;
+    use vision::synthetic::{Renderer, Rendering, framing_camera};
+    let (table, _, roster, anchors, world) = two_lines();
     let size = ImageSize {
         width: 1920,
         height: 1080,

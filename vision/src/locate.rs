@@ -372,7 +372,7 @@ pub fn locate_tags_on(
             }),
         }
     }
-    scale_by_scatter(calibration, &by_id, &mut out);
+    scale_by_scatter(calibration, &by_id, ground, &mut out);
     widen_raised(calibration, &mounts, &mut out);
     out
 }
@@ -435,6 +435,7 @@ const SIZES_FOR_BIAS: usize = 5;
 fn scale_by_scatter(
     calibration: &TableCalibration,
     sightings: &HashMap<u32, Vec<&TagSighting>>,
+    ground: &Ground,
     out: &mut FrameTags,
 ) {
     let camera = &calibration.camera;
@@ -455,7 +456,13 @@ fn scale_by_scatter(
     for (tag, (at, misfit)) in out.tags.iter_mut().zip(&misfits) {
         let factor = out.scatter.for_tag(at, *misfit);
         if factor != 1.0 {
-            tag.pose.uncertainty = tag.pose.uncertainty.scattered(factor, &own);
+            // The ground's doubt, which `tag_pose_on` carried, is no corner's.
+            let ground_sd = match tag.role {
+                TagRole::Anchor => Inches::ZERO,
+                _ => ground.height_sd_at(&tag.pose.center),
+            };
+            let widened = tag.pose.uncertainty.scattered(factor, &own, ground_sd);
+            tag.pose.uncertainty = widened;
         }
     }
 }

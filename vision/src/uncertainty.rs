@@ -100,13 +100,14 @@ impl TagUncertainty {
     }
 
     /// For a picture whose corners scatter `factor` times as far as [`corner_noise`] says
-    /// (see [`Scatter`]): the corners' share of its spread that many times as wide, the
-    /// calibration's share (`own`) as it was.
-    pub fn scattered(&self, factor: f64, own: &CalibrationSd) -> TagUncertainty {
-        let calibration = calibration_covariance(own);
-        let corners = self.covariance - calibration;
+    /// (see [`crate::scatter::Scatter`]): the corners' share of its spread that many times as
+    /// wide, the calibration's share (`own`) and that of the doubt of the ground under it
+    /// (`ground_sd`, already carried) as they were.
+    pub fn scattered(&self, factor: f64, own: &CalibrationSd, ground_sd: Inches) -> TagUncertainty {
+        let kept = calibration_covariance(own) + (self.with_height(ground_sd) - self.covariance);
+        let corners = self.covariance - kept;
         TagUncertainty {
-            covariance: calibration + corners * factor.powi(2),
+            covariance: kept + corners * factor.powi(2),
             ..*self
         }
     }

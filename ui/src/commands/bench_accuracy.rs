@@ -174,11 +174,8 @@ pub fn accuracy(
     let bar = progress(tables * classes.len(), "table");
     for &class in &classes {
         for i in 0..tables {
-            let table_seed = seed + i as u64;
-            let lens = class.sample(HD, table_seed);
-            let tilt = 30.0 + 20.0 * i as f64 / (tables - 1).max(1) as f64;
-            let camera = framing_camera_for(TABLE, lens, Degrees(tilt));
-            let staged = busy(stage(table_seed, 1.0, &mut heights(table_seed))?);
+            let (table_seed, camera, staged) = table_of(class, (i, tables), seed)?;
+            let tilt = camera.pose.tilt().0;
             let image = bench.render(&staged, &camera, (table_seed, table_seed))?;
             let (detected, refined) = bench.both(&image)?;
             let truth = Truth::of(&staged, &camera);
@@ -262,6 +259,21 @@ impl Placing {
             Placing::Still => "still",
         }
     }
+}
+
+/// Table `i` of `tables` of a lens kind, the first seeded `seed`: its seed, its camera (a lens
+/// drawn from the kind, tilted from 30° on the first table to 50° on the last) and its stands.
+pub(super) fn table_of(
+    class: LensClass,
+    (i, tables): (usize, usize),
+    seed: u64,
+) -> anyhow::Result<(u64, Camera, Staged)> {
+    let table_seed = seed + i as u64;
+    let lens = class.sample(HD, table_seed);
+    let tilt = 30.0 + 20.0 * i as f64 / (tables - 1).max(1) as f64;
+    let camera = framing_camera_for(TABLE, lens, Degrees(tilt));
+    let staged = busy(stage(table_seed, 1.0, &mut heights(table_seed))?);
+    Ok((table_seed, camera, staged))
 }
 
 /// What the roster says of the stands' heights, for the error bars' coverage.
@@ -693,9 +705,10 @@ impl Truth {
         Ok(())
     }
 
-    /// Place the picture's stands as `vedette locate` does (the detector's corners and the
-    /// small tags the calibration finds) with the roster `heights` gives, and judge the error
-    /// bars of the scene against the truth.
+    /// Place the picture's stands as `placing` says (the detector's corners and the small tags
+    /// the calibration finds, refined for a still) with the roster `heights` gives, and judge
+    /// the error bars of the scene against the truth; the picture's corners' scatter factor
+    /// (see `vision::scatter`) is returned.
     pub(super) fn coverage(
         &self,
         image: &vision::Mat,

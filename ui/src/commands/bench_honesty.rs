@@ -7,18 +7,12 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use rules::units::Degrees;
 use vision::refine::{CornerRefiner, RefineSettings};
-use vision::synthetic::{
-    Coverage, Figures, LensClass, Renderer, Rendering, Verdicts, framing_camera_for,
-};
+use vision::synthetic::{Coverage, Figures, LensClass, Renderer, Rendering, Verdicts};
 use vision::{DetectorSettings, TagDetector};
 
 use super::bench::progress;
-use super::bench_accuracy::{
-    Bench, HD, Heights, Picture, Placing, Truth, Way, at, busy, heights, sorted,
-};
-use super::bench_vision::{TABLE, stage};
+use super::bench_accuracy::{Bench, Heights, Picture, Placing, Truth, Way, at, sorted, table_of};
 
 /// The ways of calibrating judged on every rendering: the two a player uses.
 const WAYS: [Way; 2] = [Way::OnePicture, Way::AfterPlay];
@@ -64,11 +58,7 @@ pub fn honesty(
         bench.rendering = rendering;
         for &class in &classes {
             for i in 0..tables {
-                let table_seed = seed + i as u64;
-                let lens = class.sample(HD, table_seed);
-                let tilt = 30.0 + 20.0 * i as f64 / (tables - 1).max(1) as f64;
-                let camera = framing_camera_for(TABLE, lens, Degrees(tilt));
-                let staged = busy(stage(table_seed, 1.0, &mut heights(table_seed))?);
+                let (table_seed, camera, staged) = table_of(class, (i, tables), seed)?;
                 let image = bench.render(&staged, &camera, (table_seed, table_seed))?;
                 let (detected, refined) = bench.both(&image)?;
                 let truth = Truth::of(&staged, &camera);
