@@ -287,6 +287,7 @@ fn figures_left_are_refused_where_the_ruleset_does_not_count_them_and_kept_where
 fn measured(first_sd: Value) -> Value {
     let mut doc = valid();
     doc["length_sd"] = json!(0.0008);
+    doc["frame_sd"] = json!(0.02);
     doc["units"][0] = json!({ "id": "45th-foot", "side": "red", "kind": "infantry",
         "formation": "line", "weapon": "smoothbore-musket", "stands": [
             { "center": [28.0, 11.2], "facing": 90.0, "width": 4.0, "depth": 1.6, "sd": first_sd },
@@ -302,6 +303,7 @@ fn a_camera_placed_scene_keeps_each_stands_error_bar_through_a_round_trip() {
     let sd = scene.units[0].footprint.sd().expect("measured stands");
     assert!((sd[0].facing().0 - 0.4).abs() < 1e-12);
     assert_eq!(scene.length_sd, Some(0.0008));
+    assert_eq!(scene.frame_sd, Some(rules::units::Inches(0.02)));
     // A hand-made unit beside it carries none.
     assert!(scene.units[1].footprint.sd().is_none());
     let again = rules::scene::SceneDoc::from(&scene);
@@ -325,6 +327,13 @@ fn a_bad_error_bar_is_named_by_stand_and_field() {
     doc["length_sd"] = json!(-1.0);
     assert!(
         message_of(&doc).contains("length_sd"),
+        "{}",
+        message_of(&doc)
+    );
+    let mut doc = valid();
+    doc["frame_sd"] = json!(-0.5);
+    assert!(
+        message_of(&doc).contains("frame_sd"),
         "{}",
         message_of(&doc)
     );

@@ -174,16 +174,17 @@ fn check_length_sd(doc: &SceneDoc, problems: &mut Vec<Problem>) {
     }
 }
 
-/// The table's own doubt is a few inches at most.
+/// The table's own doubt is a length: finite, and not negative (a calibration gone badly wrong
+/// may state a wide one, and its scene must still load).
 fn check_frame_sd(doc: &SceneDoc, problems: &mut Vec<Problem>) {
     let Some(sd) = doc.frame_sd else {
         return;
     };
-    if !(sd.is_finite() && (0.0..=12.0).contains(&sd)) {
+    if !(sd.is_finite() && sd >= 0.0) {
         problems.push(Problem::new(
             Subject::Document,
             Some("frame_sd"),
-            format!("must be inches from 0 to 12, got {sd}"),
+            format!("must be inches, 0 or more, got {sd}"),
         ));
     }
 }

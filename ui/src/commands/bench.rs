@@ -290,9 +290,11 @@ pub enum BenchCommand {
     /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
     /// (anchors only, one picture with the stand tags, after 30 s of play, board, true lens):
     /// position and facing errors, anchors' reprojection, calibration time, recall, false tags,
-    /// and how far the detector's corners and the refined ones lie from the truth; then tables
-    /// as people build them (a camera at the side, stands on hills, figures on the bases)
-    /// beside their flat selves, through the app's pipeline.
+    /// and how far the detector's corners and the refined ones lie from the truth; then the
+    /// error bars judged on the same tables rendered seven other ways (point-sampled, soft,
+    /// blocky, grainy, a lens beyond the model, tags printed large, anchors off their marks);
+    /// then tables as people build them (a camera at the side, stands on hills, figures on the
+    /// bases) beside their flat selves, through the app's pipeline.
     Accuracy {
         /// Synthetic tables per kind of lens (0: only the tables as people build them).
         #[arg(long, default_value_t = 4)]
