@@ -1,8 +1,9 @@
 //! `vedette bench accuracy`'s error bars on tables rendered other ways than Vedette's own
 //! ([`Rendering`]): for each rendering, lens kind and way of calibrating a player uses (one
-//! picture with the stand tags, and after 30 s of play), how often the truth lies within the
-//! stated 95 % bars of places, distances, facings and shares in arcs, and how wide those bars
-//! are against the true errors.
+//! picture with the stand tags, and after 30 s of play), its stands placed as a film's frames
+//! are and as a still is, how often the truth lies within the stated 95 % bars of places,
+//! distances, facings and shares in arcs, how wide those bars are against the true errors, and
+//! how many rulings they leave to the players or decide the wrong way.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -22,7 +23,7 @@ const WAYS: [Way; 2] = [Way::OnePicture, Way::AfterPlay];
 type Kinds = [Vec<(f64, f64)>; 3];
 
 /// The goal: the truth within the stated 95 % bar this share of the time, at least and at most.
-pub(super) const HONEST: (f64, f64) = (0.90, 0.98);
+const HONEST: (f64, f64) = (0.90, 0.98);
 
 /// Judge the error bars on `tables` tables per rendering and lens kind.
 pub fn honesty(
@@ -134,7 +135,7 @@ fn summary_lines(
 }
 
 /// How far each rendering's corners scattered against the noise model: the factor its bars
-/// were widened by.
+/// were scaled by.
 fn report_scatter(
     renderings: &[Rendering],
     factors: &HashMap<(Rendering, Placing), Vec<f64>>,
@@ -163,6 +164,8 @@ fn report_scatter(
     Ok(())
 }
 
+/// Every row (rendering, lens, way, placing), the rows outside the goals counted (and named
+/// at `-v`), then the summary per rendering.
 fn report(
     renderings: &[Rendering],
     classes: &[LensClass],
