@@ -27,6 +27,12 @@ use crate::tag::TagPlacement;
 /// The fewest anchors a layout may list: with four, one covered by a hand still leaves three.
 pub const MIN_ANCHORS: usize = 4;
 
+/// How far a player's anchor may lie from where the layout says, one standard deviation: set
+/// down by hand against a tape, a card sits within a millimetre or so. The anchors' own misfit
+/// adds to it when they disagree with each other (one knocked), beyond it (see
+/// [`crate::uncertainty`]). Here, below the fit and the calibration that both use it.
+pub const ANCHOR_PLACED: Inches = Inches(0.75 / 25.4);
+
 /// The printed anchor kits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnchorKit {

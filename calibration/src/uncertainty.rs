@@ -46,7 +46,7 @@
 
 use rules::units::{Degrees, Inches};
 
-use crate::anchors::AnchorLayout;
+use crate::anchors::{ANCHOR_PLACED, AnchorLayout};
 use crate::lens::promise::over;
 use crate::pixels::Pixels;
 use crate::solve::{LensSource, Settings, TableCalibration, solve};
@@ -65,11 +65,6 @@ pub struct CalibrationSd {
     /// [`ANCHOR_PLACED`]). Common to every stand: no distance between two keeps it.
     pub frame: Inches,
 }
-
-/// How far a player's anchor may lie from where the layout says, one standard deviation: set
-/// down by hand against a tape, a card sits within a millimetre or so. The anchors' own misfit
-/// adds to it when they disagree with each other (one knocked), beyond it.
-pub const ANCHOR_PLACED: Inches = Inches(0.75 / 25.4);
 
 /// The least relative error of a length through a lens measured or given: what every tag's
 /// corners share (see the module's decisions).

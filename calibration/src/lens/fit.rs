@@ -34,12 +34,11 @@ use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
 use super::promise::{PlaceGradients, Promise, corner_variance, promise};
 use super::view::{LensView, StandTag, Surface};
-use crate::anchors::TableSize;
+use crate::anchors::{ANCHOR_PLACED, TableSize};
 use crate::camera::{Camera, CameraPose, Intrinsics};
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
 use crate::solve::root_mean_square;
 use crate::tag::TagPlacement;
-use crate::uncertainty::ANCHOR_PLACED;
 
 /// Below this share of the table's part of the picture covered by tags, say so.
 const POORLY_COVERED: f64 = 0.5;
