@@ -167,7 +167,7 @@ impl TerrainKind {
 }
 
 /// The book section a ruling applies, and the digest's reading when the book is ambiguous.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct RuleRef {
     /// e.g. "Pick a Target (§6.4)".
     pub rule: &'static str,

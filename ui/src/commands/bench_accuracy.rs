@@ -155,22 +155,12 @@ pub fn accuracy(
     if tables == 0 {
         return Ok(());
     }
-    let classes: Vec<LensClass> = LensClass::ALL
-        .into_iter()
-        .filter(|class| lenses.is_empty() || lenses.contains(class))
-        .collect();
+    let classes = chosen(LensClass::ALL, lenses);
     let mut scores: HashMap<(LensClass, Way), Score> = HashMap::new();
     let mut recalls: HashMap<LensClass, Recall> = HashMap::new();
     let mut corner_errors: HashMap<LensClass, CornerErrors> = HashMap::new();
     let mut coverages: HashMap<(LensClass, Way, Heights), Coverage> = HashMap::new();
-    let refiner = CornerRefiner::new(&settings.family, RefineSettings::default())?;
-    let mut bench = Bench {
-        rendering: Rendering::Own,
-        renderer: Renderer::new(),
-        detector: TagDetector::new(settings.clone())?,
-        refiner,
-        refine: corners == Corners::Refined,
-    };
+    let mut bench = Bench::new(&settings, corners == Corners::Refined)?;
     let bar = progress(tables * classes.len(), "table");
     for &class in &classes {
         for i in 0..tables {
@@ -259,6 +249,13 @@ impl Placing {
             Placing::Still => "still",
         }
     }
+}
+
+/// Those of `all` that are `wanted`, in `all`'s order; every one when none is named.
+pub(super) fn chosen<T: PartialEq>(all: impl IntoIterator<Item = T>, wanted: &[T]) -> Vec<T> {
+    all.into_iter()
+        .filter(|item| wanted.is_empty() || wanted.contains(item))
+        .collect()
 }
 
 /// Table `i` of `tables` of a lens kind, the first seeded `seed`: its seed, its camera (a lens
@@ -360,6 +357,18 @@ pub(super) struct Bench {
 }
 
 impl Bench {
+    /// A bench rendering Vedette's own way, detecting with `settings`, its calibrations given
+    /// refined corners when `refine`.
+    pub(super) fn new(settings: &DetectorSettings, refine: bool) -> anyhow::Result<Bench> {
+        Ok(Bench {
+            rendering: Rendering::Own,
+            renderer: Renderer::new(),
+            detector: TagDetector::new(settings.clone())?,
+            refiner: CornerRefiner::new(&settings.family, RefineSettings::default())?,
+            refine,
+        })
+    }
+
     /// A picture's tags as detected, and refined.
     pub(super) fn both(
         &mut self,

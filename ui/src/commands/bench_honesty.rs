@@ -8,12 +8,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use vision::refine::{CornerRefiner, RefineSettings};
-use vision::synthetic::{Coverage, Figures, LensClass, Renderer, Rendering, Verdicts};
-use vision::{DetectorSettings, TagDetector};
+use vision::DetectorSettings;
+use vision::synthetic::{Coverage, Figures, LensClass, Rendering, Verdicts};
 
 use super::bench::progress;
-use super::bench_accuracy::{Bench, Heights, Picture, Placing, Truth, Way, at, sorted, table_of};
+use super::bench_accuracy::{
+    Bench, Heights, Picture, Placing, Truth, Way, at, chosen, sorted, table_of,
+};
 
 /// The ways of calibrating judged on every rendering: the two a player uses.
 const WAYS: [Way; 2] = [Way::OnePicture, Way::AfterPlay];
@@ -37,23 +38,11 @@ pub fn honesty(
     if tables == 0 {
         return Ok(());
     }
-    let classes: Vec<LensClass> = LensClass::ALL
-        .into_iter()
-        .filter(|class| lenses.is_empty() || lenses.contains(class))
-        .collect();
-    let renderings: Vec<Rendering> = Rendering::ALL
-        .into_iter()
-        .filter(|r| renderings.is_empty() || renderings.contains(r))
-        .collect();
+    let classes = chosen(LensClass::ALL, lenses);
+    let renderings = chosen(Rendering::ALL, renderings);
     let mut judged: HashMap<(Rendering, LensClass, Way, Placing), Coverage> = HashMap::new();
     let mut factors: HashMap<(Rendering, Placing), Vec<f64>> = HashMap::new();
-    let mut bench = Bench {
-        rendering: Rendering::Own,
-        renderer: Renderer::new(),
-        detector: TagDetector::new(settings.clone())?,
-        refiner: CornerRefiner::new(&settings.family, RefineSettings::default())?,
-        refine: true,
-    };
+    let mut bench = Bench::new(settings, true)?;
     let bar = progress(tables * classes.len() * renderings.len(), "table");
     for &rendering in &renderings {
         bench.rendering = rendering;

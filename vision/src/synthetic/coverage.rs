@@ -3,12 +3,14 @@
 //!
 //! A place is judged against its stated 95 % ellipse, the scene's frame's own doubt (where
 //! the anchors put the table as a whole) added: a place is measured against the table, not
-//! against another stand. A distance is judged as the rules measure one: between the nearest points of two stands,
-//! its 95 % interval from each end's covariance there (`Footprint::covariance_at`) and the
-//! scene's relative length error ([`length_plus_minus`]); a facing by its own deviation; the
-//! share of a target in a shooter's arc as the rulings state it, with its ±, against the share
-//! they give the same scene placed truly. Only shares the truth or the camera puts strictly
-//! between none and all are judged: a target squarely in front or well aside is no test.
+//! against another stand. A distance is judged as the rules measure one: between the nearest
+//! points of two stands, its 95 % interval from each end's covariance there
+//! (`Footprint::covariance_at`) and the scene's relative length error
+//! ([`length_plus_minus`]); a facing by its own deviation; the share of a target in a
+//! shooter's arc as the rulings state it, with its ±, against the share they give the same
+//! scene placed truly. Only shares the truth or the camera puts strictly between none and all
+//! are judged: a target squarely in front or well aside is no test. The rulings' verdicts are
+//! tallied against the same true scene's ([`Verdicts`]).
 
 use std::collections::HashMap;
 
@@ -20,6 +22,7 @@ use rules::rulings::{Rulings, rulings};
 use rules::scene::{Footprint, SceneDoc};
 use rules::uncertainty::{Z95, length_plus_minus};
 use rules::units::Inches;
+use rules::vocabulary::RuleRef;
 
 /// Pairs of stands further apart than this are left out: no ruling measures that far.
 pub const FARTHEST: Inches = Inches(24.0);
@@ -141,7 +144,7 @@ impl Coverage {
                 stands.push((u, *rect, *truly));
             }
         }
-        self.judge_arc_shares(seen, truth, &stands);
+        self.judge_rulings(seen, truth, &stands);
         for (i, (u, rect, truly)) in stands.iter().enumerate() {
             for (v, other, other_truly) in &stands[i + 1..] {
                 let true_gap = truly.rect.gap_to(&other_truly.rect);
@@ -171,9 +174,10 @@ impl Coverage {
         }
     }
 
-    /// The shares in the arc the rulings state of the scene seen, against those they state of
-    /// the same scene with the judged units where they truly stand (the others left as seen).
-    fn judge_arc_shares(
+    /// The rulings of the scene seen, against those of the same scene with the judged units
+    /// where they truly stand (the others left as seen): their verdicts, and the shares in the
+    /// arc they state.
+    fn judge_rulings(
         &mut self,
         seen: &Scene,
         truth: &HashMap<String, Vec<TrueStand>>,
@@ -285,12 +289,12 @@ fn every_ruling(report: &Rulings) -> impl Iterator<Item = &Ruling> {
 }
 
 /// What makes two rulings the same question.
-fn key(ruling: &Ruling) -> (Topic, &str, Option<&str>, String) {
+fn key(ruling: &Ruling) -> (Topic, &str, Option<&str>, RuleRef) {
     (
         ruling.topic,
         ruling.unit.as_str(),
         ruling.other.as_deref(),
-        format!("{:?}", ruling.rule),
+        ruling.rule,
     )
 }
 
