@@ -1,8 +1,7 @@
 //! The command distance penalty (digest §5.2, A15): −1 for each full 12" from the commander's
 //! head to the closest point of the unit, once beyond 12".
 
-use serde::Serialize;
-
+use super::CommandDistance;
 use crate::profile::CommandModel;
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Commander, Scene, Unit};
@@ -10,19 +9,6 @@ use crate::situation::Situation;
 use crate::units::Inches;
 
 const COMMAND_DISTANCE: RuleRef = RuleRef::read_as("Command Modifiers (§5.2)", "A15");
-
-/// A unit's distance from its commander and the penalty it costs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CommandDistance {
-    /// The commander.
-    pub commander: String,
-    /// His head to the closest point of the unit.
-    pub distance: Inches,
-    /// The penalty to the order (0, −1, −2 …).
-    pub penalty: i64,
-    /// Within tolerance of a step.
-    pub borderline: bool,
-}
 
 /// The commander who orders `unit`: its brigade's commander, else its side's commander-in-chief.
 pub fn commander_of<'s>(scene: &'s Scene, unit: &Unit) -> Option<&'s Commander> {

@@ -2,7 +2,7 @@
 //! it is within the radius of its own command group leader, measured from the centre of the
 //! leader's base to the closest point of the stand, when it begins to move.
 
-use super::distance::CommandDistance;
+use super::CommandDistance;
 use crate::ruling::{Decision, Figure, RuleRef, Ruling, Shape, ShapeRole, Topic};
 use crate::scene::{Commander, Unit};
 use crate::situation::Situation;

@@ -4,6 +4,8 @@
 
 mod arc;
 mod face;
+mod outline;
 
-pub use arc::{arc_outline, arc_outline_from, face_arc, fire_arc, reach_outline};
+pub use arc::{face_arc, fire_arc};
 pub use face::{FiringFace, firing_faces, one_front, side_word};
+pub use outline::{arc_outline, arc_outline_from, reach_outline};

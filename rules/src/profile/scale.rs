@@ -75,7 +75,7 @@ impl Profile {
 
     /// The same profile for figures of `figures` mm (ground-scale rulesets only; others are
     /// returned unchanged, their scenes use `distance-scale`).
-    pub fn with_figure_scale(&self, figures: u32) -> Result<Profile, FigureScaleError> {
+    pub fn with_figure_scale(&self, figures: u32) -> Result<Self, FigureScaleError> {
         let Some(ground) = &self.ground_scale else {
             return Ok(self.clone());
         };
@@ -98,8 +98,8 @@ impl Profile {
     }
 
     /// The same profile with every length multiplied by `scale` (0.5 for 15 mm figures).
-    pub fn with_distance_scale(&self, scale: f64) -> Profile {
-        Profile {
+    pub fn with_distance_scale(&self, scale: f64) -> Self {
+        Self {
             distance_scale: scale,
             ..self.clone()
         }

@@ -138,7 +138,7 @@ pub enum SceneError {
         /// The file (or `<input>`).
         file: String,
         /// JSON or TOML.
-        format: super::Format,
+        format: super::format::Format,
         /// 1-based line.
         line: usize,
         /// 1-based column.

@@ -1,50 +1,14 @@
 //! Reading scenes from JSON and TOML, with errors that point at the file, line and unit.
 
-use std::fmt;
 use std::path::Path;
 
 use serde_path_to_error::{Path as FieldPath, Segment};
 
 use super::doc::SceneDoc;
+use super::format::Format;
 use super::validate::validate;
 use super::{Problem, Scene, SceneError, Subject};
 use crate::profile::Profile;
-
-/// The text formats a scene may be written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// JSON (`.json`).
-    Json,
-    /// TOML (`.toml`).
-    Toml,
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Json => "JSON",
-            Format::Toml => "TOML",
-        })
-    }
-}
-
-impl Format {
-    /// The format a file's extension names; files without a known extension are sniffed: a
-    /// document starting with `{` is JSON, anything else TOML.
-    pub fn of(path: &Path, text: &str) -> Format {
-        match path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            Some("json") => Format::Json,
-            Some("toml") => Format::Toml,
-            _ if text.trim_start().starts_with('{') => Format::Json,
-            _ => Format::Toml,
-        }
-    }
-}
 
 impl Scene {
     /// Read a scene file (JSON or TOML, by extension), checked against its ruleset's built-in

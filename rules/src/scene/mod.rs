@@ -15,13 +15,14 @@
 
 mod doc;
 mod error;
+mod format;
 mod load;
 mod profile_of;
 mod validate;
 
 pub use doc::{CommanderDoc, SceneDoc, StandDoc, TableDoc, TerrainDoc, UnitDoc};
 pub use error::{Problem, SceneError, Subject};
-pub use load::Format;
+pub use format::Format;
 
 use crate::uncertainty::PlaceSd;
 use serde::{Deserialize, Serialize};
