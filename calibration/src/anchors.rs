@@ -27,6 +27,9 @@ use crate::tag::TagPlacement;
 /// The fewest anchors a layout may list: with four, one covered by a hand still leaves three.
 pub const MIN_ANCHORS: usize = 4;
 
+/// Calibration needs at least this many anchors in view.
+pub const MIN_ANCHORS_SEEN: usize = 3;
+
 /// How far a player's anchor may lie from where the layout says, one standard deviation: set
 /// down by hand against a tape, a card sits within a millimetre or so. The anchors' own misfit
 /// adds to it when they disagree with each other (one knocked), beyond it (see

@@ -10,9 +10,10 @@ use rules::units::{Degrees, Inches};
 use serde::{Deserialize, Serialize};
 
 use crate::camera::{CameraPose, Intrinsics};
+use crate::error::CalibrationError;
 use crate::lens::{FitSettings, KnownTag, LensView, Surface, fit_lens};
 use crate::pixels::{ImageSize, Pixels};
-use crate::solve::{CalibrationError, TYPICAL_FIELD_OF_VIEW};
+use crate::solve::TYPICAL_FIELD_OF_VIEW;
 use crate::tag::{TagPlacement, TagSighting};
 
 /// Views needed for a lens calibration.
@@ -129,6 +130,8 @@ pub fn calibrate_lens(
         return Err(CalibrationError::TooFewBoardViews {
             usable: usable.len(),
             given: views.len(),
+            tags_per_view: MIN_TAGS_PER_VIEW,
+            needed: MIN_VIEWS,
         });
     }
     let fit = fit_lens(&usable, guess, &poses, &FitSettings::default())?;

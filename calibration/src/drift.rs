@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::pixels::Pixels;
-use crate::solve::TableCalibration;
+use crate::table::TableCalibration;
 use crate::tag::TagSighting;
 
 /// Anchors further than this from their calibrated place have moved (or the camera has).

@@ -13,18 +13,18 @@
 use std::collections::HashMap;
 
 use rules::units::Inches;
-use serde::{Deserialize, Serialize};
 
 use crate::anchors::AnchorLayout;
 use crate::board::{Board, MIN_TAGS_PER_VIEW};
+use crate::calibrate::calibrate;
 use crate::camera::Camera;
+use crate::error::CalibrationError;
 use crate::lens::{
-    FitSettings, KnownTag, LensFit, LensModel, LensReport, LensView, StandTag, Surface, fit_lens,
+    FitSettings, KnownTag, LensFit, LensModel, LensView, StandTag, Surface, fit_lens,
 };
 use crate::pixels::{ImageSize, Pixels};
-use crate::solve::{
-    CalibrationError, LensSource, Settings, TableCalibration, WIDE_CONSENSUS, calibrate,
-};
+use crate::solve::{Settings, WIDE_CONSENSUS};
+use crate::table::{LensSource, TableCalibration, TagLens};
 use crate::tag::TagSighting;
 
 /// What the roster says of a stand's tag: everything but where it is.
@@ -34,56 +34,6 @@ pub struct StandTagSpec {
     pub size: Inches,
     /// Its printed face's height above the cloth.
     pub height: Inches,
-}
-
-/// How a lens measured from tags was founded: kept in the calibration file, so that a later
-/// fit can tell whether it does better.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TagLens {
-    /// Pictures used.
-    pub pictures: usize,
-    /// Tag sightings used.
-    pub tags: usize,
-    /// How much of the lens was measured.
-    pub model: LensModel,
-    /// RMS corner error of the fit.
-    pub rms: Pixels,
-    /// The share of the table's part of the picture the tags covered, 0 to 1.
-    pub coverage: f64,
-    /// One standard deviation of where a tag is put, from the lens and pose alone.
-    pub pinned: Inches,
-    /// The relative standard deviation of a length up to 30" the fit leaves (see
-    /// [`crate::lens::LensReport::length_sd`]); absent in files saved before it was kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub length_sd: Option<f64>,
-    /// How far the table as a whole may lie off where the anchors put it (see
-    /// [`crate::lens::LensReport::frame_sd`]); absent in files saved before it was kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frame_sd: Option<Inches>,
-}
-
-impl TagLens {
-    fn of(report: &LensReport) -> TagLens {
-        TagLens {
-            pictures: report.pictures,
-            tags: report.tags,
-            model: report.model,
-            rms: report.rms,
-            coverage: report.coverage.fraction(),
-            pinned: report.pinned,
-            length_sd: Some(report.length_sd),
-            frame_sd: Some(report.frame_sd),
-        }
-    }
-
-    /// Whether this lens is at least as well founded as another: pinned down before not, then
-    /// the more of the lens measured, then the more of the picture covered.
-    fn at_least(&self, other: &TagLens) -> bool {
-        let pinned_down = |lens: &TagLens| FitSettings::default().pins(lens.pinned);
-        (pinned_down(self), self.model, self.coverage)
-            >= (pinned_down(other), other.model, other.coverage - 0.02)
-    }
 }
 
 /// Calibrate the table and measure the lens from the tags of one or more pictures of one

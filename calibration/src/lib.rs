@@ -18,26 +18,34 @@
 
 pub mod anchors;
 pub mod board;
+mod calibrate;
 pub mod camera;
 mod cv;
 pub mod drift;
+mod error;
 pub mod files;
 pub mod from_tags;
+pub mod learner;
 pub mod lens;
 pub mod pixels;
 pub mod solve;
+pub mod table;
 pub mod tag;
 pub mod uncertainty;
 
 pub use anchors::{Anchor, AnchorKit, AnchorLayout, TableSize};
 pub use board::{Board, BoardCalibration, calibrate_lens};
+pub use calibrate::calibrate;
 pub use camera::{Camera, CameraPose, Distortion, Intrinsics, TablePoint3};
 pub use cv::CvError;
 pub use drift::{AnchorCheck, check_anchors};
+pub use error::CalibrationError;
 pub use files::FileError;
-pub use from_tags::{StandTagSpec, TagLens, calibrate_from_tags, table_picture};
+pub use from_tags::{StandTagSpec, calibrate_from_tags, table_picture};
+pub use learner::{LearnedTags, LensLearner};
 pub use pixels::{ImageSize, PixelPoint, PixelVector, Pixels};
-pub use solve::{CalibrationError, LensSource, Quality, Settings, TableCalibration, calibrate};
+pub use solve::Settings;
+pub use table::{LensSource, Quality, TableCalibration, TagLens};
 pub use tag::{TagPlacement, TagSighting};
 pub use uncertainty::CalibrationSd;
 

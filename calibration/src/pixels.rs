@@ -170,3 +170,9 @@ impl fmt::Display for ImageSize {
         write!(f, "{}×{}", self.width, self.height)
     }
 }
+
+/// The root mean square of errors (a tag's corners' misses, in pixels).
+pub(crate) fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, count) = values.fold((0.0, 0.0), |(sum, count), v| (sum + v * v, count + 1.0));
+    (sum / count).sqrt()
+}

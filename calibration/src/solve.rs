@@ -22,16 +22,14 @@ use std::collections::BTreeSet;
 
 use nalgebra::Matrix3;
 use rules::units::{Degrees, Inches};
-use serde::{Deserialize, Serialize};
 
-use crate::anchors::{Anchor, AnchorLayout, TableSize};
+use crate::anchors::{Anchor, AnchorLayout, MIN_ANCHORS_SEEN, TableSize};
 use crate::camera::{Camera, Intrinsics, TablePoint3};
 use crate::cv::{self, CvError};
-use crate::pixels::{ImageSize, PixelPoint, Pixels};
+use crate::error::CalibrationError;
+use crate::pixels::{ImageSize, PixelPoint, Pixels, root_mean_square};
+use crate::table::{AnchorFit, LensSource, Quality, RejectedAnchor, TableCalibration};
 use crate::tag::{TagPlacement, TagSighting};
-
-/// Calibration needs at least this many anchors in view.
-pub const MIN_ANCHORS_SEEN: usize = 3;
 
 /// The horizontal field of view assumed when the anchors cannot measure the lens.
 pub const TYPICAL_FIELD_OF_VIEW: Degrees = Degrees(65.0);
@@ -82,197 +80,6 @@ pub(crate) const WIDE_CONSENSUS: f64 = 0.06;
 /// expected error itself is rough, hence the margin.
 const MOVED_SIGMAS: f64 = 4.0;
 
-/// Where the lens model came from.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "from")]
-pub enum LensSource {
-    /// Measured from the anchors of this view (focal length only).
-    Anchors,
-    /// The anchors could not measure it (camera looking almost straight down): assumed.
-    Assumed,
-    /// Measured with the calibration board.
-    Board {
-        /// Views used.
-        views: usize,
-        /// RMS reprojection error of the board calibration.
-        rms: Pixels,
-    },
-    /// Given by the user (an earlier calibration file).
-    Given,
-    /// Measured from every tag of known size in view: the anchors and the roster's stand tags
-    /// (and the board, if shown), by bundle adjustment.
-    Tags(crate::from_tags::TagLens),
-}
-
-impl std::fmt::Display for LensSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LensSource::Anchors => write!(f, "focal length from the anchors, no distortion"),
-            LensSource::Assumed => write!(f, "assumed: the anchors could not measure it"),
-            LensSource::Board { views, rms } => {
-                write!(f, "measured with the board, {views} views, RMS {rms}")
-            }
-            LensSource::Given => write!(f, "given"),
-            LensSource::Tags(t) => write!(
-                f,
-                "{} measured from {} tags in {} picture(s), RMS {}, {:.0} % covered",
-                t.model.describe(),
-                t.tags,
-                t.pictures,
-                t.rms,
-                100.0 * t.coverage
-            ),
-        }
-    }
-}
-
-/// How one anchor fits the calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnchorFit {
-    /// The anchor as laid out.
-    pub anchor: Anchor,
-    /// Where its corners were seen.
-    pub seen: [PixelPoint; 4],
-    /// RMS distance between its seen corners and the camera model's.
-    pub error: Pixels,
-    /// The same on the table: how far the model puts the seen corners from the true ones.
-    pub error_on_table: Inches,
-}
-
-/// An anchor that was seen but not trusted.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RejectedAnchor {
-    /// The tag id.
-    pub id: u32,
-    /// Where it was seen (its centre).
-    pub seen_at: PixelPoint,
-    /// How far its corners are from where the trusted anchors put them.
-    pub off_by: Pixels,
-    /// The same on the table, where it lies (0 in files written before it was kept).
-    #[serde(default)]
-    pub off_on_table: Inches,
-}
-
-/// Summary figures of a calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Quality {
-    /// RMS corner reprojection error of the trusted anchors.
-    pub rms: Pixels,
-    /// The worst corner.
-    pub max: Pixels,
-    /// RMS error of the anchors' corners on the table.
-    pub rms_on_table: Inches,
-    /// The worst corner on the table.
-    pub max_on_table: Inches,
-    /// The camera's angle from straight down.
-    pub tilt: Degrees,
-    /// How many inches one pixel covers at the table's centre.
-    pub inches_per_pixel: f64,
-}
-
-/// A camera calibrated against the table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TableCalibration {
-    /// The tag family of the anchors (and, by default, of the units' tags).
-    pub family: String,
-    /// The playing area.
-    pub table: TableSize,
-    /// The camera.
-    pub camera: Camera,
-    /// Where the lens model came from.
-    pub lens: LensSource,
-    /// Figures of merit.
-    pub quality: Quality,
-    /// The anchors used, with their fit.
-    pub anchors: Vec<AnchorFit>,
-    /// Anchors seen but not trusted.
-    #[serde(default)]
-    pub rejected: Vec<RejectedAnchor>,
-    /// Anchors of the layout that were not seen.
-    #[serde(default)]
-    pub missing: Vec<u32>,
-    /// What the player should know (an assumed lens, no spare anchor …).
-    #[serde(default)]
-    pub warnings: Vec<String>,
-    /// How far from the truth this calibration puts stands (95 %, at the worst place on the
-    /// table), when it measured the lens from the tags; files written before it have none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub promise: Option<crate::lens::Promise>,
-    /// For a lens the anchors alone fitted (no bend measured): how far a webcam's bend the
-    /// anchors could not show may put places off, one standard deviation, at the worst place
-    /// (see [`crate::uncertainty`]); files written before it have none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unmeasured_lens: Option<Inches>,
-    /// The lens fit's full figures, when this calibration measured the lens from tags (not
-    /// saved: the file keeps the lens and its summary in `lens`).
-    #[serde(skip)]
-    pub lens_report: Option<crate::lens::LensReport>,
-}
-
-/// Why a table calibration failed.
-#[derive(Debug, thiserror::Error)]
-pub enum CalibrationError {
-    /// Too few anchors in view.
-    #[error("{} of the {} anchors in view (tags {}); at least {MIN_ANCHORS_SEEN} are needed — missing: {}", seen.len(), layout, list(seen), list(missing))]
-    TooFewAnchors {
-        /// Anchor ids seen.
-        seen: Vec<u32>,
-        /// Anchor ids not seen.
-        missing: Vec<u32>,
-        /// How many the layout has.
-        layout: usize,
-    },
-    /// The anchors seen do not agree on where the table is.
-    #[error(
-        "the anchors in view (tags {}) do not agree on where the table is: is one of them moved, or is the anchors file for another table?",
-        list(seen)
-    )]
-    NoConsensus {
-        /// Anchor ids seen.
-        seen: Vec<u32>,
-    },
-    /// The numbers could not be solved.
-    #[error("calibration could not be solved: {0}")]
-    Solver(#[from] CvError),
-    /// Too few views of the calibration board.
-    #[error(
-        "{usable} of the {given} images show enough of the board (at least {} tags); {} are needed, at different angles",
-        crate::board::MIN_TAGS_PER_VIEW,
-        crate::board::MIN_VIEWS
-    )]
-    TooFewBoardViews {
-        /// Views with enough board tags.
-        usable: usize,
-        /// Views given.
-        given: usize,
-    },
-    /// The lens could not be fitted to the tags.
-    #[error(transparent)]
-    Lens(#[from] crate::lens::LensFitError),
-    /// The image size does not match the lens given.
-    #[error("the image is {image} but the lens was measured at {lens}")]
-    SizeMismatch {
-        /// This image.
-        image: ImageSize,
-        /// The lens's.
-        lens: ImageSize,
-    },
-}
-
-fn list(ids: &[u32]) -> String {
-    if ids.is_empty() {
-        return "none".into();
-    }
-    ids.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// One anchor sighting paired with its layout entry.
 #[derive(Clone, Copy)]
 struct Candidate<'a> {
@@ -284,20 +91,6 @@ impl Candidate<'_> {
     fn table_corners(&self) -> [TablePoint3; 4] {
         self.anchor.placement().corners()
     }
-}
-
-/// Calibrate the camera against the table from the tags seen in one image.
-pub fn calibrate(
-    layout: &AnchorLayout,
-    sightings: &[TagSighting],
-    image_size: ImageSize,
-    settings: &Settings,
-) -> Result<TableCalibration, CalibrationError> {
-    let mut found = solve(layout, sightings, image_size, settings)?;
-    if matches!(found.lens, LensSource::Anchors | LensSource::Assumed) {
-        found.unmeasured_lens = crate::uncertainty::unmeasured_lens(&found, layout, settings);
-    }
-    Ok(found)
 }
 
 /// The table from the anchors seen, as [`calibrate`] finds it, without weighing a lens it did
@@ -559,11 +352,6 @@ fn corner_errors(
             .map_or(f64::INFINITY, |p| (p.x - truth.x).hypot(p.y - truth.y));
         (pixels, inches)
     })
-}
-
-pub(crate) fn root_mean_square(values: impl Iterator<Item = f64>) -> f64 {
-    let (sum, count) = values.fold((0.0, 0.0), |(sum, count), v| (sum + v * v, count + 1.0));
-    (sum / count).sqrt()
 }
 
 fn corner_rms(camera: &Camera, c: &Candidate) -> f64 {

@@ -49,7 +49,8 @@ use rules::units::{Degrees, Inches};
 use crate::anchors::{ANCHOR_PLACED, AnchorLayout};
 use crate::lens::promise::over;
 use crate::pixels::Pixels;
-use crate::solve::{LensSource, Settings, TableCalibration, solve};
+use crate::solve::{Settings, solve};
+use crate::table::{LensSource, TableCalibration};
 use crate::tag::TagSighting;
 
 /// How far a calibration may put what the camera sees off, one standard deviation.

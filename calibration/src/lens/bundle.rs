@@ -719,6 +719,15 @@ pub(crate) fn stand_from_camera(camera: &Camera, tag: &StandTag) -> Option<TagPl
     })
 }
 
+/// The first table picture, or the first picture when there is none.
+pub(super) fn table_view(bundle: &Bundle) -> Option<usize> {
+    let views = bundle.views();
+    views
+        .iter()
+        .position(|view| view.surface == Surface::Table)
+        .or((!views.is_empty()).then_some(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

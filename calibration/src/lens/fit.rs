@@ -29,15 +29,15 @@ use rules::geometry::TablePoint;
 use rules::units::Inches;
 use serde::{Deserialize, Serialize};
 
-use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera};
+use super::bundle::{Bundle, REFERENCE_WIDTH, stand_from_camera, table_view};
 use super::coverage::{Coverage, ResidualMap};
 use super::model::{LensModel, LensParam};
-use super::promise::{PlaceGradients, Promise, corner_variance, promise};
+use super::promise::{PlaceGradients, Promise, corner_variance, probes, promise};
 use super::view::{LensView, StandTag, Surface};
 use crate::anchors::{ANCHOR_PLACED, TableSize};
 use crate::camera::{Camera, CameraPose, Intrinsics};
+use crate::pixels::root_mean_square;
 use crate::pixels::{ImageSize, PixelPoint, Pixels};
-use crate::solve::root_mean_square;
 use crate::tag::TagPlacement;
 
 /// Below this share of the table's part of the picture covered by tags, say so.
@@ -369,7 +369,7 @@ fn displacement(a: &Bundle, b: &Bundle) -> f64 {
     let Some(v) = table_view(a) else {
         return 0.0;
     };
-    let height = typical_height(&a.views()[v]);
+    let height = a.views()[v].typical_height();
     probes(a, v)
         .iter()
         .filter_map(|probe| {
@@ -381,15 +381,6 @@ fn displacement(a: &Bundle, b: &Bundle) -> f64 {
             Some((p - q).norm())
         })
         .fold(0.0, f64::max)
-}
-
-/// The first table picture, or the first picture when there is none.
-pub(super) fn table_view(bundle: &Bundle) -> Option<usize> {
-    let views = bundle.views();
-    views
-        .iter()
-        .position(|view| view.surface == Surface::Table)
-        .or((!views.is_empty()).then_some(0))
 }
 
 /// The Bayesian information criterion of a fit, on the Huber cost of its corners (in units of
@@ -548,7 +539,7 @@ fn uncertainty(bundle: &Bundle) -> Uncertainty {
     };
     // For unit corner error; scaled below by the one assumed.
     let covariance = cholesky.inverse();
-    let height = typical_height(&views[v]);
+    let height = views[v].typical_height();
     let Some(moved) = PlaceGradients::of(bundle, v, &probes(bundle, v), height) else {
         return UNDETERMINED;
     };
@@ -658,45 +649,6 @@ fn lens_pinned(bundle: &Bundle, covariance: &DMatrix<f64>) -> bool {
 const FOCAL_TOLERANCE: f64 = 0.03;
 /// How certain the principal point must be, against the picture's width (the solver's unit).
 const CENTRE_TOLERANCE: f64 = 0.03;
-
-/// The height stand tags sit at in a view (the known tags' when it has no stands).
-pub(super) fn typical_height(view: &LensView) -> Inches {
-    let mut heights: Vec<f64> = view.stands.iter().map(|s| s.height.0).collect();
-    if heights.is_empty() {
-        heights = view.known.iter().map(|k| k.placement.height.0).collect();
-    }
-    heights.sort_by(f64::total_cmp);
-    Inches(heights.get(heights.len() / 2).copied().unwrap_or(0.0))
-}
-
-/// Points spread over the area a view's tags cover, on its surface.
-pub(super) fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
-    let view = &bundle.views()[v];
-    let mut points: Vec<TablePoint> = view.known.iter().map(|k| k.placement.center).collect();
-    points.extend(bundle.stand_placements()[v].iter().map(|p| p.center));
-    let (mut low, mut high) = (
-        TablePoint::new(f64::INFINITY, f64::INFINITY),
-        TablePoint::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-    );
-    for p in &points {
-        low = TablePoint::new(low.x.min(p.x), low.y.min(p.y));
-        high = TablePoint::new(high.x.max(p.x), high.y.max(p.y));
-    }
-    if !(low.x.is_finite() && high.x.is_finite()) {
-        return Vec::new();
-    }
-    let (across, down) = (5, 4);
-    (0..across)
-        .flat_map(|i| {
-            (0..down).map(move |j| {
-                TablePoint::new(
-                    low.x + (high.x - low.x) * f64::from(i) / f64::from(across - 1),
-                    low.y + (high.y - low.y) * f64::from(j) / f64::from(down - 1),
-                )
-            })
-        })
-        .collect()
-}
 
 /// Stand tags that still fit badly, or sit higher than the roster says, with the diagnosis of
 /// each: (view, stand index, why), in the order of their views and indices.

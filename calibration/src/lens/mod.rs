@@ -8,7 +8,6 @@
 mod bundle;
 pub mod coverage;
 pub mod fit;
-pub mod learner;
 pub mod model;
 pub mod promise;
 pub mod view;
@@ -16,7 +15,6 @@ pub mod view;
 pub use bundle::{as_detected, straight_edge_corners};
 pub use coverage::{Coverage, ResidualMap};
 pub use fit::{FitSettings, LensFit, LensFitError, LensReport, TagOutlier, fit_lens};
-pub use learner::{LearnedTags, LensLearner, MAX_KEPT};
 pub use model::{LensModel, LensParam};
 pub use promise::Promise;
 pub use view::{KnownTag, LensView, StandTag, Surface};

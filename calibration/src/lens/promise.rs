@@ -19,8 +19,7 @@ use rules::geometry::TablePoint;
 use rules::units::Inches;
 use serde::{Deserialize, Serialize};
 
-use super::bundle::{Bundle, CORNER_NOISE};
-use super::fit::{probes, table_view, typical_height};
+use super::bundle::{Bundle, CORNER_NOISE, table_view};
 use super::model::{LensModel, LensParam};
 use crate::anchors::TableSize;
 use crate::pixels::Pixels;
@@ -90,7 +89,7 @@ pub(super) fn promise(bundle: &Bundle, table: Option<TableSize>) -> Option<Promi
         Some(table) => over(table),
         None => probes(bundle, v),
     };
-    let height = typical_height(&bundle.views()[v]);
+    let height = bundle.views()[v].typical_height();
     let (spread, at) = worst_spread(&free, v, &covariance, &points, height)?;
     Some(Promise {
         within: Inches(PROMISE_SIGMAS * spread),
@@ -228,4 +227,33 @@ pub(super) fn corner_variance(residuals: &DVector<f64>, parameters: usize, floor
     let spread =
         residuals.norm_squared() / residuals.len().saturating_sub(parameters).max(1) as f64;
     spread.max(floor.0 * floor.0)
+}
+
+/// Points spread over the area a view's tags cover, on its surface.
+pub(super) fn probes(bundle: &Bundle, v: usize) -> Vec<TablePoint> {
+    let view = &bundle.views()[v];
+    let mut points: Vec<TablePoint> = view.known.iter().map(|k| k.placement.center).collect();
+    points.extend(bundle.stand_placements()[v].iter().map(|p| p.center));
+    let (mut low, mut high) = (
+        TablePoint::new(f64::INFINITY, f64::INFINITY),
+        TablePoint::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+    );
+    for p in &points {
+        low = TablePoint::new(low.x.min(p.x), low.y.min(p.y));
+        high = TablePoint::new(high.x.max(p.x), high.y.max(p.y));
+    }
+    if !(low.x.is_finite() && high.x.is_finite()) {
+        return Vec::new();
+    }
+    let (across, down) = (5, 4);
+    (0..across)
+        .flat_map(|i| {
+            (0..down).map(move |j| {
+                TablePoint::new(
+                    low.x + (high.x - low.x) * f64::from(i) / f64::from(across - 1),
+                    low.y + (high.y - low.y) * f64::from(j) / f64::from(down - 1),
+                )
+            })
+        })
+        .collect()
 }

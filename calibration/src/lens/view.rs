@@ -48,6 +48,16 @@ pub struct LensView {
 }
 
 impl LensView {
+    /// The height stand tags sit at in a view (the known tags' when it has no stands).
+    pub(crate) fn typical_height(&self) -> Inches {
+        let mut heights: Vec<f64> = self.stands.iter().map(|s| s.height.0).collect();
+        if heights.is_empty() {
+            heights = self.known.iter().map(|k| k.placement.height.0).collect();
+        }
+        heights.sort_by(f64::total_cmp);
+        Inches(heights.get(heights.len() / 2).copied().unwrap_or(0.0))
+    }
+
     /// Known tags and stand tags together.
     pub fn tag_count(&self) -> usize {
         self.known.len() + self.stands.len()

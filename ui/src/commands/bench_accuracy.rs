@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
-use calibration::lens::LensLearner;
+use calibration::LensLearner;
 use calibration::{
     Board, Camera, ImageSize, Intrinsics, LensSource, Settings, TableCalibration, TableSize,
     TagSighting, calibrate, calibrate_from_tags,
@@ -491,7 +491,7 @@ impl Bench {
         seed: u64,
         first: &Picture,
         lens: Option<&Intrinsics>,
-    ) -> anyhow::Result<calibration::lens::LearnedTags> {
+    ) -> anyhow::Result<calibration::LearnedTags> {
         let mut learner = LensLearner::new(HD, staged.roster.stand_tags());
         self.offer(
             &mut learner,

@@ -44,7 +44,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use calibration::lens::LensLearner;
+use calibration::LensLearner;
 use calibration::tag::mean_side;
 use calibration::{
     AnchorLayout, Intrinsics, PixelPoint, PixelVector, Pixels, TableCalibration, TagSighting,

@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
-use calibration::lens::{Coverage, LensLearner, LensModel};
+use calibration::LensLearner;
+use calibration::lens::{Coverage, LensModel};
 use calibration::{AnchorLayout, ImageSize, Intrinsics, LensSource, Pixels, TableCalibration};
 use roster::Roster;
 use vision::Mat;

@@ -20,10 +20,11 @@
 use std::collections::HashMap;
 
 use crate::anchors::AnchorLayout;
+use crate::error::CalibrationError;
 use crate::from_tags::{StandTagSpec, calibrate_from_tags};
-use crate::lens::coverage::Coverage;
+use crate::lens::Coverage;
 use crate::pixels::{ImageSize, PixelPoint};
-use crate::solve::{CalibrationError, TableCalibration};
+use crate::table::TableCalibration;
 use crate::tag::TagSighting;
 
 /// The most stand sightings kept for a fit: about a second's fit on two cores.
