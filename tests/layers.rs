@@ -505,8 +505,19 @@ fn circles_in(dir: &str) -> Vec<String> {
             }
         }
     }
+    let top = |m: &ModulePath| m.first().cloned().unwrap_or_else(|| "lib".to_owned());
     for circle in circles(&top_level(&graph)) {
         report.push(format!("{dir} (top-level modules): {}", circle.join(" ↔ ")));
+        for (from, to, path) in imports
+            .iter()
+            .flat_map(|(from, to)| to.iter().map(move |(to, path)| (from, to, path)))
+        {
+            let (a, b) = (top(from), top(to));
+            if a != b && circle.contains(&a) && circle.contains(&b) {
+                let (from, to) = (krate.file_name(from), krate.file_name(to));
+                report.push(format!("    {from} → {to} ({path})"));
+            }
+        }
     }
     report
 }
@@ -560,4 +571,14 @@ fn a_circle_is_found_and_named() {
         circles(&graph),
         vec![vec![vec!["a".to_owned()], vec!["b".to_owned()]]]
     );
+}
+
+#[test]
+fn no_file_of_the_calibration_reaches_back_to_itself() {
+    assert_no_circles("calibration");
+}
+
+#[test]
+fn no_file_of_the_vision_reaches_back_to_itself() {
+    assert_no_circles("vision");
 }

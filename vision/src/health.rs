@@ -28,8 +28,9 @@ use serde::Serialize;
 
 use crate::detect::to_gray;
 use crate::error::VisionError;
-use crate::live::follow::{GrayView, square_to_quad};
+use crate::live::gray::GrayView;
 use crate::live::likeness::{Correlation, bounds, in_cells};
+use crate::live::square::square_to_quad;
 use crate::pattern::TagTexture;
 use crate::track::{TrackedTag, sightings_at_rest};
 

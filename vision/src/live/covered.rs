@@ -21,10 +21,11 @@
 
 use calibration::{PixelPoint, Pixels};
 
-use super::follow::{Cover, GrayView, SMALL, SideRatio, fit_square, fit_square_but};
+use super::gray::GrayView;
 use super::likeness;
 use super::paint::Paint;
 use super::roi::side;
+use super::square::{Cover, SMALL, SideRatio, fit_square, fit_square_but};
 use crate::pattern::TagTexture;
 
 /// Which of `patterns` a tag predicted at `predicted` is, with part of it covered, and its
@@ -99,7 +100,7 @@ mod tests {
     use rules::units::{Degrees, Inches};
 
     use super::{identify, likeness};
-    use crate::live::follow::GrayView;
+    use crate::live::gray::GrayView;
     use crate::live::paint::Paint;
     use crate::pattern::TagTexture;
     use crate::synthetic::{Block, Effects, PrintedTag, Renderer, Rgb, SyntheticTable};

@@ -21,8 +21,9 @@
 use calibration::PixelPoint;
 use nalgebra::{Matrix3, Vector3};
 
-use super::follow::{Cover, GrayView, square_to_quad};
+use super::gray::GrayView;
 use super::paint::Paint;
+use super::square::{Cover, square_to_quad};
 use crate::pattern::TagTexture;
 
 /// The least correlation with the pattern that confirms a tag.

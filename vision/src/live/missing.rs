@@ -43,11 +43,11 @@ use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
 
 use super::covered;
-use super::follow::{GrayView, SideRatio, fit_square};
+use super::gray::{GrayView, gray_view, one_block};
 use super::likeness;
 use super::paint::Paint;
 use super::roi::{follow_search, side};
-use super::{gray_view, one_block};
+use super::square::{SideRatio, fit_square};
 use crate::detect::as_gray;
 use crate::error::VisionError;
 use crate::pattern::TagTexture;

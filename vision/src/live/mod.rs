@@ -17,6 +17,7 @@
 
 mod covered;
 pub(crate) mod follow;
+pub(crate) mod gray;
 pub(crate) mod likeness;
 pub mod missing;
 mod mosaic;
@@ -25,6 +26,7 @@ mod paint;
 pub mod queue;
 pub mod roi;
 pub mod schedule;
+pub(crate) mod square;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -32,7 +34,8 @@ use std::time::{Duration, Instant};
 use calibration::{PixelPoint, PixelVector, Pixels, TagSighting};
 use opencv::core::{Mat, MatTraitConst};
 
-use self::follow::{FollowSettings, GrayView, follow};
+use self::follow::{FollowSettings, follow};
+use self::gray::{gray_view, one_block};
 use self::missing::{MissingTagSearch, Picture, Strip};
 use self::mosaic::Mosaic;
 use self::paint::Paint;
@@ -330,7 +333,7 @@ impl LiveDetector {
         let regions_own: Vec<u32> = self
             .known
             .iter()
-            .filter(|(_, k)| k.side().0 >= follow::SMALL)
+            .filter(|(_, k)| k.side().0 >= square::SMALL)
             .map(|(id, _)| *id)
             .collect();
         Ok(search
@@ -443,7 +446,7 @@ impl LiveDetector {
                     recent: missed == 0,
                     // A tag too small for the detector is followed until it is forgotten: its
                     // region search could not find it.
-                    follow: missed == 0 || k.side().0 < follow::SMALL,
+                    follow: missed == 0 || k.side().0 < square::SMALL,
                     still: speed.0 < STILL_SPEED,
                 })
             })
@@ -493,7 +496,7 @@ fn lost_small_tag(
     // A lost tag of the detector's size is its region search's to find again.
     let mut lost: Vec<(u32, PixelPoint)> = known
         .iter()
-        .filter(|(_, k)| k.side().0 < follow::SMALL)
+        .filter(|(_, k)| k.side().0 < square::SMALL)
         .filter(|(id, _)| search.wants(**id) && seen.iter().all(|s| s.id != **id))
         .map(|(id, k)| (*id, PixelPoint::mean(&k.corners)))
         .collect();
@@ -614,19 +617,6 @@ fn band_pass(
 /// How long the live detector's frames took, for reports.
 pub fn frame_time(detections: &Detections) -> Duration {
     detections.prepare_time + detections.detect_time
-}
-
-/// A grey frame whose pixels are one block, as [`GrayView`] reads them (a copy when not).
-fn one_block(gray: &Mat) -> Result<std::borrow::Cow<'_, Mat>, VisionError> {
-    Ok(if gray.is_continuous() {
-        std::borrow::Cow::Borrowed(gray)
-    } else {
-        std::borrow::Cow::Owned(gray.try_clone()?)
-    })
-}
-
-fn gray_view(gray: &Mat) -> Result<GrayView<'_>, VisionError> {
-    GrayView::new(gray).ok_or_else(|| VisionError::Image("the image is empty".into()))
 }
 
 /// Find tag `id` of `family` again near its `predicted` corners in a frame, as the live

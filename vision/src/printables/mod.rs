@@ -11,58 +11,21 @@
 //! is the stand's front.
 
 pub mod kit;
+mod mm;
 pub mod page;
 pub mod pdf;
 pub mod raster;
 mod save;
 pub mod tag_sheet;
 
-use std::fmt;
 use std::path::PathBuf;
 
-use rules::units::Inches;
-
 pub use kit::{anchor_kit, board_sheet};
+pub use mm::Mm;
+pub(crate) use mm::trim;
 pub use page::{Mark, Page, PagePoint};
 pub use save::{PREVIEW_DPI, read_sheet_tags, save};
-pub use tag_sheet::{Base, SheetItem, SheetOptions, roster_items, tag_sheet};
-
-/// A printed length, millimetres.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
-pub struct Mm(pub f64);
-
-impl Mm {
-    /// Millimetres in an inch.
-    pub const PER_INCH: f64 = 25.4;
-
-    /// The same length from inches.
-    pub fn from_inches(inches: Inches) -> Mm {
-        Mm(inches.0 * Mm::PER_INCH)
-    }
-
-    /// The same length in inches.
-    pub fn inches(self) -> Inches {
-        Inches(self.0 / Mm::PER_INCH)
-    }
-
-    /// In PDF points (1/72").
-    pub fn points(self) -> f64 {
-        self.0 * 72.0 / Mm::PER_INCH
-    }
-}
-
-impl fmt::Display for Mm {
-    /// "25 mm (0.98 in)".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} mm ({:.2} in)", trim(self.0), self.inches().0)
-    }
-}
-
-/// A number with at most one decimal, without a trailing ".0".
-pub(crate) fn trim(value: f64) -> String {
-    let text = format!("{value:.1}");
-    text.strip_suffix(".0").unwrap_or(&text).to_owned()
-}
+pub use tag_sheet::{Base, SheetItem, SheetOptions, parse_base, roster_items, tag_sheet};
 
 /// Read a printed length: `25mm`, `2.5cm`, `1in`, `1"` or `0.75 in`.
 pub fn parse_length(text: &str) -> Result<Mm, PrintError> {
@@ -83,20 +46,6 @@ pub fn parse_length(text: &str) -> Result<Mm, PrintError> {
         return Err(bad());
     }
     Ok(Mm(mm))
-}
-
-/// Read a base size: `40x20mm`, `40×20 mm`, `2x1in` (frontage × depth).
-pub fn parse_base(text: &str) -> Result<Base, PrintError> {
-    let bad = || PrintError::BadBase(text.to_owned());
-    let t = text.trim().replace('×', "x");
-    let (width, rest) = t.split_once(['x', 'X']).ok_or_else(bad)?;
-    let unit_at = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .ok_or_else(bad)?;
-    let unit = &rest[unit_at..];
-    let width = parse_length(&format!("{}{unit}", width.trim())).map_err(|_| bad())?;
-    let depth = parse_length(rest).map_err(|_| bad())?;
-    Ok(Base { width, depth })
 }
 
 /// A sheet of paper.

@@ -4,7 +4,7 @@
 use rules::units::{Degrees, Inches};
 
 use super::page::{Stroke, TagPrint};
-use super::{Mm, Page, PagePoint, Paper, PrintError, family_ids, trim};
+use super::{Mm, Page, PagePoint, Paper, PrintError, family_ids, parse_length, trim};
 use roster::{Roster, TagOwner};
 
 /// Paper left blank all round (most printers cannot print closer to the edge).
@@ -330,4 +330,18 @@ fn draw_item(
         page.text(PagePoint::new(x, baseline), Mm(LABEL), detail.clone());
     }
     Ok(())
+}
+
+/// Read a base size: `40x20mm`, `40×20 mm`, `2x1in` (frontage × depth).
+pub fn parse_base(text: &str) -> Result<Base, PrintError> {
+    let bad = || PrintError::BadBase(text.to_owned());
+    let t = text.trim().replace('×', "x");
+    let (width, rest) = t.split_once(['x', 'X']).ok_or_else(bad)?;
+    let unit_at = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .ok_or_else(bad)?;
+    let unit = &rest[unit_at..];
+    let width = parse_length(&format!("{}{unit}", width.trim())).map_err(|_| bad())?;
+    let depth = parse_length(rest).map_err(|_| bad())?;
+    Ok(Base { width, depth })
 }

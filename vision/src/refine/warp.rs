@@ -4,7 +4,7 @@
 use calibration::{Intrinsics, PixelPoint};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
-use crate::live::follow::square_to_quad;
+use crate::live::square::square_to_quad;
 use crate::pattern::TagTexture;
 
 /// The homography from the pattern's cell coordinates (the paper's top-left at (0, 0), one

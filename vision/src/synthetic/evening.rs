@@ -22,10 +22,11 @@ use rules::scene::UnitKind;
 use rules::scene::{Formation, SceneDoc, StandDoc, TableDoc, UnitDoc};
 use rules::units::{Degrees, Inches};
 
+use super::colour::Rgb;
 use super::noise::Noise;
 use super::render::Effects;
 use super::scenery::Scenery;
-use super::world::{Block, BlockMotion, Glare, HandHold, PrintedTag, Rgb, SyntheticTable};
+use super::world::{Block, BlockMotion, Glare, HandHold, PrintedTag, SyntheticTable};
 
 /// What the evening looks like.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -11,8 +11,9 @@ use calibration::{
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
+use super::colour::Rgb;
 use super::scenery::Scenery;
-use super::world::{Block, PrintedTag, Rgb, SyntheticTable};
+use super::world::{Block, PrintedTag, SyntheticTable};
 use roster::TagFamily;
 
 /// What the game looks like.

@@ -15,8 +15,9 @@ use rules::units::{Degrees, Inches};
 
 use calibration::{Camera, TablePoint3};
 
+use super::colour::Rgb;
 use super::noise::Noise;
-use super::world::{Block, PrintedTag, Rgb, SyntheticTable};
+use super::world::{Block, PrintedTag, SyntheticTable};
 
 /// How the figures on the stands are made.
 #[derive(Clone, Copy, Debug, PartialEq)]

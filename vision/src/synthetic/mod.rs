@@ -10,6 +10,7 @@
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
+mod colour;
 mod coverage;
 mod evening;
 mod framing;
@@ -25,6 +26,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
+pub use colour::Rgb;
 pub use coverage::{CHI2_95_2D, Coverage, FARTHEST, Figures, TrueStand, Verdicts};
 pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
 pub use framing::{
@@ -37,4 +39,4 @@ pub use print::{Sheet, TEXT_SIZES};
 pub use render::{Effects, Renderer};
 pub use renderings::{ANCHORS_OFF, PRINTED_SCALE, Rendering};
 pub use scenery::Scenery;
-pub use world::{Block, BlockMotion, Glare, HandHold, Patch, PrintedTag, Rgb, SyntheticTable};
+pub use world::{Block, BlockMotion, Glare, HandHold, Patch, PrintedTag, SyntheticTable};

@@ -13,7 +13,7 @@ use opencv::imgproc;
 use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
-use super::world::Rgb;
+use super::colour::Rgb;
 use crate::error::VisionError;
 
 /// Print resolution, texels per inch: finer than a 1080p or 4K camera sees a table.

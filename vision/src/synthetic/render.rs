@@ -8,8 +8,9 @@ use opencv::core::{CV_8UC3, Mat, MatTraitManual, Scalar, Size};
 use opencv::imgproc;
 use rules::geometry::TablePoint;
 
+use super::colour::Rgb;
 use super::noise::Noise;
-use super::world::{Block, Rgb, Slab, SyntheticTable};
+use super::world::{Block, Slab, SyntheticTable};
 use crate::error::VisionError;
 use crate::pattern::TagTexture;
 

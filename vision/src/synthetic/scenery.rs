@@ -12,7 +12,7 @@
 
 use rules::geometry::TablePoint;
 
-use super::world::Rgb;
+use super::colour::Rgb;
 
 /// How busy the picture is beyond the tags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

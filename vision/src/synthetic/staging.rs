@@ -7,7 +7,8 @@ use rules::geometry::OrientedRect;
 use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::{Degrees, Inches};
 
-use super::world::{Block, Patch, PrintedTag, Rgb, SyntheticTable};
+use super::colour::Rgb;
+use super::world::{Block, Patch, PrintedTag, SyntheticTable};
 use roster::Roster;
 
 /// Side colours, by [`Scene::side_number`] (as the app colours them).
