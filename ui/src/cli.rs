@@ -157,10 +157,9 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Roster(command)) => commands::roster::run(command, out),
         Some(Command::Replay(command)) => command.run(out),
         Some(Command::Report(command)) => command.run(out),
-        Some(Command::Demo(record)) => crate::app::run(
-            Some(crate::app::pipeline::Setup::default()),
-            record.choice(),
-        ),
+        Some(Command::Demo(record)) => {
+            crate::app::run(Some(live::pipeline::Setup::default()), record.choice())
+        }
         None => {
             let given = cli.source.given().then(|| cli.source.setup()).transpose()?;
             crate::app::run(given, cli.source.record.choice())

@@ -11,7 +11,5 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod quiet_gpu;
-pub mod remote;
 pub mod report;
 pub mod serve;
-pub mod stopping;

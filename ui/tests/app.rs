@@ -6,14 +6,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use egui_kittest::kittest::Queryable;
+use live::demo::Demo;
+use live::pipeline::{Inputs, Processor, Setup, SourceChoice, TableState};
 use rules::Scene;
 use rules::measure::measure_pair;
 use rules::units::Inches;
-use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::{demo_state, harness_on};
 use vedette_ui::app::measure::{LengthUnit, Pick, tape};
 use vedette_ui::app::overlay::{LiveTransform, TableToScreen};
-use vedette_ui::app::pipeline::{Inputs, Processor, Setup, SourceChoice, TableState};
 use vedette_ui::app::{Click, Mode, Tool};
 use vision::FrameSource;
 

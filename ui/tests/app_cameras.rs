@@ -14,9 +14,7 @@ use common::broker::Broker;
 use common::rig::{Table, folder, table};
 use common::served::free_port;
 
-use vedette_ui::app::pipeline::{
-    CameraChoice, Pipeline, Recording, Setup, SourceChoice, TableState,
-};
+use live::pipeline::{CameraChoice, Pipeline, Recording, Setup, SourceChoice, TableState};
 use vision::rig::CameraState;
 
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -351,7 +349,7 @@ fn with_no_camera_that_opens_the_app_says_so_and_can_open_another_source() {
     });
     assert!(state.status.cameras.iter().all(|c| c.out()));
     // The pipeline lives on: the player opens the demo table.
-    pipeline.send(vedette_ui::app::pipeline::Command::Open(Setup {
+    pipeline.send(live::pipeline::Command::Open(Setup {
         record: Recording::Off,
         ..Setup::default()
     }));

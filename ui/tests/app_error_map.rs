@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use calibration::LensSource;
 use egui_kittest::kittest::Queryable;
+use live::demo::Demo;
+use live::pipeline::TableState;
 use rules::Scene;
 use rules::geometry::TablePoint;
 use rules::units::Inches;
-use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::{demo_state, harness_on};
-use vedette_ui::app::pipeline::TableState;
 use vedette_ui::app::views::error_map::colour_of;
 use vision::ErrorMap;
 use vision::error_map::Source;

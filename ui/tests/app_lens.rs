@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use calibration::LensSource;
+use live::demo::{Demo, IMAGE_SIZE};
+use live::lens::LensStatus;
+use live::pipeline::{Processor, TableState};
 use rules::Scene;
 use rules::units::Degrees;
-use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
-use vedette_ui::app::lens::LensStatus;
-use vedette_ui::app::pipeline::{Processor, TableState};
 use vision::FrameSource;
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, LensClass, framing_camera_for};

@@ -12,14 +12,12 @@ mod common;
 use common::film;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use live::demo::{Demo, IMAGE_SIZE};
+use live::pipeline::{CalibrationStatus, Processor, Recording, SourceChoice, Status, TableState};
 use rules::units::{Degrees, Inches};
 use rules::{RulesetId, Scene};
-use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
 use vedette_ui::app::headless::{WINDOW, harness_on};
 use vedette_ui::app::measure::LengthUnit;
-use vedette_ui::app::pipeline::{
-    CalibrationStatus, Processor, Recording, SourceChoice, Status, TableState,
-};
 use vedette_ui::app::views::sources::Kind;
 use vedette_ui::app::{Mode, Settings, VedetteApp};
 use vision::FrameSource;
@@ -314,13 +312,13 @@ fn convention_mode_rides_out_a_lost_camera() {
 #[test]
 fn the_ruleset_chosen_in_the_app_rules_the_camera_table() {
     let camera = samples().join("camera");
-    let setup = vedette_ui::app::pipeline::Setup {
+    let setup = live::pipeline::Setup {
         source: SourceChoice::Image(camera.join("two-lines.jpg")),
         anchors: Some(camera.join("anchors.toml")),
         roster: Some(camera.join("two-lines-roster.toml")),
         ..Default::default()
     };
-    let mut processor = Processor::new(vedette_ui::app::pipeline::Inputs::load(&setup));
+    let mut processor = Processor::new(live::pipeline::Inputs::load(&setup));
     let mut source = vision::source::ImageFile::new(&camera.join("two-lines.jpg"));
     let frame = source.next_frame().expect("readable").expect("a frame");
     let explanations = |state: &TableState| -> String {
@@ -393,7 +391,7 @@ impl FrameSource for UnpluggedCamera {
 #[test]
 fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
     let camera = samples().join("camera");
-    let setup = vedette_ui::app::pipeline::Setup {
+    let setup = live::pipeline::Setup {
         anchors: Some(camera.join("anchors.toml")),
         roster: Some(camera.join("two-lines-roster.toml")),
         ..Default::default()
@@ -408,9 +406,9 @@ fn the_pipeline_rides_out_an_unplugged_camera_and_carries_on() {
     };
     let record = common::scratch("unplugged").join("game.sqlite");
     let _ = std::fs::remove_file(&record);
-    let pipeline = vedette_ui::app::pipeline::Pipeline::start_on(
+    let pipeline = live::pipeline::Pipeline::start_on(
         Box::new(source),
-        vedette_ui::app::pipeline::Inputs::load(&setup),
+        live::pipeline::Inputs::load(&setup),
         Recording::File(record),
         || {},
     );

@@ -3,9 +3,9 @@
 //! is named with its remedy in the status bar.
 
 use egui_kittest::kittest::Queryable;
-use vedette_ui::app::demo::{Demo, FRAMES_PER_MOVE};
+use live::demo::{Demo, FRAMES_PER_MOVE};
+use live::pipeline::TableState;
 use vedette_ui::app::headless::{SETTLED_FRAMES, demo_filmed, demo_state_moving, harness_on};
-use vedette_ui::app::pipeline::TableState;
 
 fn has_text(harness: &egui_kittest::Harness<'_, vedette_ui::app::VedetteApp>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).next().is_some()

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use egui_kittest::kittest::Queryable;
+use live::pipeline::{Inputs, Processor, Setup, SourceChoice, TableState};
 use vedette_ui::app::headless::harness_on;
-use vedette_ui::app::pipeline::{Inputs, Processor, Setup, SourceChoice, TableState};
 use vision::FrameSource;
 
 fn camera_samples() -> PathBuf {

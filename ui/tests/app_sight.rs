@@ -5,10 +5,10 @@ mod common;
 
 use common::film;
 use egui_kittest::kittest::Queryable;
+use live::demo::Demo;
+use live::pipeline::Processor;
 use rules::units::{Degrees, Inches};
-use vedette_ui::app::demo::Demo;
 use vedette_ui::app::headless::harness_on;
-use vedette_ui::app::pipeline::Processor;
 use vision::Unseen;
 use vision::synthetic::{Block, Rgb, SyntheticTable};
 

@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use calibration::TableCalibration;
 use egui_kittest::kittest::Queryable;
+use live::demo::{Demo, IMAGE_SIZE};
+use live::lens::LensStatus;
+use live::pipeline::{Inputs, Processor, TableState};
 use rules::units::Degrees;
-use vedette_ui::app::demo::{Demo, IMAGE_SIZE};
-use vedette_ui::app::lens::LensStatus;
-use vedette_ui::app::pipeline::{Inputs, Processor, TableState};
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, LensClass, framing_camera_for};
 use vision::{Frame, FrameSource};
@@ -272,7 +272,7 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
         roster: Some(roster.clone()),
         ..Inputs::default()
     });
-    let notes_saying = |state: &vedette_ui::app::pipeline::TableState, what: &str| {
+    let notes_saying = |state: &live::pipeline::TableState, what: &str| {
         state
             .status
             .notes
@@ -281,10 +281,9 @@ fn a_unit_on_a_known_hill_is_placed_where_it_stands_in_a_still_picture() {
             .cloned()
             .collect::<Vec<String>>()
     };
-    let raised_notes = |state: &vedette_ui::app::pipeline::TableState| {
-        notes_saying(state, "above the ground Vedette knows")
-    };
-    let learn_after = vedette_ui::app::pipeline::LEARN_AFTER;
+    let raised_notes =
+        |state: &live::pipeline::TableState| notes_saying(state, "above the ground Vedette knows");
+    let learn_after = live::pipeline::LEARN_AFTER;
     let mut learnt_at = None;
     for index in 0..26 {
         let frame = Frame {

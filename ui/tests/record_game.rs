@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use common::scratch;
 use common::served::{Served, free_port};
 use egui_kittest::kittest::Queryable;
+use live::demo::{self, Demo};
+use live::replay::{Replay, state_at};
 use record::{GameRecord, GameTime};
 use rules::rulings::rulings;
-use vedette_ui::app::demo::{self, Demo};
 use vedette_ui::app::headless::{WINDOW, demo_recorded};
-use vedette_ui::app::replay::{Replay, state_at};
 use vedette_ui::app::{Settings, VedetteApp};
 
 /// Held by each test while it runs: the killed game's bound is on the record's writer, and
@@ -93,7 +93,7 @@ fn serve_demo(path: &std::path::Path) -> Served {
     Served::start_logging(
         &["serve", "--demo", "--listen", &listen, "--record", &record],
         &["table"],
-        "vedette_ui=info,record=trace",
+        "vedette_ui=info,live=info,record=trace",
     )
 }
 

@@ -256,7 +256,7 @@ fn a_replayed_move_is_marked_as_the_game_ruled_it() {
     let (_, game) = recorded("replay-marks", true);
     let record = GameRecord::open(&game).expect("the record");
     let against = record.moves()[RULED_AGAINST].clone();
-    let state = vedette_ui::app::replay::state_at(&record, against.ended).expect("the moment");
+    let state = live::replay::state_at(&record, against.ended).expect("the moment");
     let replayed = state.moves.last().expect("the move replayed");
     assert_eq!(replayed.event.unit, against.unit);
     assert_eq!(replayed.verdict(), Some(Verdict::No));
@@ -274,7 +274,7 @@ fn a_replayed_move_is_marked_as_the_game_ruled_it() {
         "the moves before it were within their allowance"
     );
     // In the app, as the umpire sees it.
-    let replay = vedette_ui::app::replay::Replay::new(record, false);
+    let replay = live::replay::Replay::new(record, false);
     let mut harness = egui_kittest::Harness::builder()
         .with_size(vedette_ui::app::headless::WINDOW)
         .with_max_steps(16)

@@ -16,11 +16,11 @@ use vision::FrameSource;
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, SyntheticTable};
 
-use super::demo::Demo;
+use live::demo::Demo;
 use record::Recorder;
 
-use super::pipeline::{Keeper, Processor, Recording, Ruler, TableState, start_recording};
 use super::{Settings, VedetteApp};
+use live::pipeline::{Keeper, Processor, Recording, Ruler, TableState, start_recording};
 
 /// The window size of screenshots and benchmarks.
 pub const WINDOW: egui::Vec2 = egui::Vec2::new(1600.0, 900.0);
@@ -62,7 +62,7 @@ pub const SETTLED_FRAMES: u64 = 45;
 /// The demo half-way through the moves after `turn`: the pipeline has watched the turn's table
 /// for [`SETTLED_FRAMES`], then the units start sliding and one is carried in a hand.
 pub fn demo_state_moving(demo: &Demo, turn: usize) -> anyhow::Result<TableState> {
-    let halfway = super::demo::FRAMES_PER_MOVE / 2;
+    let halfway = live::demo::FRAMES_PER_MOVE / 2;
     let states = std::iter::once((demo.stage(turn), SETTLED_FRAMES))
         .chain(demo.making_moves(turn, halfway))
         .collect();
@@ -79,7 +79,7 @@ pub fn demo_recorded(demo: &Demo, path: &Path, turns: usize) -> anyhow::Result<(
     let mut states = Vec::new();
     for turn in 0..turns {
         states.push((demo.stage(turn), SETTLED_FRAMES));
-        states.extend(demo.making_moves(turn, super::demo::FRAMES_PER_MOVE));
+        states.extend(demo.making_moves(turn, live::demo::FRAMES_PER_MOVE));
     }
     let mut source = demo_source(demo, states);
     let mut processor = Processor::new(demo.inputs());
@@ -340,7 +340,7 @@ struct PipelineTimings {
 impl PipelineTimings {
     /// Keep the timings of a state, once per frame (the ruling thread publishes a frame's
     /// state again with its rulings).
-    fn offer(&mut self, table: &crate::app::pipeline::TableState) {
+    fn offer(&mut self, table: &live::pipeline::TableState) {
         if self.last_frame == Some(table.frame_index) {
             return;
         }

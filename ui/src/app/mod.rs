@@ -8,15 +8,9 @@
 //! [`pipeline::TableState`]. Both views draw the same shapes through [`overlay`]'s
 //! table→screen transforms.
 
-pub mod capture;
-pub mod demo;
 pub mod headless;
-pub mod lens;
 pub mod measure;
 pub mod overlay;
-pub mod pipeline;
-pub mod replay;
-pub mod umpire;
 pub mod views;
 
 use std::path::PathBuf;
@@ -28,8 +22,8 @@ use rules::geometry::TablePoint;
 use serde::{Deserialize, Serialize};
 
 use self::measure::{LengthUnit, Pick, Picks};
-use self::pipeline::{Command, Pipeline, Setup, Status, TableState};
-use self::umpire::TurnMarker;
+use live::pipeline::{Command, Pipeline, Setup, Status, TableState};
+use live::umpire::TurnMarker;
 
 /// The key under which settings are stored between runs.
 pub const SETTINGS_KEY: &str = "vedette-settings";
@@ -177,12 +171,12 @@ pub struct AppState {
     pub share: views::share::Share,
     /// A recorded game being looked at (the live game's, or one opened by `vedette replay`):
     /// while it is, the views show its moment, not the live table.
-    pub replay: Option<replay::Replay>,
+    pub replay: Option<live::replay::Replay>,
     /// The newest live table, kept while looking back.
     pub live_table: Option<Arc<TableState>>,
     /// When the live game's record was last read again (egui time, seconds).
     pub timeline_read: f64,
-    texture: Option<(TextureHandle, Arc<egui::ColorImage>)>,
+    texture: Option<(TextureHandle, Arc<live::Picture>)>,
     last_frame: Option<Instant>,
 }
 
@@ -246,7 +240,7 @@ impl AppState {
     }
 
     /// Look back at a recorded game, from the moment `at`.
-    pub fn look_back(&mut self, replay: replay::Replay, at: record::GameTime) {
+    pub fn look_back(&mut self, replay: live::replay::Replay, at: record::GameTime) {
         self.live_table = self.table.take();
         self.replay = Some(replay);
         self.seek(at);
@@ -276,23 +270,17 @@ impl AppState {
     }
 
     /// The picture as a texture, uploaded once per new frame.
-    pub fn texture(&mut self, ctx: &egui::Context, frame: &Arc<egui::ColorImage>) -> TextureHandle {
+    pub fn texture(&mut self, ctx: &egui::Context, frame: &Arc<live::Picture>) -> TextureHandle {
         match &mut self.texture {
             Some((handle, shown)) if Arc::ptr_eq(shown, frame) => handle.clone(),
             Some((handle, shown)) => {
-                handle.set(
-                    egui::ImageData::Color(frame.clone()),
-                    TextureOptions::LINEAR,
-                );
+                handle.set(colour_image(frame), TextureOptions::LINEAR);
                 *shown = frame.clone();
                 handle.clone()
             }
             None => {
-                let handle = ctx.load_texture(
-                    "vedette-frame",
-                    egui::ImageData::Color(frame.clone()),
-                    TextureOptions::LINEAR,
-                );
+                let handle =
+                    ctx.load_texture("vedette-frame", colour_image(frame), TextureOptions::LINEAR);
                 self.texture = Some((handle.clone(), frame.clone()));
                 handle
             }
@@ -441,6 +429,12 @@ pub const DIM: Color32 = Color32::from_rgb(150, 150, 150);
 /// Text that warns: amber.
 pub const WARN: Color32 = Color32::from_rgb(255, 190, 40);
 
+/// A picture as egui's: its opaque RGBA bytes are egui's colours as they are, copied once.
+fn colour_image(picture: &live::Picture) -> egui::ColorImage {
+    let pixels: &[Color32] = bytemuck::cast_slice(&picture.rgba);
+    egui::ColorImage::new(picture.size, pixels.to_vec())
+}
+
 /// The app's name for eframe: its window and its data folder.
 pub const APP_ID: &str = "vedette";
 
@@ -516,9 +510,11 @@ pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
 
 /// Open the app window on `start` (the command line's source and table files; `None`: those
 /// used last); the game is recorded as `record` says.
-pub fn run(start: Option<Setup>, record: pipeline::Recording) -> anyhow::Result<()> {
+pub fn run(start: Option<Setup>, record: live::pipeline::Recording) -> anyhow::Result<()> {
     let options = window_options()?;
-    lens::keep_lenses();
+    if let Some(folder) = eframe::storage_dir(APP_ID) {
+        live::lens::keep_lenses(folder.join("lenses"));
+    }
     eframe::run_native(
         APP_ID,
         options,
@@ -529,7 +525,7 @@ pub fn run(start: Option<Setup>, record: pipeline::Recording) -> anyhow::Result<
             }
             settings.setup.record = record;
             let context = cc.egui_ctx.clone();
-            crate::stopping::on_stop_signal(move |_| {
+            live::stopping::on_stop_signal(move |_| {
                 context.send_viewport_cmd(egui::ViewportCommand::Close);
                 context.request_repaint();
             });
@@ -540,7 +536,7 @@ pub fn run(start: Option<Setup>, record: pipeline::Recording) -> anyhow::Result<
 }
 
 /// Open the app window on a recorded game (no camera), at the moment `at`.
-pub fn run_replay(game: replay::Replay, at: record::GameTime) -> anyhow::Result<()> {
+pub fn run_replay(game: live::replay::Replay, at: record::GameTime) -> anyhow::Result<()> {
     let options = window_options()?;
     eframe::run_native(
         APP_ID,

@@ -121,18 +121,10 @@ impl TableToScreen for PlanTransform {
     }
 }
 
-/// The colours of the armies, in the order sides are listed (as the synthetic renderer paints
-/// them: red coats first, blue second).
-const SIDE_COLOURS: [Color32; 4] = [
-    Color32::from_rgb(235, 80, 70),
-    Color32::from_rgb(90, 140, 255),
-    Color32::from_rgb(240, 200, 70),
-    Color32::from_rgb(200, 200, 200),
-];
-
 /// The colour of a side, by its order in the scene.
 pub fn side_colour(scene: &Scene, side: &str) -> Color32 {
-    SIDE_COLOURS[scene.side_number(side) % SIDE_COLOURS.len()]
+    let [r, g, b] = live::look::side_rgb(scene, side);
+    Color32::from_rgb(r, g, b)
 }
 
 /// Colour for a verdict: ✔ green, ✖ red, ? amber, and a penalty (violet) and a test (blue)
@@ -147,32 +139,7 @@ pub fn verdict_colour(verdict: Verdict) -> Color32 {
     }
 }
 
-/// The mark for a verdict: a penalty is a minus (under command, at a cost to the order), a
-/// test a die (a roll to pass). Every mark is in egui's bundled fonts.
-pub fn verdict_mark(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Yes => "✔",
-        Verdict::Penalty => "➖",
-        Verdict::Test => "🎲",
-        Verdict::Borderline => "?",
-        Verdict::No => "✖",
-    }
-}
-
-/// What each mark says, for a legend beside the rulings: "✔ yes · ➖ yes, at a cost · …".
-pub fn marks_legend() -> String {
-    [
-        (Verdict::Yes, "yes"),
-        (Verdict::Penalty, "yes, at a cost"),
-        (Verdict::Test, "on a roll"),
-        (Verdict::Borderline, "players decide"),
-        (Verdict::No, "no"),
-    ]
-    .iter()
-    .map(|(verdict, words)| format!("{} {words}", verdict_mark(*verdict)))
-    .collect::<Vec<_>>()
-    .join(" · ")
-}
+pub use live::look::{marks_legend, verdict_mark};
 
 /// Table points along a closed or open outline, with long edges cut into pieces.
 fn trace(

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{DetectorArgs, parse_family, parse_lens, parse_rendering, parse_resolution};
+use super::args::{DetectorArgs, parse_family, parse_lens, parse_rendering};
+use live::capture::parse_resolution;
 use rules::rulings::rulings;
 use rules::synthetic::battle;
 

@@ -29,7 +29,7 @@ use vision::synthetic::{Evening, EveningSettings, LensClass, Renderer, framing_c
 use vision::{MoveEvent, Placed};
 
 use super::bench::{calibrate_from_picture, ms, percentile, progress, sorted_times};
-use crate::app::pipeline::{Keeper, MOVES_KEPT, MoveRecord, TableState};
+use live::pipeline::{Keeper, MOVES_KEPT, MoveRecord, TableState};
 
 /// What `vedette bench record` plays.
 #[derive(Debug, clap::Args)]
@@ -288,7 +288,7 @@ impl<'a> Game<'a> {
     }
 
     /// The webcam's picture of frame `frame`, as the pipeline hands it on.
-    fn picture(&mut self, frame: u64) -> anyhow::Result<egui::ColorImage> {
+    fn picture(&mut self, frame: u64) -> anyhow::Result<live::Picture> {
         let image = self.renderer.render(
             &self.evening.table_at(frame),
             self.camera,
@@ -297,7 +297,7 @@ impl<'a> Game<'a> {
         let size = vision::image_size(&image);
         let rgba = vision::to_rgba(&image)?;
         let pixels = [size.width as usize, size.height as usize];
-        Ok(egui::ColorImage::from_rgba_unmultiplied(pixels, &rgba))
+        live::Picture::from_rgba(pixels, rgba).context("a picture of four bytes a pixel")
     }
 
     /// A case between two units picked by the frame.
@@ -430,7 +430,7 @@ fn report_replay(
         noise ^= noise << 17;
         let at = GameTime::from_millis(noise % until);
         let started = Instant::now();
-        let state = crate::app::replay::state_at(&record, at)?;
+        let state = live::replay::state_at(&record, at)?;
         times.push(started.elapsed());
         // A few moments: the rulings recorded then are the fresh rulings of the table then.
         if k % 10 == 0

@@ -27,11 +27,11 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::bench::{ms, percentile};
 use crate::app::headless::WINDOW;
-use crate::app::pipeline::{Pipeline, Recording, Setup};
 use crate::app::{Settings, VedetteApp};
 use crate::serve::hub::Hub;
-use crate::serve::mqtt::{self, Broker};
 use crate::serve::{Feed, ServeOptions, Server};
+use live::mqtt::Broker;
+use live::pipeline::{Pipeline, Recording, Setup};
 
 /// What to measure.
 #[derive(Clone, Copy, Debug)]
@@ -414,7 +414,7 @@ fn hall_run(bench: ServeBench) -> anyhow::Result<HallRun> {
             Duration::from_millis(500),
         );
         runtime.spawn(task);
-        runtime.spawn(mqtt::publish(
+        runtime.spawn(crate::serve::hall::publish(
             Broker {
                 table: Some(name.clone()),
                 ..broker.clone()

@@ -393,7 +393,7 @@ impl CalibrateCommand {
     /// Calibrate every camera of a cameras file, each from a frame of its own, into the
     /// calibration file it names.
     fn run_cameras(&self, path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
-        let cameras = crate::app::pipeline::load_cameras(path)?;
+        let cameras = live::pipeline::load_cameras(path)?;
         let mut done = 0;
         for camera in &cameras {
             writeln!(out, "camera {}:", camera.name)?;
@@ -402,7 +402,7 @@ impl CalibrateCommand {
                     "{}: camera {} names no calibration file to write: give it `calibration = \"{}.toml\"`",
                     path.display(),
                     camera.name,
-                    crate::serve::mqtt::topic_name(&camera.name)
+                    live::mqtt::topic_name(&camera.name)
                 );
             };
             let Some(picture) = camera_picture(&camera.source, output)? else {
@@ -431,10 +431,10 @@ impl CalibrateCommand {
 /// webcam's first frame, kept beside its calibration (`CAMERA.toml.png`) to show what it was
 /// made from. `None` for a remote camera.
 fn camera_picture(
-    source: &crate::app::pipeline::SourceChoice,
+    source: &live::pipeline::SourceChoice,
     output: &Path,
 ) -> anyhow::Result<Option<PathBuf>> {
-    use crate::app::pipeline::{SourceChoice, source_plan};
+    use live::pipeline::{SourceChoice, source_plan};
     match source {
         SourceChoice::Image(path) => return Ok(Some(path.clone())),
         SourceChoice::Remote(_) => return Ok(None),

@@ -1,5 +1,5 @@
 //! `vedette camera --mqtt mqtt://host/table --name NAME --webcam 0`: this machine's camera as
-//! one camera of a table run on another (see [`crate::remote`]): it detects, calibrates,
+//! one camera of a table run on another (see [`live::remote`]): it detects, calibrates,
 //! learns its lens and tracks here, and sends each frame's tags with its capture time.
 
 use std::io::Write;
@@ -8,10 +8,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, bail};
 
-use crate::app::capture::{Capture, Captured};
-use crate::app::pipeline::{Inputs, Processor, Setup, SourceChoice, source_plan};
-use crate::remote::{Sender, TagsMessage, WireTag, unix_ms};
-use crate::serve::mqtt::Broker;
+use live::capture::{Capture, Captured};
+use live::mqtt::Broker;
+use live::pipeline::{Inputs, Processor, Setup, SourceChoice, source_plan};
+use live::remote::{Sender, TagsMessage, WireTag, unix_ms};
 
 /// The arguments of `vedette camera`.
 #[derive(Debug, clap::Args)]
@@ -143,7 +143,7 @@ impl Sending {
         &mut self,
         captured: SystemTime,
         fps: f64,
-        word: Option<&crate::app::pipeline::CameraWord>,
+        word: Option<&live::pipeline::CameraWord>,
     ) -> TagsMessage {
         let (now, held) = word.map_or_else(Default::default, |w| {
             vision::rig::rests_to_report(&w.tracked)

@@ -7,7 +7,7 @@ use anyhow::Context;
 
 use record::GameTime;
 
-use crate::app::replay::Replay;
+use live::replay::Replay;
 
 /// Open a recorded game in the app.
 #[derive(Debug, clap::Args)]

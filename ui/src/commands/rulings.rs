@@ -1,5 +1,6 @@
 //! `vedette rulings SCENE [--unit ID] [--json]`.
 
+use live::look::heading;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -52,27 +53,7 @@ pub fn run(
 pub fn mark(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::No => "✘",
-        other => crate::app::overlay::verdict_mark(other),
-    }
-}
-
-/// The heading of a topic; the proximity rule is named by the ruleset when it has its own
-/// (zones of control, initiative distance, reaction tests).
-pub fn heading(topic: Topic, profile: &Profile) -> &'static str {
-    if topic == Topic::Proximity
-        && let Some(rule) = profile.proximity_rule()
-    {
-        return rule.rule;
-    }
-    match topic {
-        Topic::Shooting => "Shooting",
-        Topic::Charge => "Charges",
-        Topic::Contact => "Contact",
-        Topic::Support => "Supports",
-        Topic::Command => "Command",
-        Topic::Proximity => "Enemy within 12\"",
-        Topic::Movement => "Movement",
-        Topic::Retire => "If it must retire or evade",
+        other => live::look::verdict_mark(other),
     }
 }
 

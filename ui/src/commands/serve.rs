@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::app::pipeline::{
+use crate::serve::{Links, ServeOptions, Server, Token, qr};
+use live::mqtt::Broker;
+use live::pipeline::{
     CameraChoice, Pipeline, Recording, Setup, SourceChoice, check_rig, load_cameras,
 };
-use crate::serve::mqtt::Broker;
-use crate::serve::{Links, ServeOptions, Server, Token, qr};
 
 /// Where `vedette serve` and the app take their frames and table files from.
 #[derive(Debug, clap::Args)]
@@ -260,7 +260,7 @@ pub fn hub(args: &HubArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Until Ctrl-C, SIGTERM or SIGHUP ([`crate::stopping`]), or `seconds`.
+/// Until Ctrl-C, SIGTERM or SIGHUP ([`live::stopping`]), or `seconds`.
 fn wait(seconds: Option<f64>) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -269,7 +269,7 @@ fn wait(seconds: Option<f64>) -> anyhow::Result<()> {
     runtime.block_on(async {
         let limit = Duration::from_secs_f64(seconds.unwrap_or(1e9).clamp(0.0, 1e9));
         tokio::select! {
-            signal = crate::stopping::stop_signal() => tracing::info!("{signal}: stopping"),
+            signal = live::stopping::stop_signal() => tracing::info!("{signal}: stopping"),
             () = tokio::time::sleep(limit) => {}
         }
     });

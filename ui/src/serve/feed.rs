@@ -9,8 +9,8 @@ use tokio::sync::{Notify, broadcast, watch};
 
 use super::States;
 use super::view::{Patch, TableView, ruling_view};
-use crate::app::pipeline::TableState;
-use crate::app::umpire::TurnMarker;
+use live::pipeline::TableState;
+use live::umpire::TurnMarker;
 
 /// Patches a page may fall behind by before it is sent the whole view instead.
 const BACKLOG: usize = 32;
@@ -189,7 +189,7 @@ impl Feed {
             control.marker.turn
         });
         if let Some(turn) = turn {
-            crate::app::umpire::record_turn(&state, turn);
+            live::umpire::record_turn(&state, turn);
         }
         self.changed.notify_one();
         turn

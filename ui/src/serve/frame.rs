@@ -9,7 +9,7 @@ use image::codecs::jpeg::JpegEncoder;
 use image::imageops::FilterType;
 use image::{ImageBuffer, Rgb};
 
-use crate::app::pipeline::TableState;
+use live::pipeline::TableState;
 
 /// Widths are rounded to a multiple of this, so pages of slightly different sizes share one.
 const WIDTH_STEP: u32 = 160;
@@ -61,14 +61,7 @@ impl Frames {
 fn encode(state: &TableState, width: u32) -> Option<Vec<u8>> {
     let frame = state.frame.as_ref()?;
     let [w, h] = frame.size;
-    let rgb: Vec<u8> = frame
-        .pixels
-        .iter()
-        .flat_map(|c| {
-            let [r, g, b, _] = c.to_array();
-            [r, g, b]
-        })
-        .collect();
+    let rgb = frame.rgb();
     let picture: ImageBuffer<Rgb<u8>, Vec<u8>> =
         ImageBuffer::from_raw(u32::try_from(w).ok()?, u32::try_from(h).ok()?, rgb)?;
     let picture = if width < picture.width() {

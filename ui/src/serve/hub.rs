@@ -22,9 +22,9 @@ use rumqttc::{AsyncClient, Event, Packet, QoS};
 use serde::Serialize;
 use tokio::sync::watch;
 
-use super::mqtt::{self, Broker};
 use super::routes::{Refusals, text};
 use super::{ServeError, Token, page};
+use live::mqtt::{self, Broker};
 
 /// A table not heard from for this long is shown as stale.
 const STALE_AFTER: Duration = Duration::from_secs(10);

@@ -21,14 +21,13 @@
 pub mod address;
 mod feed;
 mod frame;
+pub mod hall;
 pub mod hub;
-pub mod mqtt;
 mod page;
 pub mod qr;
 mod replay;
 mod routes;
 mod socket;
-pub mod token;
 mod umpire;
 pub mod view;
 
@@ -40,9 +39,9 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::app::pipeline::TableState;
 pub use feed::Feed;
-pub use token::Token;
+pub use live::Token;
+use live::pipeline::TableState;
 
 /// The newest table state, as the pipeline publishes it.
 pub type States = watch::Receiver<Option<Arc<TableState>>>;
@@ -65,7 +64,7 @@ pub struct ServeOptions {
     /// Most updates a second sent to pages.
     pub rate: f64,
     /// Publish the table to this broker too.
-    pub mqtt: Option<mqtt::Broker>,
+    pub mqtt: Option<live::mqtt::Broker>,
     /// Where the umpire's cases are saved.
     pub cases: PathBuf,
 }
@@ -182,7 +181,7 @@ impl Server {
         if let Some(broker) = options.mqtt.clone() {
             let name = options.name.clone().unwrap_or_else(|| "table".into());
             let page = Some(links.viewer.clone());
-            runtime.spawn(mqtt::publish_with_page(broker, name, page, feed.clone()));
+            runtime.spawn(hall::publish_with_page(broker, name, page, feed.clone()));
         }
         let app = routes::router(routes::Shared {
             feed: feed.clone(),

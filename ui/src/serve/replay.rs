@@ -5,7 +5,7 @@
 //! Decisions:
 //! - Only reading, by plain `GET`s: each page looks back on its own, and nothing asked here
 //!   changes what another page sees.
-//! - A moment is [`crate::app::replay::table_at`] made into the page's [`TableView`]: the page
+//! - A moment is [`live::replay::table_at`] made into the page's [`TableView`]: the page
 //!   draws the past with the code that draws the present, and the app's own replay rules the
 //!   same table the same way.
 //! - The record is read on blocking threads (SQLite, then ruling the past table afresh), at most
@@ -32,7 +32,7 @@ use tokio::sync::Semaphore;
 
 use super::routes::{Shared, refuse_token};
 use super::view::TableView;
-use crate::app::replay::table_at;
+use live::replay::table_at;
 
 /// Records read at once: each reading takes a core while it lasts.
 const READERS: usize = 2;

@@ -3,7 +3,7 @@
 
 use super::routes::Shared;
 use super::socket::Request;
-use crate::app::umpire::{dispute, save_case};
+use live::umpire::{dispute, save_case};
 
 /// Do what the umpire asked; what to say, or why not.
 pub async fn act(shared: &Shared, request: Request) -> Result<String, String> {

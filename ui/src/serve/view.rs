@@ -18,8 +18,8 @@ use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::LengthUnit;
 use serde::Serialize;
 
-use crate::app::overlay::side_colour;
-use crate::app::pipeline::{CalibrationStatus, TableState};
+use live::look::side_rgb;
+use live::pipeline::{CalibrationStatus, TableState};
 
 /// The table as a page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -366,7 +366,7 @@ fn terrain_view(piece: &rules::scene::Terrain) -> TerrainView {
 }
 
 fn unit_view(scene: &rules::Scene, unit: &rules::scene::Unit, sighting: &'static str) -> UnitView {
-    let [r, g, b, _] = side_colour(scene, &unit.side).to_array();
+    let [r, g, b] = side_rgb(scene, &unit.side);
     UnitView {
         name: unit.name.clone(),
         side: unit.side.clone(),
@@ -458,7 +458,7 @@ fn motion_view(state: &TableState) -> MotionView {
 /// The latest moves a page is sent.
 const MOVES_SENT: usize = 12;
 
-fn move_view(record: &crate::app::pipeline::MoveRecord) -> MoveView {
+fn move_view(record: &live::pipeline::MoveRecord) -> MoveView {
     let event = &record.event;
     MoveView {
         unit: event.unit.clone(),

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use vedette_ui::app::pipeline::{Processor, TableState};
+use live::pipeline::{Processor, TableState};
 use vision::FrameSource;
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, SyntheticTable};

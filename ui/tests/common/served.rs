@@ -18,7 +18,7 @@ impl Served {
     /// Start `vedette` with `args` (`serve …` or `hub …`) and wait until it has printed the
     /// `labels`' links.
     pub fn start(args: &[&str], labels: &[&str]) -> Served {
-        Served::start_logging(args, labels, "vedette_ui=info")
+        Served::start_logging(args, labels, "vedette_ui=info,live=info")
     }
 
     /// [`Served::start`] with the log filter `rust_log` (`RUST_LOG`).

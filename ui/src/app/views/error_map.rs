@@ -11,7 +11,7 @@ use vision::ErrorMap;
 use crate::app::AppState;
 use crate::app::measure::Lengths;
 use crate::app::overlay::{self, PlanTransform};
-use crate::app::pipeline::TableState;
+use live::pipeline::TableState;
 
 /// A figure at or under this is drawn green ...
 const GOOD: Inches = Inches(0.02);

@@ -95,12 +95,7 @@ pub fn ruling_row(ui: &mut egui::Ui, ruling: &Ruling) {
     });
 }
 
-fn stats(
-    ui: &mut egui::Ui,
-    unit: &Unit,
-    state: &AppState,
-    table: &crate::app::pipeline::TableState,
-) {
+fn stats(ui: &mut egui::Ui, unit: &Unit, state: &AppState, table: &live::pipeline::TableState) {
     let units = state.settings.units.for_table(table.scene.as_deref());
     let frame = unit.footprint.frame();
     let summary = table
@@ -269,7 +264,7 @@ pub fn inspector(ui: &mut egui::Ui, state: &mut AppState) {
     ui.label(RichText::new(marks_legend()).small().color(DIM));
     let profile = scene.profile();
     for topic in topics {
-        let heading = crate::commands::rulings::heading(topic, &profile);
+        let heading = live::look::heading(topic, &profile);
         ui.label(RichText::new(heading).underline());
         for ruling in own
             .iter()

@@ -49,8 +49,8 @@ pub fn live_view(ui: &mut egui::Ui, state: &mut AppState) -> Option<Click> {
     }
     let Some(calibration) = &table.calibration else {
         let why = match &table.status.calibration {
-            crate::app::pipeline::CalibrationStatus::Missing(why) => why.as_str(),
-            crate::app::pipeline::CalibrationStatus::Ready { .. } => "",
+            live::pipeline::CalibrationStatus::Missing(why) => why.as_str(),
+            live::pipeline::CalibrationStatus::Ready { .. } => "",
         };
         overlay::text_with_halo(
             &painter,

@@ -26,8 +26,8 @@ use rules::{Quarter, RulesetId};
 
 use super::measure::{Pick, tape};
 use super::overlay::{self, TableToScreen, UnitLook};
-use super::pipeline::TableState;
 use super::{AppState, Mode, Tool};
+use live::pipeline::TableState;
 
 /// The app's look: dark, with slightly larger type than egui's default (a table is read from
 /// a step back).
@@ -120,7 +120,7 @@ fn ruleset_choice(ui: &mut egui::Ui, state: &mut AppState) {
         });
     if pick != chosen {
         state.settings.setup.ruleset = pick;
-        state.commands.push(super::pipeline::Command::Ruleset(pick));
+        state.commands.push(live::pipeline::Command::Ruleset(pick));
     }
     if let Some(id) = pick.or(in_play) {
         reconstructions(ui, Profile::builtin(id));

@@ -5,8 +5,8 @@ use egui::RichText;
 use rules::units::Inches;
 
 use crate::app::overlay::{marks_legend, verdict_colour, verdict_mark};
-use crate::app::pipeline::MoveRecord;
 use crate::app::{AppState, DIM, WARN};
+use live::pipeline::MoveRecord;
 
 /// Moves listed at most, newest first.
 const MOVES_SHOWN: usize = 12;

@@ -11,8 +11,8 @@ use super::live_view::placeholder;
 use super::{TextSizes, draw_table};
 use crate::app::measure::Lengths;
 use crate::app::overlay::{self, PlanTransform, TableToScreen};
-use crate::app::pipeline::TableState;
 use crate::app::{AppState, Click};
+use live::pipeline::TableState;
 use vision::SightMap;
 
 /// The table's size, from the calibration or the scene.
@@ -269,11 +269,7 @@ const CAMERA_COLOURS: [Color32; 4] = [
 ];
 
 /// With several cameras, each one's part of the table outlined and named.
-fn coverage(
-    painter: &egui::Painter,
-    xf: &PlanTransform,
-    parts: &[crate::app::pipeline::CameraPart],
-) {
+fn coverage(painter: &egui::Painter, xf: &PlanTransform, parts: &[live::pipeline::CameraPart]) {
     for (i, part) in parts.iter().enumerate() {
         let colour = CAMERA_COLOURS[i % CAMERA_COLOURS.len()];
         let stroke = Stroke::new(2.0, colour);

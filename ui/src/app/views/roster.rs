@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, RichText};
 use roster::{Roster, RosterDocument, StandEdit, TagOwner};
 
-use crate::app::pipeline::Command;
 use crate::app::{AppState, DIM};
+use live::pipeline::Command;
 
 /// Ids of the tag36h11 family, the one rosters use unless told otherwise.
 const TAG_IDS: std::ops::RangeInclusive<u32> = 0..=586;

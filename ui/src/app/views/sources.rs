@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use egui::RichText;
 
-use crate::app::pipeline::{
+use crate::app::{AppState, DIM};
+use live::pipeline::{
     CameraChoice, Command, MOST_CAMERAS, Recording, Setup, SourceChoice, check_rig, load_cameras,
 };
-use crate::app::{AppState, DIM};
 
 /// Resolutions offered for webcams.
 const RESOLUTIONS: [(u32, u32); 3] = [(1280, 720), (1920, 1080), (3840, 2160)];

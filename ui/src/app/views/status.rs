@@ -3,9 +3,9 @@
 
 use egui::{Color32, RichText};
 
-use crate::app::lens::LensStatus;
-use crate::app::pipeline::{CalibrationStatus, CameraStatus, Status};
 use crate::app::{AppState, DIM, WARN};
+use live::lens::LensStatus;
+use live::pipeline::{CalibrationStatus, CameraStatus, Status};
 use vision::rig::CameraState;
 
 const BAD: Color32 = Color32::from_rgb(240, 90, 80);
@@ -180,9 +180,7 @@ pub fn status_bar(ui: &mut egui::Ui, state: &mut AppState) {
                 };
                 ui.label(RichText::new(text).color(colour));
                 if *stale && ui.button("Recalibrate").clicked() {
-                    state
-                        .commands
-                        .push(crate::app::pipeline::Command::Recalibrate);
+                    state.commands.push(live::pipeline::Command::Recalibrate);
                 }
             }
         }

@@ -6,8 +6,8 @@ use std::time::Duration;
 use egui::{Color32, RichText, Sense, Stroke};
 use record::{GameRecord, GameTime, MarkKind};
 
-use crate::app::replay::Replay;
 use crate::app::{AppState, DIM};
+use live::replay::Replay;
 
 /// How often a game still being played is read again while looking back at it.
 const REFRESH_EVERY: Duration = Duration::from_secs(2);

@@ -4,8 +4,8 @@
 use egui::RichText;
 
 use super::inspector::ruling_row;
-use crate::app::umpire::{dispute, save_case};
 use crate::app::{AppState, DIM};
+use live::umpire::{dispute, save_case};
 
 /// The umpire's panel.
 pub fn umpire_panel(ui: &mut egui::Ui, state: &mut AppState) {
@@ -107,7 +107,7 @@ pub fn umpire_panel(ui: &mut egui::Ui, state: &mut AppState) {
             && let Some(scene) = table.scene.clone()
         {
             state.turn.mark(scene);
-            crate::app::umpire::record_turn(&table, state.turn.turn);
+            live::umpire::record_turn(&table, state.turn.turn);
         }
         if state.turn.start.is_some() {
             ui.label(format!("turn {} marked", state.turn.turn));

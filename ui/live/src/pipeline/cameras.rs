@@ -167,7 +167,7 @@ fn camera(
         problem,
     };
     let size = match &entry.resolution {
-        Some(text) => crate::commands::args::parse_resolution(text).map_err(wrong)?,
+        Some(text) => crate::capture::parse_resolution(text).map_err(wrong)?,
         None => calibration::ImageSize {
             width: 1920,
             height: 1080,
@@ -190,7 +190,7 @@ fn camera(
         ));
     };
     if let SourceChoice::Remote(url) = &source {
-        url.parse::<crate::serve::mqtt::Broker>()
+        url.parse::<crate::mqtt::Broker>()
             .map_err(|e| wrong(e.to_string()))?;
     }
     Ok(CameraChoice {

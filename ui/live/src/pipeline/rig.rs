@@ -23,8 +23,8 @@ use vision::rig::{CameraReport, Rig, RigTable};
 use vision::{Sighting, TrackedTag};
 
 use super::*;
+use crate::mqtt::Broker;
 use crate::remote::{Heard, Listener};
-use crate::serve::mqtt::Broker;
 
 /// How often the table is made again when no camera says anything (all unplugged): often
 /// enough that a lost camera is said within a frame or two of the status bar.
@@ -174,7 +174,7 @@ fn start_eye(
     // Each camera learns and keeps its own lens: two webcams of one resolution are not one
     // lens.
     inputs.lens_folder = table.lens_folder.as_ref().map(|folder| {
-        let name = crate::serve::mqtt::topic_name(&camera.name);
+        let name = crate::mqtt::topic_name(&camera.name);
         folder.join("cameras").join(name)
     });
     if let Some(path) = &camera.calibration {

@@ -13,7 +13,7 @@ use rules::units::Inches;
 use vision::MoveEvent;
 use vision::moves::Placed;
 
-use super::pipeline::{
+use crate::pipeline::{
     CalibrationStatus, MOVES_KEPT, MoveJudgement, MoveRecord, TableState, WITHIN_ALLOWANCE,
 };
 use rules::ruling::Verdict;
@@ -30,13 +30,10 @@ pub fn table_at(record: &GameRecord, at: GameTime) -> Result<TableState, RecordE
 }
 
 /// A kept JPEG as the views' picture.
-pub fn picture(jpeg: &[u8]) -> Option<egui::ColorImage> {
+pub fn picture(jpeg: &[u8]) -> Option<crate::Picture> {
     let rgba = image::load_from_memory(jpeg).ok()?.to_rgba8();
     let size = [rgba.width() as usize, rgba.height() as usize];
-    Some(egui::ColorImage::from_rgba_unmultiplied(
-        size,
-        rgba.as_raw(),
-    ))
+    crate::Picture::from_rgba(size, rgba.into_raw())
 }
 
 /// A recorded move as the moves panel lists it.
@@ -231,7 +228,7 @@ struct Reading {
     /// The last table read, as scene and ruled.
     ruled: Option<(SceneDoc, Arc<Scene>, Arc<Rulings>)>,
     /// The last picture decoded, by when it was taken.
-    picture: Option<(GameTime, Arc<egui::ColorImage>)>,
+    picture: Option<(GameTime, Arc<crate::Picture>)>,
 }
 
 impl Reading {
@@ -296,7 +293,7 @@ impl Reading {
         &mut self,
         record: &GameRecord,
         at: GameTime,
-    ) -> Result<Option<Arc<egui::ColorImage>>, RecordError> {
+    ) -> Result<Option<Arc<crate::Picture>>, RecordError> {
         let Some(keyframe) = record.keyframe_at(at)? else {
             return Ok(None);
         };

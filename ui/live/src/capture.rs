@@ -183,6 +183,17 @@ fn open(plan: &mut SourcePlan, out: &DropSender<Captured>) -> Option<Box<dyn Fra
     }
 }
 
+/// A camera picture size by its everyday name.
+pub fn parse_resolution(name: &str) -> Result<calibration::ImageSize, String> {
+    let (width, height) = match name.to_ascii_lowercase().as_str() {
+        "720p" => (1280, 720),
+        "1080p" => (1920, 1080),
+        "4k" | "2160p" => (3840, 2160),
+        other => return Err(format!("{other:?}: use 720p, 1080p or 4k")),
+    };
+    Ok(calibration::ImageSize { width, height })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,9 +170,7 @@ impl Processor {
         match vision::to_rgba(&frame.image) {
             Ok(rgba) => {
                 let pixels = [size.width as usize, size.height as usize];
-                state.frame = Some(Arc::new(egui::ColorImage::from_rgba_unmultiplied(
-                    pixels, &rgba,
-                )));
+                state.frame = crate::Picture::from_rgba(pixels, rgba).map(Arc::new);
             }
             Err(e) => state.status.error = Some(e.to_string()),
         }

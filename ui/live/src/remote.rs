@@ -1,7 +1,7 @@
 //! A camera on another machine (a small board computer at the far end of the table): it
 //! detects, places and tracks its tags itself (`vedette camera --mqtt`) and sends them, with
 //! each frame's capture time, over the hall's MQTT broker to the machine that runs the table,
-//! whose rig fuses them with its own cameras' (see [`crate::app::pipeline`]).
+//! whose rig fuses them with its own cameras' (see [`crate::pipeline`]).
 //!
 //! Topics, under the table's (`vedette/<table>/camera/<camera>/…`):
 //! - `calibration`: the camera's calibration into the table's frame, retained, sent again
@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use vision::locate::{LocatedTag, TagPose, TagRole};
 use vision::uncertainty::TagUncertainty;
 
-use crate::serve::mqtt::{self, Broker, topic, topic_name};
+use crate::mqtt::{self, Broker, topic, topic_name};
 
 /// A tag as it travels: its pose and error bar in plain numbers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -305,7 +305,7 @@ async fn listen(
     let id = format!(
         "vedette-table-{}-{}",
         topic_name(&camera),
-        crate::serve::Token::random()
+        crate::Token::random()
     );
     let (client, events) = AsyncClient::new(mqtt::options(&broker, &id), 16);
     let topics = [

@@ -33,11 +33,9 @@ const REFINED_PER_FRAME: usize = 8;
 /// none, so no run of theirs leaves a lens for the next).
 static APP_FOLDER: OnceLock<PathBuf> = OnceLock::new();
 
-/// Keep lenses in the app's data folder from now on.
-pub fn keep_lenses() {
-    if let Some(dir) = eframe::storage_dir(crate::app::APP_ID) {
-        let _ = APP_FOLDER.set(dir.join("lenses"));
-    }
+/// Keep lenses in `folder` (the app's data folder's `lenses`) from now on.
+pub fn keep_lenses(folder: PathBuf) {
+    let _ = APP_FOLDER.set(folder);
 }
 
 /// The folder lenses are kept in, if the app keeps them.

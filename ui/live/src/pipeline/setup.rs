@@ -109,7 +109,7 @@ impl Inputs {
     pub fn load(setup: &Setup) -> Inputs {
         let mut inputs = Inputs {
             ruleset: setup.ruleset,
-            lens_folder: crate::app::lens::app_folder(),
+            lens_folder: crate::lens::app_folder(),
             still: matches!(setup.source, SourceChoice::Image(_)),
             ..Inputs::default()
         };

@@ -44,9 +44,9 @@ use vision::{
     TrackerSettings, Travelling, Unseen, locate_tags_on,
 };
 
-use super::capture::{Capture, Captured, OpenSource, SourcePlan};
-use super::demo::Demo;
-use super::lens::{LensLearning, LensStatus};
+use crate::capture::{Capture, Captured, OpenSource, SourcePlan};
+use crate::demo::Demo;
+use crate::lens::{LensLearning, LensStatus};
 use state::Rate;
 
 mod cameras;
@@ -172,7 +172,7 @@ fn open(setup: &Setup) -> (Running, Option<String>) {
 
 /// How to read one camera's source: a webcam, a video (looped: a convention table keeps
 /// playing), or a picture (whose one frame must not be dropped).
-pub(crate) fn source_plan(source: &SourceChoice) -> Result<SourcePlan, String> {
+pub fn source_plan(source: &SourceChoice) -> Result<SourcePlan, String> {
     match source {
         SourceChoice::Webcam {
             index,

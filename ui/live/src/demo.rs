@@ -14,7 +14,7 @@ use rules::units::{Degrees, Inches};
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, HandHold, SyntheticTable, framing_camera, held_in_hand};
 
-use super::pipeline::Inputs;
+use crate::pipeline::Inputs;
 
 /// The scenario the demo plays: the Crimea, two lines of battle closing across a river.
 const SCENARIO: &str = include_str!("../../../samples/scenarios/crimea-river.json");

@@ -160,7 +160,7 @@ impl Status {
 #[derive(Clone, Debug)]
 pub struct TableState {
     /// The picture, RGBA, ready for a texture.
-    pub frame: Option<Arc<egui::ColorImage>>,
+    pub frame: Option<Arc<crate::Picture>>,
     /// The frame's index in its source.
     pub frame_index: u64,
     /// The calibration in use.

@@ -124,14 +124,10 @@ fn recorded(made: &MoveRecord, now: GameTime) -> RecordedMove {
 }
 
 /// The frame as the record's picture, made on the record's thread.
-fn picture(frame: Arc<egui::ColorImage>) -> record::Picture {
+fn picture(frame: Arc<crate::Picture>) -> record::Picture {
     Box::new(move || {
         let [width, height] = frame.size;
-        let rgb: Vec<u8> = frame
-            .pixels
-            .iter()
-            .flat_map(|c| [c.r(), c.g(), c.b()])
-            .collect();
+        let rgb = frame.rgb();
         image::RgbImage::from_raw(u32::try_from(width).ok()?, u32::try_from(height).ok()?, rgb)
     })
 }

@@ -11,7 +11,7 @@ use rules::movement::{MoveCheck, check_moves};
 use rules::ruling::{Ruling, Topic};
 use rules::rulings::Rulings;
 
-use super::pipeline::TableState;
+use crate::pipeline::TableState;
 
 /// Everything the rules say between two units.
 #[derive(Clone, Debug)]
@@ -124,14 +124,13 @@ pub fn save_case(
 
 fn write_picture(
     path: &Path,
-    frame: &egui::ColorImage,
+    frame: &crate::Picture,
     table: &TableState,
     calibration: &calibration::TableCalibration,
     dispute: &Dispute,
 ) -> anyhow::Result<()> {
     let [w, h] = frame.size;
-    let rgba: Vec<u8> = frame.pixels.iter().flat_map(|c| c.to_array()).collect();
-    let image = vision::from_rgba(w as u32, h as u32, &rgba)?;
+    let image = vision::from_rgba(w as u32, h as u32, &frame.rgba)?;
     let empty = vision::FrameTags {
         tags: Vec::new(),
         problems: Vec::new(),
