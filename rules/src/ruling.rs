@@ -32,8 +32,8 @@ pub enum Verdict {
 /// What a ruling decides, typed, so that the app and the tests never read it from the English:
 /// a permission or an obligation for rulings about what a unit does (shoot, charge, move), a
 /// plain yes or no for rulings about how things stand (in range, in contact, supported), and
-/// a penalty or a test where the unit acts at a cost or on a roll. README's "What a decision
-/// means" says what each means for each topic.
+/// a penalty or a test where the unit acts at a cost or on a roll. "What a decision means" in
+/// docs/guide/rulesets.md says what each means for each topic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {

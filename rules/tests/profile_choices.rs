@@ -105,19 +105,19 @@ fn the_choices_are_every_charge_limit_and_reading_the_reader_takes() {
 }
 
 #[test]
-fn the_readme_compares_the_rulesets_choice_by_choice_from_their_profiles() {
-    // The README's table is the profiles' own: a profile changed without it fails here
+fn the_guide_compares_the_rulesets_choice_by_choice_from_their_profiles() {
+    // The guide's table is the profiles' own: a profile changed without it fails here
     // (`VEDETTE_BLESS=1 cargo test -p vedette-rules --test profile_choices` writes it again).
     let (start, end) = ("<!-- choices:start -->\n", "<!-- choices:end -->");
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).expect("the README reads");
-    let from = readme.find(start).expect("the README marks its table") + start.len();
-    let to = readme[from..].find(end).expect("the table's end") + from;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/guide/rulesets.md");
+    let guide = std::fs::read_to_string(&path).expect("the guide's rulesets chapter reads");
+    let from = guide.find(start).expect("the chapter marks its table") + start.len();
+    let to = guide[from..].find(end).expect("the table's end") + from;
     let table = rules::rulesets::choices_table();
     if std::env::var_os("VEDETTE_BLESS").is_some() {
-        let written = format!("{}{table}{}", &readme[..from], &readme[to..]);
-        std::fs::write(&path, written).expect("the README writes");
+        let written = format!("{}{table}{}", &guide[..from], &guide[to..]);
+        std::fs::write(&path, written).expect("the chapter writes");
         return;
     }
-    assert_eq!(readme[from..to], table, "README's choices table is stale");
+    assert_eq!(guide[from..to], table, "the guide's choices table is stale");
 }

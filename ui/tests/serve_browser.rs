@@ -12,7 +12,7 @@ use fantoccini::Locator;
 use serde_json::Value;
 
 /// A phone's screen: emulated, as a desktop window is never narrower than 500 px. This test
-/// makes the README's pictures (`VEDETTE_DOCS=1`).
+/// makes the guide's pictures (`VEDETTE_DOCS=1`).
 const PHONE: Setup = Setup {
     width: 390,
     height: 844,

@@ -79,7 +79,7 @@ impl DetectorSettings {
 /// - Bit errors: correcting e errors accepts any pattern within e bits of a code, and a
 ///   family's codes are only so far apart (11 bits for tag36h11, 9 for tag25h9, 5 for
 ///   tag16h5). On a busy table `vedette bench live --family tag16h5` read 7 false tags a frame
-///   at 2 bits corrected, tag25h9 one in 30 frames (see the README's figures).
+///   at 2 bits corrected, tag25h9 one in 30 frames (see docs/guide/setting-up.md, "Printing tags").
 /// - Decision margin: for the small families, at least half the weakest a real tag showed in
 ///   `vedette bench live` (tag16h5's at 14 px: 85; tag25h9's: 58), where the false reads of
 ///   tag16h5 came at 1–3. Print is worse: `vedette bench print` (sheets of text on the table)

@@ -62,7 +62,7 @@ pub fn engine_choices() -> Vec<String> {
 /// does to sight.
 const TERRAIN_FIELDS: [&str; 3] = ["entry", "charge-entry", "sight"];
 
-/// The rulesets' choices side by side, as a Markdown table (the README's): for each engine
+/// The rulesets' choices side by side, as a Markdown table (the guide's): for each engine
 /// choice and each terrain kind's entry, charge entry and sight, what each built-in profile
 /// sets — with the book paragraph its line cites — or "as Black Powder" where it says so.
 pub fn choices_table() -> String {

@@ -1,7 +1,7 @@
 //! The scene: one state of the table — its size, its terrain and the units on it.
 //!
 //! A scene is what the camera produces and what the rulings consume, and a format players can
-//! write by hand (JSON or TOML). The conventions, also in the README:
+//! write by hand (JSON or TOML). The conventions, also in docs/guide/file-formats.md:
 //! - lengths are table inches; the origin is a table corner, `x` runs along the table's width
 //!   and `y` along its depth (the plan view draws `y` upwards);
 //! - `facing` is in degrees counter-clockwise from +x, the direction the unit's front faces;

@@ -213,7 +213,7 @@ pub struct AnchorsCommand {
     )]
     pub layout: Option<PathBuf>,
     /// A standard kit of 2" anchors 1.5" in from the edges: 4, 6 or 8 anchors. Mid-edge
-    /// anchors pin the middle of the table (see the README's camera section).
+    /// anchors pin the middle of the table (see docs/guide/setting-up.md, "Placing the anchors").
     #[arg(long, value_parser = ["4", "6", "8"], conflicts_with = "board")]
     pub kit: Option<String>,
     /// The playing area for --kit, width x depth: `72x48in`, `180x120cm`.

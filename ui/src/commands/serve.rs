@@ -25,7 +25,7 @@ pub struct SourceArgs {
     #[arg(long, value_name = "INDEX", conflicts_with_all = ["video", "image", "cameras"])]
     pub webcam: Vec<u32>,
     /// Several cameras over one table, from a cameras file (webcams, videos, pictures and
-    /// remote cameras, each with its own calibration): see the README.
+    /// remote cameras, each with its own calibration): see docs/guide/conventions.md.
     #[arg(long, value_name = "CAMERAS.toml", conflicts_with_all = ["video", "image", "calibration"])]
     pub cameras: Option<PathBuf>,
     /// A video file, played in a loop.

@@ -149,7 +149,8 @@ pub struct UnitView {
 pub struct RulingView {
     /// Shooting, charge, command …
     pub topic: Topic,
-    /// Must, may, cannot, yes, no, borderline, penalty, test (README: "What a decision means").
+    /// Must, may, cannot, yes, no, borderline, penalty, test (docs/guide/rulesets.md: "What a
+    /// decision means").
     pub decision: Decision,
     /// The verdict's colour class and mark: `yes` ✔, `penalty` ➖, `test` 🎲, `no` ✖,
     /// `borderline` ?.

@@ -30,7 +30,7 @@ pub struct Setup {
     /// How long chromium may take to start under chromedriver, and a page to get to what
     /// [`Browser::until`] waits for.
     pub patience: Duration,
-    /// Whether `VEDETTE_DOCS=1` also writes its screenshots to `docs/`: the README's pictures
+    /// Whether `VEDETTE_DOCS=1` also writes its screenshots to `docs/`: the guide's pictures
     /// are made by the test that shows them.
     pub docs: bool,
 }

@@ -142,7 +142,7 @@ pub struct TagDefaults {
 
 /// The tag families Vedette prints and reads, by their AprilTag names. Fewer, bigger cells
 /// make a tag readable smaller, at the price of fewer ids and less protection against a
-/// pattern on the cloth reading as a tag (see the README's figures).
+/// pattern on the cloth reading as a tag (see docs/guide/setting-up.md, "Printing tags").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TagFamily {
     /// 6×6 data cells, 587 ids: the default.
