@@ -64,14 +64,30 @@ impl Crate {
         Some(at)
     }
 
+    /// The file that defines the item a path names, or `None` when the path reaches no item
+    /// of this crate (a local name, another crate's, or a module: a local variable that a
+    /// glob's module happens to share a name with).
+    fn resolve_item(&self, from: &ModulePath, path: &[String]) -> Option<ModulePath> {
+        let (mut at, rest) = self.start(from, path)?;
+        for segment in rest {
+            let mut deeper = at.clone();
+            deeper.push(segment.clone());
+            if !self.files.contains_key(&deeper) {
+                return self.defined_at(&at, segment, 0);
+            }
+            at = deeper;
+        }
+        None
+    }
+
     /// Where `name`, reached as an item of module `at`, is defined: `at` itself, or wherever
-    /// a `pub use` of `at` sends it.
+    /// a `use` of `at` sends it.
     fn defined_at(&self, at: &ModulePath, name: &str, depth: usize) -> Option<ModulePath> {
         let file = self.files.get(at)?;
         if depth > 8 || defines(file, name) {
             return Some(at.clone());
         }
-        for (exported, target) in re_exports(file) {
+        for (exported, target) in brought_in(file) {
             if exported.as_deref() == Some(name) {
                 return self.resolve(at, &target, depth + 1);
             }
@@ -129,8 +145,14 @@ impl Crate {
                     used.entry(target).or_insert_with(|| path.join("::"));
                 }
             };
+            let globs = paths.globs();
             for path in paths.used() {
                 depend(&path, self.resolve(module, &path, 0));
+                // A name a glob brought in counts as a use of the file that defines it.
+                for glob in globs.iter().filter(|_| !paths.imports(&path[0])) {
+                    let through: Vec<String> = glob.iter().chain(&path).cloned().collect();
+                    depend(&through, self.resolve_item(module, &through));
+                }
             }
             for path in &paths.implemented {
                 let target = self.resolve(module, &paths.named(path), 0);
@@ -199,11 +221,6 @@ fn is_test(item: &syn::Item) -> bool {
     })
 }
 
-/// Whether an item is a `pub use` (a name passed on).
-fn is_re_export(item: &syn::Item) -> bool {
-    matches!(item, syn::Item::Use(u) if !matches!(u.vis, syn::Visibility::Inherited))
-}
-
 /// Whether a file defines an item called `name` at its top level.
 fn defines(file: &syn::File, name: &str) -> bool {
     file.items.iter().any(|item| {
@@ -227,13 +244,13 @@ fn defines(file: &syn::File, name: &str) -> bool {
     })
 }
 
-/// A file's `pub use`s: each name it passes on (`None` for a glob) and the path it names.
-fn re_exports(file: &syn::File) -> Vec<(Option<String>, Vec<String>)> {
+/// A file's `use`s, each name it brings in (`None` for a glob) and the path it names: a `pub
+/// use` passes the name on, and a private one is seen by the file's child modules (through
+/// `super::` or a glob) all the same.
+fn brought_in(file: &syn::File) -> Vec<(Option<String>, Vec<String>)> {
     let mut found = Vec::new();
-    for item in &file.items {
-        if let syn::Item::Use(u) = item
-            && is_re_export(item)
-        {
+    for item in file.items.iter().filter(|item| !is_test(item)) {
+        if let syn::Item::Use(u) = item {
             use_tree(&u.tree, &mut Vec::new(), &mut found);
         }
     }
@@ -305,20 +322,30 @@ impl Paths {
         }
     }
 
-    /// Every path the code uses, its names followed through the file's `use`s; a glob `use`
-    /// counts whole (what of it is used cannot be told from here), a `use` whose name the
-    /// code never writes not at all (a `pub use` that only passes a name on).
+    /// Every path the code uses, its names followed through the file's `use`s; a `use` whose
+    /// name the code never writes counts not at all (a `pub use` that only passes a name on).
     fn used(&self) -> Vec<Vec<String>> {
-        let globs = self
-            .imported
-            .iter()
-            .filter(|(name, _)| name.is_none())
-            .map(|(_, path)| path.clone());
         self.written
             .iter()
             .map(|p| self.named(p))
-            .chain(globs)
+            .filter(|p| !p.is_empty())
             .collect()
+    }
+
+    /// The modules the file's glob `use`s bring in whole.
+    fn globs(&self) -> Vec<Vec<String>> {
+        self.imported
+            .iter()
+            .filter(|(name, _)| name.is_none())
+            .map(|(_, path)| path.clone())
+            .collect()
+    }
+
+    /// Whether a `use` of the file brings in `name` by name.
+    fn imports(&self, name: &str) -> bool {
+        self.imported
+            .iter()
+            .any(|(imported, _)| imported.as_deref() == Some(name))
     }
 }
 
@@ -581,4 +608,135 @@ fn no_file_of_the_calibration_reaches_back_to_itself() {
 #[test]
 fn no_file_of_the_vision_reaches_back_to_itself() {
     assert_no_circles("vision");
+}
+
+#[test]
+fn no_file_of_the_live_table_reaches_back_to_itself() {
+    assert_no_circles("ui/live");
+}
+
+#[test]
+fn no_file_of_the_app_and_commands_reaches_back_to_itself() {
+    assert_no_circles("ui");
+}
+
+/// The faces over the live table, each a top-level module of `ui`: the app, the web server, the
+/// hall's hub, `vedette camera`, the battle report and the other subcommands. None imports
+/// another.
+const FACES: [&str; 6] = ["app", "serve", "hub", "camera", "report", "commands"];
+
+/// What the faces share, below them all: arguments, progress bars, the web plumbing.
+const SHARED: [&str; 3] = ["args", "progress", "web"];
+
+/// Every import from a face into another face, or from the shared layer into a face.
+fn face_crossings(krate: &Crate) -> Vec<String> {
+    let top = |m: &ModulePath| m.first().cloned().unwrap_or_default();
+    let mut found = Vec::new();
+    for (from, to) in krate.imports() {
+        let importer = top(&from);
+        let below_faces = SHARED.contains(&importer.as_str());
+        if !FACES.contains(&importer.as_str()) && !below_faces {
+            continue;
+        }
+        for (to, path) in to {
+            let imported = top(&to);
+            if imported != importer && FACES.contains(&imported.as_str()) {
+                let (a, b) = (krate.file_name(&from), krate.file_name(&to));
+                found.push(format!("{a} → {b} ({path})"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_face_of_the_live_table_imports_another() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/src");
+    let krate = Crate::read(&root);
+    for module in FACES.iter().chain(&SHARED) {
+        assert!(
+            krate
+                .files
+                .keys()
+                .any(|m| m.first().map(String::as_str) == Some(*module)),
+            "ui/src has no module {module}: update FACES and SHARED with the layers"
+        );
+    }
+    let found = face_crossings(&krate);
+    assert!(
+        found.is_empty(),
+        "faces importing faces:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_face_importing_another_is_found() {
+    let file = |text: &str| syn::parse_file(text).expect("parses");
+    let krate = Crate {
+        root: PathBuf::from("made-up/src"),
+        files: BTreeMap::from([
+            (vec![], file("mod app; mod serve; mod web; mod bench;")),
+            (vec!["web".into()], file("pub struct Links;")),
+            (
+                vec!["serve".into()],
+                file("use crate::web::Links; pub struct Server(Links);"),
+            ),
+            (
+                vec!["app".into()],
+                file("pub fn share(_: crate::serve::Server) {}"),
+            ),
+            (
+                vec!["bench".into()],
+                file("use crate::{app::share, serve::Server};"),
+            ),
+        ]),
+    };
+    assert_eq!(
+        face_crossings(&krate),
+        vec!["app.rs → serve.rs (crate::serve::Server)".to_owned()]
+    );
+}
+
+#[test]
+fn the_live_table_has_no_window_and_no_web_server() {
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/live/Cargo.toml"),
+    )
+    .expect("ui/live/Cargo.toml");
+    for face in ["egui", "eframe", "winit", "axum", "vedette-ui"] {
+        let named = manifest.lines().any(|line| {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            name == face
+        });
+        assert!(!named, "the live table depends on {face}: a face's crate");
+    }
+}
+
+#[test]
+fn a_glob_import_counts_the_files_of_the_names_it_brings() {
+    // Children of `p` that glob-import their parent, which brings in `A` privately and passes
+    // `B` on: `a` and `b` use each other through it; `c` only has a local named like `a`.
+    let file = |text: &str| syn::parse_file(text).expect("parses");
+    let p = |child: &str| vec!["p".to_owned(), child.to_owned()];
+    let krate = Crate {
+        root: PathBuf::from("made-up/src"),
+        files: BTreeMap::from([
+            (vec![], file("mod p;")),
+            (
+                vec!["p".into()],
+                file("mod a; mod b; mod c; use a::A; pub use b::B;"),
+            ),
+            (p("a"), file("use super::*; pub struct A; fn f(_: B) {}")),
+            (p("b"), file("use super::*; pub struct B; fn g(_: A) {}")),
+            (p("c"), file("use super::*; fn h() { let a = 2; drop(a); }")),
+        ]),
+    };
+    let imports = krate.imports();
+    let graph = imports
+        .iter()
+        .map(|(from, to)| (from.clone(), to.keys().cloned().collect()))
+        .collect();
+    assert_eq!(circles(&graph), vec![vec![p("a"), p("b")]]);
+    assert!(imports[&p("c")].is_empty(), "{:?}", imports[&p("c")]);
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands;
+use crate::{bench, commands};
 
 /// Vedette — a computer-vision table companion for historical miniature wargames.
 #[derive(Debug, Parser)]
@@ -25,7 +25,7 @@ pub struct Cli {
     /// What the app opens (with no subcommand; without any, the source it used last), and
     /// where it records the game.
     #[command(flatten)]
-    pub source: commands::serve::SourceArgs,
+    pub source: crate::args::SourceArgs,
 
     /// What to do.
     #[command(subcommand)]
@@ -37,7 +37,7 @@ pub struct Cli {
 pub enum Command {
     /// Open the app on the built-in demo table (a Black Powder scenario played by the synthetic
     /// camera), whatever source was used last.
-    Demo(commands::serve::RecordArgs),
+    Demo(crate::args::RecordArgs),
     /// Render the app headless to a PNG (no display needed): the look, checked in tests.
     Screenshot {
         /// Show the demo table (the only source for screenshots so far).
@@ -60,10 +60,10 @@ pub enum Command {
     /// Serve the table to browsers on the local network: a live plan, each unit's rulings, a
     /// tape and the camera's picture on every phone; a link for viewers and one for the umpire
     /// (with a QR code in a terminal). With no source, the built-in demo table.
-    Serve(Box<commands::serve::ServeArgs>),
+    Serve(Box<crate::serve::command::ServeArgs>),
     /// Show every table of a hall on one page, from the MQTT broker the tables publish to
     /// (`vedette serve --mqtt`).
-    Hub(commands::serve::HubArgs),
+    Hub(crate::hub::command::HubArgs),
     /// Print the basic measurements of a scene: for every unit its position, move and range;
     /// for every pair of enemy units the edge-to-edge distance, the range from the leader,
     /// the quarter one stands in, the fraction in the fire arc, and whether it is in range.
@@ -75,7 +75,7 @@ pub enum Command {
     /// Be one camera of a table run on another machine: detect, place and track here, and
     /// send each frame's tags with its capture time over MQTT (the table lists this camera in
     /// its cameras file as `mqtt = "mqtt://host/table"` under the same name).
-    Camera(commands::camera::CameraCommand),
+    Camera(crate::camera::CameraCommand),
     /// Print a built-in ruleset profile (TOML), to copy and adjust for --profile.
     Profile {
         /// The ruleset, e.g. black-powder.
@@ -83,7 +83,7 @@ pub enum Command {
     },
     /// Benchmarks that print their figures.
     #[command(subcommand)]
-    Bench(commands::bench::BenchCommand),
+    Bench(bench::BenchCommand),
     /// Find the AprilTags in a picture: ids, centres and corners in pixels.
     Detect(commands::detect::DetectCommand),
     /// Calibrate the camera against the table and measure its lens, from every tag of known
@@ -113,11 +113,11 @@ pub enum Command {
     /// Open a recorded game in the app: scrub its timeline, step move by move and turn by
     /// turn, compare two moments. GAME is a record (from the games folder, or `--record`) or
     /// its notation (`vedette report GAME -o game.txt`).
-    Replay(commands::replay::ReplayCommand),
+    Replay(crate::app::replay_command::ReplayCommand),
     /// Write a battle report of a recorded game: a plan per turn with each move as an arrow,
     /// charges marked, the turn's notable rulings and the camera's pictures (HTML, PDF or PNG
     /// pages), or the game's notation, one line per move (.txt).
-    Report(commands::report::ReportCommand),
+    Report(crate::report::command::ReportCommand),
     /// Army rosters: which tag is on which stand of which unit.
     #[command(subcommand)]
     Roster(commands::roster::RosterCommand),
@@ -126,8 +126,8 @@ pub enum Command {
 /// Run a parsed command line, writing its report to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match &cli.command {
-        Some(Command::Serve(args)) => commands::serve::serve(args, out),
-        Some(Command::Hub(args)) => commands::serve::hub(args, out),
+        Some(Command::Serve(args)) => crate::serve::command::serve(args, out),
+        Some(Command::Hub(args)) => crate::hub::command::hub(args, out),
         Some(Command::Measure(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Rulings(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Profile { ruleset }) => commands::print_profile(ruleset, out),
@@ -153,16 +153,18 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         ),
         Some(Command::Tags(command)) => command.run(out),
         Some(Command::Anchors(command)) => command.run(out),
-        Some(Command::Bench(command)) => commands::bench::run(command, out),
+        Some(Command::Bench(command)) => bench::run(command, out),
         Some(Command::Roster(command)) => commands::roster::run(command, out),
         Some(Command::Replay(command)) => command.run(out),
         Some(Command::Report(command)) => command.run(out),
-        Some(Command::Demo(record)) => {
-            crate::app::run(Some(live::pipeline::Setup::default()), record.choice())
-        }
+        Some(Command::Demo(record)) => crate::app::run(
+            Some(live::pipeline::Setup::default()),
+            record.choice(),
+            crate::serve::starter(),
+        ),
         None => {
             let given = cli.source.given().then(|| cli.source.setup()).transpose()?;
-            crate::app::run(given, cli.source.record.choice())
+            crate::app::run(given, cli.source.record.choice(), crate::serve::starter())
         }
     }
 }
@@ -222,7 +224,7 @@ impl Cli {
             None | Some(Command::Demo(_))
                 | Some(Command::Replay(_))
                 | Some(Command::Screenshot { .. })
-                | Some(Command::Bench(commands::bench::BenchCommand::App { .. }))
+                | Some(Command::Bench(bench::BenchCommand::App { .. }))
         )
     }
 }

@@ -8,8 +8,14 @@
 //! [`cli::run`] and capture what it prints.
 
 pub mod app;
+pub mod args;
+pub mod bench;
+pub mod camera;
 pub mod cli;
 pub mod commands;
+pub mod hub;
+pub mod progress;
 pub mod quiet_gpu;
 pub mod report;
 pub mod serve;
+pub mod web;

@@ -363,7 +363,7 @@ fn with_no_camera_that_opens_the_app_says_so_and_can_open_another_source() {
 fn the_camera_menu_adds_and_removes_cameras_and_opens_them_together() {
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
-    use vedette_ui::app::views::sources::Kind;
+    use vedette_ui::app::source_form::Kind;
     use vedette_ui::app::{Settings, VedetteApp};
     let mut harness = Harness::builder()
         .with_size(vedette_ui::app::headless::WINDOW)

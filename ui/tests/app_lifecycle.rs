@@ -18,7 +18,7 @@ use rules::units::{Degrees, Inches};
 use rules::{RulesetId, Scene};
 use vedette_ui::app::headless::{WINDOW, harness_on};
 use vedette_ui::app::measure::LengthUnit;
-use vedette_ui::app::views::sources::Kind;
+use vedette_ui::app::source_form::Kind;
 use vedette_ui::app::{Mode, Settings, VedetteApp};
 use vision::FrameSource;
 use vision::synthetic::{Block, Rgb, framing_camera};

@@ -32,9 +32,10 @@ fn has_text(harness: &Harness<'_, VedetteApp>, text: &str) -> bool {
 
 #[test]
 fn share_serves_the_table_with_a_qr_code_and_counts_the_pages_watching() {
-    let mut harness = Harness::builder()
-        .with_size(WINDOW)
-        .build_eframe(|cc| VedetteApp::new(&cc.egui_ctx, Settings::default()));
+    let mut harness = Harness::builder().with_size(WINDOW).build_eframe(|cc| {
+        VedetteApp::new(&cc.egui_ctx, Settings::default())
+            .sharing_with(vedette_ui::serve::starter())
+    });
     step_until(&mut harness, "the demo table", |h| {
         h.state()
             .state

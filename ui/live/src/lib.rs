@@ -9,7 +9,6 @@
 //! on one another; it runs headless and is tested headless.
 
 pub mod capture;
-pub mod demo;
 pub mod lens;
 pub mod look;
 pub mod mqtt;
@@ -23,4 +22,5 @@ pub mod umpire;
 
 pub use picture::Picture;
 pub use pipeline::TableState;
+pub use pipeline::demo;
 pub use token::Token;

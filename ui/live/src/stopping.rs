@@ -57,3 +57,19 @@ pub fn on_stop_signal(stop: impl FnOnce(&'static str) + Send + 'static) {
         tracing::warn!("cannot listen for stop signals: {e}");
     }
 }
+
+/// Block until Ctrl-C, SIGTERM or SIGHUP, or until `seconds` have passed (none: no limit), for
+/// a command that serves until stopped.
+pub fn until_stopped(seconds: Option<f64>) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let limit = std::time::Duration::from_secs_f64(seconds.unwrap_or(1e9).clamp(0.0, 1e9));
+        tokio::select! {
+            signal = stop_signal() => tracing::info!("{signal}: stopping"),
+            () = tokio::time::sleep(limit) => {}
+        }
+    });
+    Ok(())
+}

@@ -2,7 +2,7 @@
 //! the camera against the table and the lens, from every tag of known size in the pictures —
 //! the anchors, the roster's stand tags, and the board in any picture that shows it.
 
-use super::args::DetectorArgs;
+use crate::args::DetectorArgs;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `vedette detect IMAGE [--json]`: the tags in a picture, in pixels.
 
-use super::args::DetectorArgs;
+use crate::args::DetectorArgs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

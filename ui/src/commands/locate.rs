@@ -1,6 +1,6 @@
 //! `vedette locate` and `vedette analyze`: from a picture to tags, stands and rulings.
 
-use super::args::{DetectorArgs, LocateInputs};
+use crate::args::{DetectorArgs, LocateInputs};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +38,19 @@ pub struct Located {
     check: AnchorCheck,
     roster: Option<Roster>,
     scene: Option<(Scene, vision::locate::Sighted)>,
+}
+
+impl LocateInputs {
+    /// The inputs as `locate` and `analyze` take them.
+    pub fn args(&self) -> LocateArgs<'_> {
+        LocateArgs {
+            image: &self.image,
+            calibration: &self.calibration,
+            roster: self.roster.as_deref(),
+            terrain: self.terrain.as_deref(),
+            tag_height: rules::units::Inches(self.tag_height),
+        }
+    }
 }
 
 /// Detect, place and assemble.

@@ -1,19 +1,6 @@
 //! One module per subcommand.
 
-pub mod args;
-pub mod bench;
-pub mod bench_accuracy;
-mod bench_built;
-pub mod bench_cameras;
-mod bench_honesty;
-pub mod bench_live;
-pub mod bench_play;
-pub mod bench_print;
-pub mod bench_record;
-pub mod bench_serve;
-pub mod bench_vision;
 pub mod calibrate;
-pub mod camera;
 pub mod check_move;
 pub mod detect;
 pub mod locate;
@@ -21,11 +8,8 @@ pub mod measure;
 pub mod output;
 pub mod printables;
 pub mod render;
-pub mod replay;
-pub mod report;
 pub mod roster;
 pub mod rulings;
-pub mod serve;
 pub mod table;
 pub mod tag_advice;
 

@@ -1,7 +1,7 @@
 //! `vedette render SCENE`: a synthetic camera picture of a scene, with its tags — to try the
 //! camera commands without a camera, or to see how big tags look from where the camera stands.
 
-use super::args::within;
+use crate::args::within;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

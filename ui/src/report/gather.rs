@@ -4,7 +4,10 @@
 use record::{GameRecord, GameTime, Mark, MarkKind, RecordError};
 use rules::Scene;
 
-use super::{Notables, Picture, Report, ReportError, SideKey, Turn, TurnReport, palette, turns};
+use super::model::{Picture, Report, ReportError, SideKey, TurnReport};
+use super::notable::Notables;
+use super::palette;
+use super::turns::{self, Turn};
 
 /// The widest a camera picture is kept in a report: enough to see the table, and a report of
 /// twenty turns stays a few megabytes rather than a few dozen.

@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 use record::Carriage;
 
 use super::markup::{escape, jpeg_uri};
+use super::model::{Report, TurnReport};
 use super::palette::{CHARGE, MOVE};
-use super::{Report, TurnReport, turns};
+use super::turns;
 
 const STYLE: &str = r#"
 :root { color-scheme: light; --ink: #1f2328; --quiet: #5f6670; --rule: #e3e5e8; --charge: #b8470a; }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use resvg::{tiny_skia, usvg};
 
 use super::markup::escape;
+use super::model::{Report, ReportError, TurnReport};
 use super::palette::{CHARGE, INK, MOVE, QUIET};
-use super::{Report, ReportError, TurnReport};
 
 /// The page's width in pixels: a forum shows it whole, a phone zooms in.
 const WIDTH: f64 = 1680.0;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::ReportError;
+use super::model::ReportError;
 
 /// The browsers that print, by the names Debian and others install them under.
 const CHROMIUMS: [&str; 2] = ["chromium", "chromium-browser"];

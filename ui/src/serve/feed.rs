@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::sync::{Notify, broadcast, watch};
 
-use super::States;
 use super::view::{Patch, TableView, ruling_view};
+use live::pipeline::States;
 use live::pipeline::TableState;
 use live::umpire::TurnMarker;
 

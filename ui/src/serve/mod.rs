@@ -18,15 +18,14 @@
 //! - Every input from the network is bounded and checked: a wrong token, an oversized or
 //!   malformed message, too many connections are refused with a log line, never a panic.
 
-pub mod address;
+pub mod command;
 mod feed;
 mod frame;
 pub mod hall;
-pub mod hub;
-mod page;
-pub mod qr;
+mod records;
 mod replay;
 mod routes;
+mod shared;
 mod socket;
 mod umpire;
 pub mod view;
@@ -34,17 +33,16 @@ pub mod view;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-use tokio::sync::watch;
 
 pub use feed::Feed;
 pub use live::Token;
-use live::pipeline::TableState;
+pub use live::pipeline::States;
 
-/// The newest table state, as the pipeline publishes it.
-pub type States = watch::Receiver<Option<Arc<TableState>>>;
+use crate::web::share::{Served, Starter};
+pub use crate::web::{Links, ServeError};
+use crate::web::{address, listen, serve_http};
+use shared::Viewers;
 
 /// How to serve a table.
 #[derive(Clone, Debug)]
@@ -85,72 +83,6 @@ impl Default for ServeOptions {
     }
 }
 
-/// Why the server could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    /// The address is taken or not ours.
-    #[error("cannot listen on {address}: {source}")]
-    Listen {
-        /// The address.
-        address: SocketAddr,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The runtime's thread could not start.
-    #[error("cannot start the server's thread: {0}")]
-    Runtime(std::io::Error),
-}
-
-/// The links to a served table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Links {
-    /// For players and spectators: shows the table.
-    pub viewer: String,
-    /// For the umpire: also freezes, marks turns and saves cases.
-    pub umpire: String,
-}
-
-/// Counts a page's connection while it lasts.
-#[derive(Debug, Default)]
-pub struct Viewers(AtomicUsize);
-
-impl Viewers {
-    /// Pages connected now.
-    pub fn count(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// A runtime of one worker thread named `name`, and a listener bound to `address` on it, with
-/// the address it got (the port, when asked for port 0).
-fn listen(
-    name: &str,
-    address: SocketAddr,
-) -> Result<(tokio::runtime::Runtime, tokio::net::TcpListener, SocketAddr), ServeError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name(name)
-        .enable_all()
-        .build()
-        .map_err(ServeError::Runtime)?;
-    let bound = runtime
-        .block_on(tokio::net::TcpListener::bind(address))
-        .and_then(|listener| Ok((listener.local_addr()?, listener)));
-    let (local, listener) = bound.map_err(|source| ServeError::Listen { address, source })?;
-    Ok((runtime, listener, local))
-}
-
-/// Serve `app` on `listener` until the runtime stops, telling handlers each peer's address.
-async fn serve_http(listener: tokio::net::TcpListener, app: axum::Router, what: &'static str) {
-    let served = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    );
-    if let Err(e) = served.await {
-        tracing::error!("{what} stopped: {e}");
-    }
-}
-
 /// A running server; dropping it stops it.
 pub struct Server {
     runtime: Option<tokio::runtime::Runtime>,
@@ -183,7 +115,7 @@ impl Server {
             let page = Some(links.viewer.clone());
             runtime.spawn(hall::publish_with_page(broker, name, page, feed.clone()));
         }
-        let app = routes::router(routes::Shared {
+        let app = routes::router(shared::Shared {
             feed: feed.clone(),
             viewer,
             umpire,
@@ -224,6 +156,28 @@ impl Server {
     pub fn feed(&self) -> &Feed {
         &self.feed
     }
+}
+
+impl Served for Server {
+    fn links(&self) -> &Links {
+        &self.links
+    }
+
+    fn viewers(&self) -> usize {
+        self.viewers.count()
+    }
+}
+
+/// How the app's Share button serves its table: on every interface at `port`, as `vedette serve`
+/// does with its defaults.
+pub fn starter() -> Starter {
+    Box::new(|port, states| {
+        let options = ServeOptions {
+            listen: SocketAddr::from(([0, 0, 0, 0], port)),
+            ..ServeOptions::default()
+        };
+        Ok(Box::new(Server::start(options, states)?) as Box<dyn Served>)
+    })
 }
 
 impl Drop for Server {

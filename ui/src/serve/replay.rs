@@ -19,8 +19,8 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, Path as UrlPath, Query, State};
@@ -28,105 +28,14 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use record::{Carriage, GameRecord, GameTime, Place};
 use serde::{Deserialize, Serialize};
-use tokio::sync::Semaphore;
 
-use super::routes::{Shared, refuse_token};
+use super::records::{Game, UNREADABLE, sentence};
+use super::shared::{Shared, refuse_token};
 use super::view::TableView;
 use live::replay::table_at;
 
-/// Records read at once: each reading takes a core while it lasts.
-const READERS: usize = 2;
-
-/// How stale the kept record's timeline may be: a game being played goes on meanwhile.
-const REREAD_EVERY: Duration = Duration::from_secs(1);
-
 /// The latest moment a page may ask for, ms: a year (a larger number is a mistake, not a game).
 const LATEST: u64 = 365 * 24 * 3600 * 1000;
-
-/// The game's record as the server reads it for pages.
-pub struct Records {
-    /// The records open and not in use: one for each reader at most.
-    kept: Mutex<Vec<Game>>,
-    readers: Semaphore,
-}
-
-impl Default for Records {
-    fn default() -> Records {
-        Records {
-            kept: Mutex::new(Vec::new()),
-            readers: Semaphore::new(READERS),
-        }
-    }
-}
-
-/// A record open to read, and what is known of it.
-struct Game {
-    record: GameRecord,
-    /// When its timeline was read.
-    read: Instant,
-    /// The first moment the record holds the table (before it the camera had not seen it).
-    seen: Option<GameTime>,
-}
-
-impl Game {
-    fn open(path: &Path) -> Result<Game, record::RecordError> {
-        let started = Instant::now();
-        let record = GameRecord::open(path)?;
-        tracing::debug!("opened the game's record in {:?}", started.elapsed());
-        Ok(Game {
-            record,
-            read: Instant::now(),
-            seen: None,
-        })
-    }
-
-    /// Its timeline read again if it may have gone on since (reading an evening's timeline
-    /// takes a tenth of a second: a moment within it needs none).
-    fn fresh(&mut self) {
-        if self.read.elapsed() >= REREAD_EVERY {
-            let started = Instant::now();
-            self.record.refresh();
-            self.read = Instant::now();
-            tracing::debug!("read the game's timeline again in {:?}", started.elapsed());
-        }
-    }
-
-    /// Its timeline read again if `asked` is past what it reaches (the game went on since).
-    fn reaching(&mut self, asked: GameTime) {
-        if asked > self.record.until() {
-            self.fresh();
-        }
-    }
-
-    /// The first moment the record holds the table, found once: the record only grows.
-    fn first_seen(&mut self) -> Option<GameTime> {
-        if self.seen.is_none() {
-            self.seen = self.record.first_table();
-        }
-        self.seen
-    }
-
-    /// The moment a page asked for, as the record can show it: no later than it reaches, no
-    /// earlier than the table was first seen.
-    fn moment(&mut self, asked: GameTime) -> GameTime {
-        self.reaching(asked);
-        let at = asked.min(self.record.until());
-        match self.first_seen() {
-            Some(seen) => at.max(seen),
-            None => at,
-        }
-    }
-}
-
-/// A plain sentence, as every refusal of the server is.
-fn sentence(status: StatusCode, text: String) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response()
-}
 
 /// JSON that changes as the game goes on: never cached.
 fn fresh_json(body: String) -> Response {
@@ -143,56 +52,29 @@ fn fresh_json(body: String) -> Response {
 const NOT_RECORDED: &str =
     "This table's game is not recorded, so there is nothing to look back at.\n";
 
-const UNREADABLE: &str = "The game's record cannot be read just now; try again in a moment.\n";
-
-impl Records {
-    /// Run `work` on the served game's record on a blocking thread, when a reader's turn
-    /// comes; its answer, or why there is none.
-    async fn read(
-        shared: &Arc<Shared>,
-        work: impl FnOnce(&mut Game) -> Response + Send + 'static,
-    ) -> Response {
-        let recorder = shared
-            .feed
-            .snapshot()
-            .and_then(|snapshot| snapshot.state.recorder.clone());
-        let Some(recorder) = recorder else {
-            return sentence(StatusCode::NOT_FOUND, NOT_RECORDED.into());
-        };
-        let path = recorder.path().to_owned();
-        let Ok(_turn) = shared.records.readers.acquire().await else {
-            return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
-        };
-        let shared = shared.clone();
-        let done = tokio::task::spawn_blocking(move || shared.records.with_game(&path, work)).await;
-        done.unwrap_or_else(|e| {
-            tracing::warn!("reading the game's record stopped: {e}");
-            sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into())
-        })
-    }
-
-    /// Run `work` on a kept record of `path` (opened if none is free), then keep it for the
-    /// next request. Records of another game (the app's Share, opening another source) go.
-    fn with_game(&self, path: &Path, work: impl FnOnce(&mut Game) -> Response) -> Response {
-        let kept = self.kept.lock().ok().and_then(|mut kept| {
-            kept.retain(|game| game.record.path() == path);
-            kept.pop()
-        });
-        let mut game = match kept.map_or_else(|| Game::open(path), Ok) {
-            Ok(game) => game,
-            Err(e) => {
-                tracing::warn!("cannot read the game's record for a page: {e}");
-                return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
-            }
-        };
-        let answer = work(&mut game);
-        if let Ok(mut kept) = self.kept.lock()
-            && kept.len() < READERS
-        {
-            kept.push(game);
-        }
-        answer
-    }
+/// Run `work` on the served game's record on a blocking thread, when a reader's turn
+/// comes; its answer, or why there is none.
+async fn read_record(
+    shared: &Arc<Shared>,
+    work: impl FnOnce(&mut Game) -> Response + Send + 'static,
+) -> Response {
+    let recorder = shared
+        .feed
+        .snapshot()
+        .and_then(|snapshot| snapshot.state.recorder.clone());
+    let Some(recorder) = recorder else {
+        return sentence(StatusCode::NOT_FOUND, NOT_RECORDED.into());
+    };
+    let path = recorder.path().to_owned();
+    let Ok(_turn) = shared.records.readers.acquire().await else {
+        return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
+    };
+    let shared = shared.clone();
+    let done = tokio::task::spawn_blocking(move || shared.records.with_game(&path, work)).await;
+    done.unwrap_or_else(|e| {
+        tracing::warn!("reading the game's record stopped: {e}");
+        sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into())
+    })
 }
 
 /// The game's file name, without its folder: all of its place a page or the hall is told.
@@ -379,7 +261,7 @@ pub async fn timeline(
         Ok(since) => since,
         Err(why) => return sentence(StatusCode::BAD_REQUEST, why),
     };
-    Records::read(&shared, move |game| {
+    read_record(&shared, move |game| {
         game.fresh();
         let timeline = timeline_of(game, since);
         fresh_json(serde_json::to_string(&timeline).unwrap_or_default())
@@ -424,7 +306,7 @@ pub async fn at(
         Err(refused) => return *refused,
     };
     let name = shared.feed.name();
-    Records::read(&shared, move |game| {
+    read_record(&shared, move |game| {
         let started = Instant::now();
         let at = game.moment(asked);
         let state = match table_at(&game.record, at) {
@@ -465,7 +347,7 @@ pub async fn picture(
         Ok(asked) => asked,
         Err(refused) => return *refused,
     };
-    Records::read(&shared, move |game| match game.record.keyframe_at(asked) {
+    read_record(&shared, move |game| match game.record.keyframe_at(asked) {
         Ok(Some(kept)) => (
             [
                 (header::CONTENT_TYPE, "image/jpeg"),

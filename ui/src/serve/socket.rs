@@ -7,14 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::routes::{Role, Shared, Slot};
-use super::umpire;
-
-/// The largest message a page may send, bytes: the umpire's note on a case is the longest.
-pub const MAX_MESSAGE: usize = 4096;
+use super::shared::{Role, Shared, Slot};
+use super::umpire::{self, Request};
 
 /// Messages a page may get wrong before it is let go.
 const MAX_MISTAKES: u32 = 5;
@@ -24,30 +21,6 @@ const SEND_LIMIT: Duration = Duration::from_secs(10);
 
 /// How often a quiet connection is pinged, so that dead ones are noticed.
 const PING_EVERY: Duration = Duration::from_secs(20);
-
-/// What a page may ask.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "do", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum Request {
-    /// Nothing: keeps the connection alive through proxies.
-    Ping,
-    /// Freeze the view for every page (umpire).
-    Freeze,
-    /// Let the view follow the table again (umpire).
-    Unfreeze,
-    /// Start a turn: moves are checked from here (umpire).
-    MarkTurn,
-    /// Save the dispute between two units as a case (umpire).
-    SaveCase {
-        /// One unit's id.
-        a: String,
-        /// The other's.
-        b: String,
-        /// The umpire's note.
-        #[serde(default)]
-        note: String,
-    },
-}
 
 /// What the server says to one page.
 #[derive(Debug, Serialize)]

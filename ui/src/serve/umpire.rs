@@ -1,9 +1,34 @@
 //! The umpire's link's actions, done as the app does them: freeze the view, mark a turn, save
 //! the dispute between two units as a case. Replies name the case's file, never its folder.
 
-use super::routes::Shared;
-use super::socket::Request;
+use serde::Deserialize;
+
+use super::shared::Shared;
 use live::umpire::{dispute, save_case};
+
+/// What a page may ask.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Request {
+    /// Nothing: keeps the connection alive through proxies.
+    Ping,
+    /// Freeze the view for every page (umpire).
+    Freeze,
+    /// Let the view follow the table again (umpire).
+    Unfreeze,
+    /// Start a turn: moves are checked from here (umpire).
+    MarkTurn,
+    /// Save the dispute between two units as a case (umpire).
+    SaveCase {
+        /// One unit's id.
+        a: String,
+        /// The other's.
+        b: String,
+        /// The umpire's note.
+        #[serde(default)]
+        note: String,
+    },
+}
 
 /// Do what the umpire asked; what to say, or why not.
 pub async fn act(shared: &Shared, request: Request) -> Result<String, String> {

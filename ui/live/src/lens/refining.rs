@@ -149,7 +149,7 @@ mod tests {
     use vision::synthetic::{Effects, Renderer};
 
     use super::*;
-    use crate::demo::Demo;
+    use crate::pipeline::demo::Demo;
 
     /// The mean distance of sightings' corners from the truth, in pixels.
     fn mean_error(sightings: &[TagSighting], truth: &[TagSighting]) -> f64 {

@@ -6,6 +6,8 @@ use rules::ground::Ground;
 use vision::refine::{TablePicture, TableTags, calibrate_pictures};
 
 use super::ground::{GroundLearning, Seen};
+use super::state::Rate;
+use super::table::TableBook;
 use super::*;
 
 /// Frames in a row the anchors must say "the camera moved" before the processor recalibrates
@@ -18,9 +20,6 @@ pub(super) const SIGHT_CELL: Inches = Inches(2.0);
 /// The side of the cells of the plan's map of where the camera measures worst: 12 × 8 on a
 /// 6' × 4' table, fine enough to show how the error grows away from the camera.
 pub(super) const ERROR_CELL: Inches = Inches(6.0);
-
-/// The latest moves the views are given.
-pub const MOVES_KEPT: usize = 50;
 
 /// One frame's work, without the thread.
 pub struct Processor {

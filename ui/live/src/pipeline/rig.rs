@@ -22,6 +22,8 @@ use roster::TagDefaults;
 use vision::rig::{CameraReport, Rig, RigTable};
 use vision::{Sighting, TrackedTag};
 
+use super::state::hand_over;
+use super::table::TableBook;
 use super::*;
 use crate::mqtt::Broker;
 use crate::remote::{Heard, Listener};

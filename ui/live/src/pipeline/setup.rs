@@ -166,3 +166,32 @@ impl Inputs {
         inputs
     }
 }
+
+/// One camera of a rig over the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CameraChoice {
+    /// Its name in the status bar and the plan ("west", "webcam 2", "far end").
+    pub name: String,
+    /// Where its frames (or, for a remote camera, its tags) come from.
+    pub source: SourceChoice,
+    /// Its own calibration; without one it calibrates itself from the table's anchors.
+    pub calibration: Option<PathBuf>,
+}
+
+impl CameraChoice {
+    /// Webcams by index, each calibrating itself from the anchors.
+    pub fn webcams(indices: &[u32]) -> Vec<CameraChoice> {
+        indices
+            .iter()
+            .map(|&index| CameraChoice {
+                name: format!("webcam {index}"),
+                source: SourceChoice::Webcam {
+                    index,
+                    width: 1920,
+                    height: 1080,
+                },
+                calibration: None,
+            })
+            .collect()
+    }
+}

@@ -329,3 +329,17 @@ impl Rate {
         }
     }
 }
+/// Hand a state to the ruling thread: a live source's frame is skipped if that thread is
+/// busy; a message, a picture's or a script's frame waits for it.
+pub(super) fn hand_over(
+    to_ruling: &DropSender<(TableState, u64)>,
+    state: TableState,
+    rules: u64,
+    wait: bool,
+) {
+    if wait {
+        to_ruling.deliver((state, rules));
+    } else {
+        to_ruling.offer((state, rules));
+    }
+}

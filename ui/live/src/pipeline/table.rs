@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The latest moves the views are given.
+pub const MOVES_KEPT: usize = 50;
+
 /// What one camera says of its frame: its tags as its tracker follows them, placed through
 /// its calibration.
 #[derive(Clone, Debug)]

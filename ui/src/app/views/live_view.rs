@@ -4,9 +4,9 @@
 use egui::{Align2, Color32, Pos2, Rect, Sense, Vec2};
 use rules::units::Inches;
 
-use super::{TextSizes, draw_table};
+use super::table::{TextSizes, draw_table, placeholder};
 use crate::app::overlay::{self, LiveTransform, TableToScreen};
-use crate::app::{AppState, Click, DIM};
+use crate::app::{AppState, Click};
 
 /// The picture's place in the space available: as large as fits, centred, its shape kept.
 pub fn fit(available: Rect, image: [usize; 2]) -> Rect {
@@ -142,15 +142,4 @@ fn lens_coverage(painter: &egui::Painter, rect: Rect, coverage: &calibration::le
             painter.rect_filled(Rect::from_min_size(min, cell).shrink(1.0), 0.0, colour);
         }
     }
-}
-
-/// A message in the middle of an empty view.
-pub fn placeholder(painter: &egui::Painter, area: Rect, text: &str) {
-    painter.text(
-        area.center(),
-        Align2::CENTER_CENTER,
-        text,
-        egui::FontId::proportional(16.0),
-        DIM,
-    );
 }

@@ -7,8 +7,7 @@ use rules::geometry::{TablePoint, distance};
 use rules::units::Inches;
 
 use super::error_map;
-use super::live_view::placeholder;
-use super::{TextSizes, draw_table};
+use super::table::{TextSizes, draw_table, placeholder};
 use crate::app::measure::Lengths;
 use crate::app::overlay::{self, PlanTransform, TableToScreen};
 use crate::app::{AppState, Click};

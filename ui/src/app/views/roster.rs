@@ -4,7 +4,6 @@
 //! once; the file changes when the player saves.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText};
 use roster::{Roster, RosterDocument, StandEdit, TagOwner};
@@ -14,41 +13,6 @@ use live::pipeline::Command;
 
 /// Ids of the tag36h11 family, the one rosters use unless told otherwise.
 const TAG_IDS: std::ops::RangeInclusive<u32> = 0..=586;
-
-/// The editor's state between frames.
-#[derive(Debug, Default)]
-pub struct RosterEditor {
-    /// The panel is showing.
-    pub open: bool,
-    /// The roster file being edited.
-    pub document: Option<RosterDocument>,
-    /// What the last edit or save said, when it failed.
-    pub error: Option<String>,
-    /// Learn tags: what the player has picked for each unknown tag so far.
-    pub choice: HashMap<u32, TagOwner>,
-    opened: Option<PathBuf>,
-}
-
-impl RosterEditor {
-    /// Open `path` unless it is the file already open (the setup may change under the panel).
-    fn follow(&mut self, path: &Path) {
-        if self.opened.as_deref() == Some(path) {
-            return;
-        }
-        self.opened = Some(path.to_owned());
-        self.choice.clear();
-        match RosterDocument::open(path) {
-            Ok(doc) => {
-                self.document = Some(doc);
-                self.error = None;
-            }
-            Err(e) => {
-                self.document = None;
-                self.error = Some(e.to_string());
-            }
-        }
-    }
-}
 
 /// Everything a tag can be put on, labelled for a menu.
 fn owners(roster: &Roster) -> Vec<(TagOwner, String)> {

@@ -1,77 +1,10 @@
 //! The Share button: serve the table to phones on the local network (as `vedette serve` does),
 //! with a QR code to scan across the table.
 
-use std::net::SocketAddr;
-
 use egui::{Color32, RichText, Sense, Vec2};
 
 use crate::app::{AppState, DIM, WARN};
-use crate::serve::qr::{self, Modules};
-use crate::serve::{ServeOptions, Server, States};
-
-/// The port tried first; another is taken if it is busy.
-const PORT: u16 = 8765;
-
-/// The table's server, while it runs.
-#[derive(Default)]
-pub struct Share {
-    /// The server and its link's QR code.
-    running: Option<(Server, Option<Modules>)>,
-    /// Why the last start failed.
-    error: Option<String>,
-    /// Asked from the UI: start (`true`) or stop; done by the app, which holds the pipeline.
-    pub requested: Option<bool>,
-    /// Whether the umpire's link is shown.
-    show_umpire: bool,
-}
-
-impl Share {
-    /// Whether the table is being served.
-    pub fn is_on(&self) -> bool {
-        self.running.is_some()
-    }
-
-    /// Pages connected now (0 when not shared).
-    pub fn viewers(&self) -> usize {
-        self.running
-            .as_ref()
-            .map_or(0, |(server, _)| server.viewers())
-    }
-
-    /// The links, while the table is shared.
-    pub fn links(&self) -> Option<&crate::serve::Links> {
-        self.running.as_ref().map(|(server, _)| server.links())
-    }
-
-    /// Start serving `states` (or stop).
-    pub fn switch(&mut self, on: bool, states: Option<States>) {
-        self.error = None;
-        if !on {
-            self.running = None;
-            return;
-        }
-        let Some(states) = states else {
-            self.error = Some("no live table to share".into());
-            return;
-        };
-        let options = |port: u16| ServeOptions {
-            listen: SocketAddr::from(([0, 0, 0, 0], port)),
-            ..ServeOptions::default()
-        };
-        let started = Server::start(options(PORT), states.clone())
-            .or_else(|_| Server::start(options(0), states));
-        match started {
-            Ok(server) => {
-                let code = qr::modules(&server.links().viewer);
-                self.running = Some((server, code));
-            }
-            Err(e) => {
-                tracing::error!("cannot share the table: {e}");
-                self.error = Some(e.to_string());
-            }
-        }
-    }
-}
+use crate::web::qr::Modules;
 
 /// The toolbar's button.
 pub fn share_button(ui: &mut egui::Ui, state: &mut AppState) {

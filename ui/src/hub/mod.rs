@@ -7,6 +7,8 @@
 //! Whatever arrives from the broker is checked: anyone on a hall's network can publish to it. A
 //! table's link is taken only if it is a plain `http(s)://` address of a table's page.
 
+pub mod command;
+
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -22,8 +24,8 @@ use rumqttc::{AsyncClient, Event, Packet, QoS};
 use serde::Serialize;
 use tokio::sync::watch;
 
-use super::routes::{Refusals, text};
-use super::{ServeError, Token, page};
+use crate::web::{MAX_MESSAGE, Refusals, ServeError, address, asset, page, serve_http, text};
+use live::Token;
 use live::mqtt::{self, Broker};
 
 /// A table not heard from for this long is shown as stale.
@@ -237,9 +239,9 @@ impl Hub {
         host: Option<String>,
         token: Option<Token>,
     ) -> Result<Hub, ServeError> {
-        let (runtime, listener, address) = super::listen("vedette-hub", listen)?;
+        let (runtime, listener, address) = crate::web::listen("vedette-hub", listen)?;
         let token = token.unwrap_or_else(Token::random);
-        let host = host.unwrap_or_else(|| super::address::advertised_host(&address));
+        let host = host.unwrap_or_else(|| address::advertised_host(&address));
         let link = format!("http://{host}:{}/h/{token}/", address.port());
         let hall = Arc::new(Mutex::new(Hall::default()));
         let (changed, changes) = watch::channel(0u64);
@@ -253,10 +255,10 @@ impl Hub {
         let app = Router::new()
             .route("/h/{token}/", get(hub_page))
             .route("/h/{token}/ws", get(connect))
-            .route("/assets/{file}", get(super::routes::asset))
+            .route("/assets/{file}", get(asset))
             .fallback(|| async { text(StatusCode::NOT_FOUND, NOT_THE_HUB) })
             .with_state(shared);
-        runtime.spawn(super::serve_http(listener, app, "the hub"));
+        runtime.spawn(serve_http(listener, app, "the hub"));
         Ok(Hub {
             runtime: Some(runtime),
             link,
@@ -343,7 +345,7 @@ async fn connect(
         return refused;
     }
     upgrade
-        .max_message_size(super::socket::MAX_MESSAGE)
+        .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| watch_hall(socket, shared))
 }
 

@@ -52,6 +52,6 @@ impl ReplayCommand {
             replay.pin(true);
         }
         let at = self.at.unwrap_or_else(|| replay.record().begins());
-        crate::app::run_replay(replay, at)
+        super::run_replay(replay, at)
     }
 }

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use calibration::{ImageSize, PixelPoint, TagSighting};
+use calibration::{PixelPoint, TagSighting};
 use roster::TagFamily;
 use rules::units::{Degrees, Inches};
 use vision::synthetic::{
@@ -13,7 +13,8 @@ use vision::synthetic::{
 };
 use vision::{DetectorSettings, TagDetector};
 
-use super::bench::progress;
+use super::world::HD;
+use crate::progress::progress;
 
 /// What `vedette bench print` lays out.
 #[derive(Clone, Copy, Debug)]
@@ -28,10 +29,6 @@ pub struct PrintBench {
     pub sheets: usize,
 }
 
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
 /// Stands on each table, one 1" tag each (the anchors come on top).
 const STANDS: usize = 12;
 /// A decode within this of a true tag's corners, with its id, is that tag.
@@ -78,7 +75,7 @@ pub fn run(bench: PrintBench, out: &mut dyn Write) -> anyhow::Result<()> {
         let mut world = game.table_at(0);
         world.sheets = Sheet::scatter(world.table, bench.sheets, seed)?;
         let tilt = Degrees(30.0 + 10.0 * (k % 3) as f64);
-        let camera = framing_camera(world.table, SIZE, tilt, Degrees(70.0));
+        let camera = framing_camera(world.table, HD, tilt, Degrees(70.0));
         let effects = Effects {
             seed,
             ..Effects::WEBCAM
@@ -138,7 +135,7 @@ fn report(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "print: {} pictures {SIZE} of a busy 72\"×48\" table, {STANDS} stands with 1\" tags and 4 anchors in {}, {} sheets of print on each (capitals {}\"–{}\"), camera 30°–50° from vertical",
+        "print: {} pictures {HD} of a busy 72\"×48\" table, {STANDS} stands with 1\" tags and 4 anchors in {}, {} sheets of print on each (capitals {}\"–{}\"), camera 30°–50° from vertical",
         bench.pictures,
         bench.family.name(),
         bench.sheets,

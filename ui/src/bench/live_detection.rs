@@ -18,7 +18,9 @@ use vision::{
     Detections, DetectorSettings, LiveDetector, LiveSettings, Mat, MissingTagSearch, TagDetector,
 };
 
-use super::bench::{calibrate_from_picture, percentile, progress};
+use super::figures::{percentile, quantile, sorted_times};
+use super::world::calibrate_from_picture;
+use crate::progress::progress;
 
 /// What `vedette bench live` plays.
 #[derive(Clone, Debug)]
@@ -198,15 +200,11 @@ impl Score {
     }
 
     fn median(&self) -> Duration {
-        let mut t = self.times.clone();
-        t.sort();
-        percentile(&t, 0.5)
+        percentile(&sorted_times(&self.times), 0.5)
     }
 
     fn p95(&self) -> Duration {
-        let mut t = self.times.clone();
-        t.sort();
-        percentile(&t, 0.95)
+        percentile(&sorted_times(&self.times), 0.95)
     }
 
     fn fps(&self) -> f64 {
@@ -214,11 +212,11 @@ impl Score {
     }
 
     fn error_p95(&self) -> f64 {
-        p95(&self.errors)
+        quantile(&self.errors, 0.95)
     }
 
     fn small_placed_p95(&self) -> f64 {
-        p95(&self.small_placed)
+        quantile(&self.small_placed, 0.95)
     }
 }
 
@@ -229,16 +227,6 @@ fn placing_error(shot: &Shot, sighting: &calibration::TagSighting, truth: &Truth
     let placed = shot.placed.get(&sighting.id)?;
     let pose = vision::tag_pose(truth.calibration, sighting, spec.height)?;
     Some((pose.center - placed.center).norm())
-}
-
-/// The 95th percentile of some figures, NaN of none.
-fn p95(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * 0.95).round() as usize)
-        .copied()
-        .unwrap_or(f64::NAN)
 }
 
 /// Play the game through each lens, detect both ways, print the figures.

@@ -11,10 +11,9 @@ use std::io::Write;
 use vision::DetectorSettings;
 use vision::synthetic::{Coverage, Figures, LensClass, Rendering, Verdicts};
 
-use super::bench::progress;
-use super::bench_accuracy::{
-    Bench, Heights, Picture, Placing, Truth, Way, at, chosen, sorted, table_of,
-};
+use super::accuracy::{Bench, Heights, Picture, Placing, Truth, Way, chosen, table_of};
+use super::figures::{at, sorted};
+use crate::progress::progress;
 
 /// The ways of calibrating judged on every rendering: the two a player uses.
 const WAYS: [Way; 2] = [Way::OnePicture, Way::AfterPlay];

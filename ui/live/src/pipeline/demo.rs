@@ -14,10 +14,10 @@ use rules::units::{Degrees, Inches};
 use vision::source::SyntheticSource;
 use vision::synthetic::{Effects, HandHold, SyntheticTable, framing_camera, held_in_hand};
 
-use crate::pipeline::Inputs;
+use super::setup::Inputs;
 
 /// The scenario the demo plays: the Crimea, two lines of battle closing across a river.
-const SCENARIO: &str = include_str!("../../../samples/scenarios/crimea-river.json");
+const SCENARIO: &str = include_str!("../../../../samples/scenarios/crimea-river.json");
 /// Its name in the status bar.
 const NAME: &str = "demo table: Crimea River (samples/scenarios/crimea-river.json)";
 /// Turns played before the demo starts again.

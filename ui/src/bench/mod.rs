@@ -1,11 +1,30 @@
 //! `vedette bench …`: benchmarks that print their figures.
+//!
+//! Each bench is a module of its own; they share one synthetic world ([`world`]: the staged
+//! table, the picture size, the stands' heights, the calibration from one picture) and one way
+//! of summing up ([`figures`]). The benches measure the faces too (the app, the server, the
+//! hub), so this module sits above them, below only the command line.
+
+pub mod accuracy;
+mod built;
+pub mod cameras;
+pub mod figures;
+mod honesty;
+pub mod live_detection;
+pub mod play;
+pub mod print;
+pub mod recording;
+pub mod serving;
+pub mod speed;
+pub mod world;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use self::figures::percentile;
+use crate::progress::progress;
 
-use super::args::{DetectorArgs, parse_family, parse_lens, parse_rendering};
+use crate::args::{DetectorArgs, parse_family, parse_lens, parse_rendering};
 use live::capture::parse_resolution;
 use rules::rulings::rulings;
 use rules::synthetic::battle;
@@ -21,63 +40,6 @@ pub struct RulesBench {
     pub iterations: usize,
     /// The battle's seed.
     pub seed: u64,
-}
-
-pub(crate) fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted.get(index).copied().unwrap_or_default()
-}
-
-/// Some timings, in order, for [`percentile`].
-pub(crate) fn sorted_times(times: &[Duration]) -> Vec<Duration> {
-    let mut sorted = times.to_vec();
-    sorted.sort_unstable();
-    sorted
-}
-
-/// The `q` quantile of some figures, in any order (`1.0`: the largest), NaN of none.
-pub(crate) fn quantile(values: &[f64], q: f64) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * q).round() as usize)
-        .copied()
-        .unwrap_or(f64::NAN)
-}
-
-/// A time in milliseconds, to print.
-pub(crate) fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-/// The calibration the app has once it has fitted the lens: from one picture's anchors and
-/// the roster's stand tags, their corners refined against their patterns, and again through the
-/// lens first fitted where it bends them.
-pub(crate) fn calibrate_from_picture(
-    image: &vision::Mat,
-    detected: &[calibration::TagSighting],
-    anchors: &calibration::AnchorLayout,
-    stands: &std::collections::HashMap<u32, calibration::StandTagSpec>,
-    size: calibration::ImageSize,
-) -> anyhow::Result<calibration::TableCalibration> {
-    use vision::refine::{TablePicture, TableTags, calibrate_pictures};
-    let tags = TableTags {
-        anchors,
-        stands,
-        board: None,
-        previous: None,
-        ground: None,
-    };
-    let fitted = calibrate_pictures(tags, &[TablePicture { image, detected }], size)?;
-    Ok(fitted.calibration?)
-}
-
-pub(crate) fn progress(len: usize, message: &'static str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64).with_message(message);
-    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:30} {pos}/{len}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 /// The same battle as a camera would have placed it: every stand with an error bar (0.02"
@@ -229,17 +191,17 @@ pub enum BenchCommand {
     /// trays slid, hands over units, MJPEG, motion blur, exposure swings, glare) through the
     /// live pipeline, and judge where units are ruled, the moves reported, the tags found and
     /// the time a frame takes, the tracker as it is beside the tracker as it was.
-    Play(crate::commands::bench_play::PlayBench),
+    Play(play::PlayBench),
     /// Play an evening's game on a convention table (12'×6') seen by several 1080p webcams
     /// side by side, one unplugged for part of it, each calibrated from its own anchors, their
     /// tags fused: recall, where stands are placed, how a stand in two views wavers, what the
     /// unplugged camera leaves unseen, the time a frame takes.
-    Cameras(crate::commands::bench_cameras::CamerasBench),
+    Cameras(cameras::CamerasBench),
     /// Record an evening's game of hours as the app records it (60 units carried and slid by
     /// hand, 30 frames a second, turn marks, cases, the webcam's pictures), then open the
     /// record and scrub it: the hand-over's cost on the ruling thread, the record's size an
     /// hour, the time to open it and show any moment.
-    Record(crate::commands::bench_record::RecordBench),
+    Record(recording::RecordBench),
     /// Lay sheets of print (rules, army lists: capitals 0.08"–0.5") on busy 1080p tables
     /// among the stands and count the false tags the detector reads off them in a family, with
     /// the strongest false decode against the weakest true tag (what its decision-margin floor
@@ -310,7 +272,7 @@ pub enum BenchCommand {
         /// The corners the calibrations are given: the detector's, or refined against each
         /// tag's pattern as `vedette calibrate` does.
         #[arg(long, value_enum, default_value = "refined")]
-        corners: crate::commands::bench_accuracy::Corners,
+        corners: accuracy::Corners,
         /// Tables as people build them (a camera at the side, hills, figures on the bases),
         /// measured beside their flat selves through the app's pipeline; 0 leaves them out.
         #[arg(long, default_value_t = 3)]
@@ -339,16 +301,16 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             iterations,
             seed,
         } => {
-            let bench = crate::commands::bench::RulesBench {
+            let bench = RulesBench {
                 units: *units,
                 terrain: *terrain,
                 iterations: *iterations,
                 seed: *seed,
             };
-            crate::commands::bench::rules(bench, out)
+            rules(bench, out)
         }
         BenchCommand::Vision { frames, detector } => {
-            crate::commands::bench_vision::speed(*frames, detector.settings(), out)
+            speed::speed(*frames, detector.settings(), out)
         }
         BenchCommand::Accuracy {
             tables,
@@ -361,23 +323,9 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             detector,
         } => {
             let settings = detector.settings();
-            crate::commands::bench_accuracy::accuracy(
-                *tables,
-                *seed,
-                lens,
-                *corners,
-                settings.clone(),
-                out,
-            )?;
-            crate::commands::bench_honesty::honesty(
-                *rendered_tables,
-                *seed,
-                lens,
-                rendering,
-                &settings,
-                out,
-            )?;
-            crate::commands::bench_built::built_tables(*built_tables, *seed, &settings, out)
+            accuracy::accuracy(*tables, *seed, lens, *corners, settings.clone(), out)?;
+            honesty::honesty(*rendered_tables, *seed, lens, rendering, &settings, out)?;
+            built::built_tables(*built_tables, *seed, &settings, out)
         }
         BenchCommand::Live {
             frames,
@@ -388,8 +336,8 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             family,
             lens,
             samples,
-        } => crate::commands::bench_live::run(
-            crate::commands::bench_live::LiveBench {
+        } => live_detection::run(
+            live_detection::LiveBench {
                 frames: *frames,
                 tags: *tags,
                 seed: *seed,
@@ -408,8 +356,8 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             seed,
             family,
             sheets,
-        } => crate::commands::bench_print::run(
-            crate::commands::bench_print::PrintBench {
+        } => print::run(
+            print::PrintBench {
                 pictures: *pictures,
                 seed: *seed,
                 family: *family,
@@ -422,8 +370,8 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             viewers,
             rate,
             tables,
-        } => crate::commands::bench_serve::run(
-            crate::commands::bench_serve::ServeBench {
+        } => serving::run(
+            serving::ServeBench {
                 seconds: *seconds,
                 viewers: *viewers as usize,
                 rate: *rate,
@@ -431,9 +379,9 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
             },
             out,
         ),
-        BenchCommand::Play(bench) => crate::commands::bench_play::run(bench, out),
-        BenchCommand::Cameras(bench) => crate::commands::bench_cameras::run(bench, out),
-        BenchCommand::Record(bench) => crate::commands::bench_record::run(bench, out),
+        BenchCommand::Play(bench) => play::run(bench, out),
+        BenchCommand::Cameras(bench) => cameras::run(bench, out),
+        BenchCommand::Record(bench) => recording::run(bench, out),
         BenchCommand::App {
             seconds,
             convention,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use indicatif::ProgressBar;
 
-use crate::report::{self, Cutting};
+use super::Cutting;
 
 /// Turns read before a progress bar is worth showing: a short game is done before it would
 /// be seen.
@@ -28,13 +28,13 @@ impl ReportCommand {
     /// Write the report.
     pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
         // Refused before the record is read: a wrong name is a typo, not a long wait.
-        report::Format::of(&self.output)?;
+        super::Format::of(&self.output)?;
         let record = record::open_game(&self.game)
             .with_context(|| format!("reading the game {}", self.game.display()))?;
         let mut bar: Option<ProgressBar> = None;
-        let written = report::write(&record, &self.output, &mut |done, of| {
+        let written = super::write(&record, &self.output, &mut |done, of| {
             if of >= PROGRESS_FROM {
-                bar.get_or_insert_with(|| super::bench::progress(of, "reading turns"))
+                bar.get_or_insert_with(|| crate::progress::progress(of, "reading turns"))
                     .set_position(done as u64);
             }
         })

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use calibration::{ImageSize, TableCalibration};
+use calibration::TableCalibration;
 use std::collections::VecDeque;
 
 use record::{GameRecord, GameTime, Mark, MarkKind, Recorder};
@@ -28,7 +28,9 @@ use rules::units::{Degrees, Inches};
 use vision::synthetic::{Evening, EveningSettings, LensClass, Renderer, framing_camera_for};
 use vision::{MoveEvent, Placed};
 
-use super::bench::{calibrate_from_picture, ms, percentile, progress, sorted_times};
+use super::figures::{ms, percentile, sorted_times};
+use super::world::{HD, calibrate_from_picture};
+use crate::progress::progress;
 use live::pipeline::{Keeper, MOVES_KEPT, MoveRecord, TableState};
 
 /// What `vedette bench record` plays.
@@ -58,11 +60,6 @@ pub struct RecordBench {
 }
 
 const FPS: f64 = 30.0;
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
-
 /// Record the game, open it, scrub it, print the figures.
 pub fn run(bench: &RecordBench, out: &mut dyn Write) -> anyhow::Result<()> {
     let seconds = (bench.hours * 3600.0).max(60.0);
@@ -75,7 +72,7 @@ pub fn run(bench: &RecordBench, out: &mut dyn Write) -> anyhow::Result<()> {
     });
     let camera = framing_camera_for(
         evening.settings().table,
-        LensClass::Ordinary.sample(SIZE, bench.seed),
+        LensClass::Ordinary.sample(HD, bench.seed),
         Degrees(40.0),
     );
     let path = bench.keep.clone().unwrap_or_else(|| {
@@ -149,7 +146,7 @@ impl<'a> Game<'a> {
             &sightings,
             evening.anchors(),
             &evening.roster().stand_tags(),
-            SIZE,
+            HD,
         )
         .context("the evening's first picture does not calibrate")?;
         let rests = evening

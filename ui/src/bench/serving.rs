@@ -25,10 +25,10 @@ use futures_util::StreamExt;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::bench::{ms, percentile};
+use super::figures::{ms, percentile};
 use crate::app::headless::WINDOW;
 use crate::app::{Settings, VedetteApp};
-use crate::serve::hub::Hub;
+use crate::hub::Hub;
 use crate::serve::{Feed, ServeOptions, Server};
 use live::mqtt::Broker;
 use live::pipeline::{Pipeline, Recording, Setup};

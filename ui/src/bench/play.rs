@@ -11,7 +11,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use calibration::{ImageSize, PixelPoint, TableCalibration, TagSighting};
+use calibration::{PixelPoint, TableCalibration, TagSighting};
 use roster::Roster;
 use rules::Scene;
 use rules::geometry::{OrientedRect, TablePoint};
@@ -26,8 +26,10 @@ use vision::{
     Tracker, TrackerSettings, locate_tags, observations, scene_on_table,
 };
 
-use super::args::parse_lens;
-use super::bench::{calibrate_from_picture, ms, percentile, progress, quantile, sorted_times};
+use super::figures::{ms, percentile, quantile, sorted_times};
+use super::world::{HD, calibrate_from_picture};
+use crate::args::parse_lens;
+use crate::progress::progress;
 
 /// What `vedette bench play` plays.
 #[derive(Clone, Debug, clap::Args)]
@@ -54,11 +56,6 @@ pub struct PlayBench {
     pub samples: u32,
 }
 
-/// A camera's picture size.
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
 /// A tag found further than this from where it is counts as false.
 const MATCH_PIXELS: f64 = 3.0;
 /// A unit ruled further than this from every place it ever lay was ruled where it never lay.
@@ -84,7 +81,7 @@ pub fn run(bench: &PlayBench, out: &mut dyn Write) -> anyhow::Result<()> {
     });
     let camera = framing_camera_for(
         evening.settings().table,
-        bench.lens.sample(SIZE, bench.seed),
+        bench.lens.sample(HD, bench.seed),
         Degrees(40.0),
     );
     header(bench, &evening, out)?;
@@ -240,7 +237,7 @@ impl Play {
                     &sightings,
                     evening.anchors(),
                     &stands,
-                    SIZE,
+                    HD,
                 )?;
                 self.detector
                     .search_missing(Some(MissingTagSearch::new(&fitted, &stands)?));

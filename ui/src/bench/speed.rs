@@ -6,88 +6,15 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use calibration::{AnchorLayout, ImageSize, Settings, TableSize, calibrate};
-use roster::Roster;
-use roster::TagDefaults;
-use rules::Scene;
+use calibration::{ImageSize, Settings, calibrate};
 use rules::scene::TableDoc;
 use rules::units::{Degrees, Inches};
-use vision::synthetic::{Effects, Renderer, SyntheticTable, framing_camera};
+use vision::synthetic::{Effects, Renderer, framing_camera};
 use vision::{DetectorSettings, TagDetector, TagPose, build_scene, locate_tags};
 
-use super::bench::{percentile, progress};
-
-pub(super) const TABLE: TableSize = TableSize {
-    width: 72.0,
-    depth: 48.0,
-};
-
-/// A battle staged on the synthetic table, with the anchors and roster that go with it.
-pub(super) struct Staged {
-    pub(super) roster: Roster,
-    pub(super) anchors: AnchorLayout,
-    pub(super) world: SyntheticTable,
-}
-
-/// Stands of 2"×1.5" with 1" tags, in a 9×5 grid over the whole table, each moved up to
-/// `spread` inches from its grid point, at random facings (the far edge included, where tags
-/// are smallest), each at its own height.
-pub(super) fn stage(
-    seed: u64,
-    spread: f64,
-    heights: &mut dyn FnMut() -> f64,
-) -> anyhow::Result<Staged> {
-    let mut random = xorshift(seed);
-    let mut next = move || (random() % 10_000) as f64 / 10_000.0;
-    let mut units = Vec::new();
-    for row in 0..5 {
-        for col in 0..9 {
-            let center = rules::geometry::TablePoint::new(
-                6.0 + 7.5 * f64::from(col) + spread * (next() * 2.0 - 1.0),
-                6.0 + 9.0 * f64::from(row) + spread * (next() * 2.0 - 1.0),
-            );
-            let stand = rules::scene::StandDoc {
-                center,
-                facing: next() * 360.0,
-                width: 2.0,
-                depth: 1.5,
-                sd: None,
-            };
-            let mut unit: rules::scene::UnitDoc = serde_json::from_value(serde_json::json!({
-                "id": format!("stand-{row}-{col}"), "side": if col % 2 == 0 { "red" } else { "blue" }, "kind": "infantry",
-                // Muskets, so that the error bars' coverage has shooting rulings to judge.
-                "formation": "line", "weapon": "smoothbore-musket"
-            }))?;
-            unit.stands = Some(vec![stand]);
-            units.push(unit);
-        }
-    }
-    let table = TableDoc {
-        width: TABLE.width,
-        depth: TABLE.depth,
-    };
-    let doc = rules::scene::SceneDoc::units_on(rules::RulesetId::BlackPowder, table, units);
-    let scene = Scene::from_doc(doc, "benchmark table")?;
-    let mut roster = Roster::for_scene(
-        &scene,
-        TagDefaults {
-            size: 1.0,
-            height: 0.16,
-            ..TagDefaults::default()
-        },
-        10,
-    );
-    for stand in roster.units.iter_mut().flat_map(|u| u.stands.iter_mut()) {
-        stand.tag_height = Some(heights());
-    }
-    let anchors = AnchorLayout::corners(TABLE, Inches(2.0), Inches(1.5));
-    let world = SyntheticTable::stage(&scene, &roster, &anchors);
-    Ok(Staged {
-        roster,
-        anchors,
-        world,
-    })
-}
+use super::figures::percentile;
+use super::world::{TABLE, build, stage};
+use crate::progress::progress;
 
 /// What reading a frame's corners' scatter costs: each placed tag's misfit from a square, the
 /// work `locate_tags` does to widen the bars by it (see `vision::scatter`).
@@ -107,25 +34,6 @@ fn scatter_time(
         }
     }
     started.elapsed()
-}
-
-/// A small deterministic generator of the benchmarks' layouts (xorshift), seeded.
-pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
-}
-
-pub(super) fn build() -> &'static str {
-    if cfg!(debug_assertions) {
-        "debug build (use --release for real figures)"
-    } else {
-        "release build"
-    }
 }
 
 /// Time each stage of the pipeline at 720p and 1080p.

@@ -41,8 +41,9 @@ use vision::synthetic::{
 };
 use vision::{DetectorSettings, Frame, Mat, TagDetector, TagPose};
 
-use super::bench_accuracy::{HD, at, busy, heights, sorted};
-use super::bench_vision::{Staged, TABLE, stage, xorshift};
+use super::figures::{at, mean, sorted};
+use super::world::{HD, busy, heights};
+use super::world::{Staged, TABLE, stage, xorshift};
 use live::pipeline::{Inputs, Processor, TableState};
 
 /// How long each built table is filmed for the hills to be learnt, one frame a second.
@@ -144,7 +145,7 @@ pub(super) fn built_tables(
     let mut figures = Figures::default();
     let mut renderer = Renderer::new();
     let mut detector = TagDetector::new(settings.clone())?;
-    let bar = super::bench::progress(tables, "built table");
+    let bar = crate::progress::progress(tables, "built table");
     for i in 0..tables {
         let table_seed = seed + 100 + i as u64;
         let tilt = 30.0 + 25.0 * i as f64 / (tables - 1).max(1) as f64;
@@ -572,8 +573,4 @@ fn report(tables: usize, figures: &Figures, out: &mut dyn Write) -> anyhow::Resu
         built / flat.max(1e-9)
     )?;
     Ok(())
-}
-
-fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len().max(1) as f64
 }

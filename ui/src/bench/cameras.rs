@@ -12,7 +12,7 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use calibration::{AnchorLayout, Camera, ImageSize, TableCalibration, TableSize, TagSighting};
+use calibration::{AnchorLayout, Camera, TableCalibration, TableSize, TagSighting};
 use roster::Roster;
 use rules::geometry::TablePoint;
 use rules::units::{Degrees, Inches};
@@ -23,7 +23,9 @@ use vision::{
     TrackerSettings, locate_tags, observations, scene_on_table,
 };
 
-use super::bench::{calibrate_from_picture, ms, percentile, progress, quantile, sorted_times};
+use super::figures::{ms, percentile, quantile, sorted_times};
+use super::world::{HD, calibrate_from_picture};
+use crate::progress::progress;
 
 /// What `vedette bench cameras` plays.
 #[derive(clap::Args, Clone, Debug)]
@@ -51,11 +53,6 @@ pub struct CamerasBench {
     pub unplugged: f64,
 }
 
-/// A camera's picture size.
-const SIZE: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
 /// The convention table.
 const TABLE: TableSize = TableSize {
     width: 144.0,
@@ -193,7 +190,7 @@ impl Worker {
         let mut calibrated = None;
         if calibration.is_none() {
             let sightings = detector.detect(image)?.sightings();
-            let fitted = calibrate_from_picture(image, &sightings, &self.anchors, &stands, SIZE)
+            let fitted = calibrate_from_picture(image, &sightings, &self.anchors, &stands, HD)
                 .map_err(|e| anyhow::anyhow!("{}: {e:#}", self.name))?;
             detector.search_missing(Some(MissingTagSearch::new(&fitted, &stands)?));
             calibrated = Some(fitted.clone());
@@ -277,7 +274,7 @@ pub fn run(bench: &CamerasBench, out: &mut dyn Write) -> anyhow::Result<()> {
     });
     // Hung from a rig along the table, nearly overhead, each its own webcam's lens.
     let lenses: Vec<_> = (0..u64::from(bench.cameras))
-        .map(|k| LensClass::Ordinary.sample(SIZE, bench.seed * 10 + k))
+        .map(|k| LensClass::Ordinary.sample(HD, bench.seed * 10 + k))
         .collect();
     let cameras = rig_cameras(TABLE, &lenses, OVERLAP, Degrees(15.0));
     let mut eyes: Vec<Eye> = cameras
@@ -293,8 +290,8 @@ pub fn run(bench: &CamerasBench, out: &mut dyn Write) -> anyhow::Result<()> {
         TABLE.width,
         TABLE.depth,
         bench.cameras,
-        SIZE.width,
-        SIZE.height,
+        HD.width,
+        HD.height,
         bench.seconds,
         evening.settings().fps,
         bench.unplugged * 100.0

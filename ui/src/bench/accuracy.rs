@@ -30,8 +30,8 @@ use std::time::Instant;
 
 use calibration::LensLearner;
 use calibration::{
-    Board, Camera, ImageSize, Intrinsics, LensSource, Settings, TableCalibration, TableSize,
-    TagSighting, calibrate, calibrate_from_tags,
+    Board, Camera, Intrinsics, LensSource, Settings, TableCalibration, TableSize, TagSighting,
+    calibrate, calibrate_from_tags,
 };
 use rules::geometry::{angle_between, heading};
 use rules::units::{Degrees, Inches};
@@ -39,18 +39,14 @@ use vision::refine::{
     CornerRefiner, RefineSettings, Refinement, TablePicture, calibrate_through_lens,
 };
 use vision::synthetic::{
-    Block, Coverage, Effects, Figures, LensClass, Renderer, Rendering, Rgb, Scenery,
-    SyntheticTable, TrueStand, framing_camera_for, framing_camera_from,
+    Block, Coverage, Effects, Figures, LensClass, Renderer, Rendering, Rgb, SyntheticTable,
+    TrueStand, framing_camera_for, framing_camera_from,
 };
 use vision::{DetectorSettings, TagDetector};
 
-use super::bench::progress;
-use super::bench_vision::{Staged, TABLE, build, stage, xorshift};
-
-pub(super) const HD: ImageSize = ImageSize {
-    width: 1920,
-    height: 1080,
-};
+use super::figures::{at, mean, median, sorted};
+use super::world::{HD, Staged, TABLE, build, busy, heights, stage};
+use crate::progress::progress;
 
 /// Pictures of play after the first, one every [`PLAY_INTERVAL`] seconds.
 const PLAY_PICTURES: u64 = 10;
@@ -305,18 +301,6 @@ impl Heights {
         }
         roster
     }
-}
-
-/// Stand heights 3–5 mm (tag included), the same for a table's every picture.
-pub(super) fn heights(seed: u64) -> impl FnMut() -> f64 {
-    let mut random = xorshift(seed);
-    move || (3.0 + 2.0 * (random() % 1000) as f64 / 1000.0) / 25.4
-}
-
-/// A club table: a flocked mat, figures on the stands.
-pub(super) fn busy(mut staged: Staged) -> Staged {
-    staged.world.scenery = Scenery::Busy { seed: 7 };
-    staged
 }
 
 /// A table picture: its pixels, its tags as detected, and as the calibrations are given them.
@@ -1029,27 +1013,6 @@ fn late_prediction(corners: &[calibration::PixelPoint; 4]) -> [calibration::Pixe
             centre.y + sin * x + cos * y - 0.7,
         )
     })
-}
-
-pub(super) fn sorted(values: &[f64]) -> Vec<f64> {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    v
-}
-
-pub(super) fn at(sorted: &[f64], p: f64) -> f64 {
-    sorted
-        .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
-        .copied()
-        .unwrap_or(f64::NAN)
-}
-
-fn median(values: &[f64]) -> f64 {
-    at(&sorted(values), 0.5)
-}
-
-fn mean(values: &[f64]) -> f64 {
-    values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
 /// The tag groups corner errors are told apart by: the anchors, then stand tags by side.
