@@ -154,7 +154,7 @@ pub struct Sender {
 
 impl Sender {
     /// Connect (in the background: a broker not there yet is waited for) as camera `camera`.
-    pub fn connect(broker: &Broker, camera: &str) -> anyhow::Result<Sender> {
+    pub fn connect(broker: &Broker, camera: &str) -> std::io::Result<Sender> {
         let id = format!(
             "vedette-camera-{}-{}",
             topic_name(camera),

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use rules::Scene;
 use rules::measure::{PairMeasurement, measure_pair};
 use rules::movement::{MoveCheck, check_moves};
@@ -68,6 +67,36 @@ pub struct CaseFiles {
     pub json: PathBuf,
 }
 
+/// Why a case could not be saved; each names the file or folder at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// The case folder could not be made.
+    #[error("cannot make the case folder {}: {source}", folder.display())]
+    Folder {
+        /// The folder.
+        folder: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The case's picture could not be drawn or written.
+    #[error("cannot save the case's picture: {source}")]
+    Picture {
+        /// Why.
+        source: vision::VisionError,
+    },
+    /// The case could not be put in words.
+    #[error("cannot write the case as JSON: {0}")]
+    Json(serde_json::Error),
+    /// The case's file could not be written.
+    #[error("cannot write {}: {source}", file.display())]
+    Write {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
 /// Save a case to `folder`: `case-<time>-<a>-vs-<b>.png` (the frame with tags, stands and the
 /// dispute's lines drawn) and `.json` (the scene, every ruling, the dispute and the note).
 pub fn save_case(
@@ -75,9 +104,11 @@ pub fn save_case(
     table: &TableState,
     dispute: &Dispute,
     note: &str,
-) -> anyhow::Result<CaseFiles> {
-    std::fs::create_dir_all(folder)
-        .with_context(|| format!("cannot make the case folder {}", folder.display()))?;
+) -> Result<CaseFiles, CaseError> {
+    std::fs::create_dir_all(folder).map_err(|source| CaseError::Folder {
+        folder: folder.to_owned(),
+        source,
+    })?;
     // Named by the local time (`2026-11-25_14h03m27`): sorts in time order, reads as a time,
     // and holds no character a file system refuses.
     let now = jiff::Zoned::now();
@@ -91,7 +122,8 @@ pub fn save_case(
     let picture = match (&table.frame, &table.calibration) {
         (Some(frame), Some(calibration)) => {
             let path = folder.join(format!("{stem}.png"));
-            write_picture(&path, frame, table, calibration, dispute)?;
+            write_picture(&path, frame, table, calibration, dispute)
+                .map_err(|source| CaseError::Picture { source })?;
             Some(path)
         }
         _ => None,
@@ -115,8 +147,11 @@ pub fn save_case(
         "calibration": table.calibration.as_ref().map(|c| c.quality),
         "tags": table.tags,
     });
-    let text = serde_json::to_string_pretty(&value)?;
-    std::fs::write(&json, text).with_context(|| format!("cannot write {}", json.display()))?;
+    let text = serde_json::to_string_pretty(&value).map_err(CaseError::Json)?;
+    std::fs::write(&json, text).map_err(|source| CaseError::Write {
+        file: json.clone(),
+        source,
+    })?;
     record_case(table, dispute, note);
     tracing::info!("case saved: {}", json.display());
     Ok(CaseFiles { picture, json })
@@ -128,7 +163,7 @@ fn write_picture(
     table: &TableState,
     calibration: &calibration::TableCalibration,
     dispute: &Dispute,
-) -> anyhow::Result<()> {
+) -> Result<(), vision::VisionError> {
     let [w, h] = frame.size;
     let image = vision::from_rgba(w as u32, h as u32, &frame.rgba)?;
     let empty = vision::FrameTags {

@@ -3,7 +3,6 @@
 //! camera, and every frame goes through the real pipeline (detection, calibration from the
 //! anchors, tracking, rulings).
 
-use anyhow::Context;
 use calibration::{AnchorLayout, Camera, ImageSize, TableSize};
 use roster::Roster;
 use roster::TagDefaults;
@@ -56,11 +55,16 @@ pub struct Demo {
     pub camera: Camera,
 }
 
+/// Why the demo table could not be built: its scenario, shipped in the binary, or a turn made
+/// from it did not load as a scene.
+#[derive(Debug, thiserror::Error)]
+#[error("the demo table: {0}")]
+pub struct DemoError(#[from] rules::scene::SceneError);
+
 impl Demo {
     /// Build the demo (cheap: frames are rendered when first shown).
-    pub fn new() -> anyhow::Result<Demo> {
-        let opening = Scene::parse(SCENARIO, Format::Json, "crimea-river.json")
-            .context("the demo scenario")?;
+    pub fn new() -> Result<Demo, DemoError> {
+        let opening = Scene::parse(SCENARIO, Format::Json, "crimea-river.json")?;
         let table = TableSize {
             width: opening.table.width.0,
             depth: opening.table.depth.0,
@@ -76,11 +80,13 @@ impl Demo {
         );
         let anchors = AnchorLayout::corners(table, Inches(2.5), Inches(1.75));
         let camera = framing_camera(table, IMAGE_SIZE, TILT, LENS);
-        let mut turns = vec![opening];
+        let mut turns = Vec::with_capacity(TURNS);
+        let mut turn = opening;
         for _ in 1..TURNS {
-            let last = turns.last().context("the opening positions")?;
-            turns.push(advance(last)?);
+            let next = advance(&turn)?;
+            turns.push(std::mem::replace(&mut turn, next));
         }
+        turns.push(turn);
         Ok(Demo {
             turns,
             roster,
@@ -246,7 +252,7 @@ const EDGE: Inches = Inches(3.0);
 /// [`ROOM_FROM_ENEMY`]) or past the front of an enemy ahead of it. The whole path is checked,
 /// not only where the unit ends: a 12" move checked only at its end jumped clean over a
 /// 6"-deep column in its way.
-fn advance(scene: &Scene) -> anyhow::Result<Scene> {
+fn advance(scene: &Scene) -> Result<Scene, DemoError> {
     let profile = scene.profile();
     let mut doc = SceneDoc::from(scene);
     let mut placed: Vec<Vec<OrientedRect>> = scene
