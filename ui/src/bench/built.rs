@@ -187,6 +187,8 @@ pub(super) fn built_tables(
         let mut last = processor.process(&frame(&image, 0), "built table");
         count_flags(&built, &last, &mut figures);
         for index in 1..=FILMED_SECONDS {
+            // As on the flat table (`film`): a second of play lets the lens learning catch up.
+            processor.finish_lens_fit(LENS_FIT_WAIT);
             let started = Instant::now();
             last = processor.process(&frame(&image, index), "built table");
             figures.built_seconds.push(started.elapsed().as_secs_f64());

@@ -427,9 +427,12 @@ impl LiveDetector {
         }
     }
 
-    /// Where each known tag should be in this frame.
+    /// Where each known tag should be in this frame, by id: the tags come out of the frame in
+    /// the same order on every run (a map's order changes from one run to the next, and what
+    /// takes the first few of a frame's tags, such as the lens learning's offer, with it).
     fn expected(&self, width: usize, height: usize) -> Vec<Expected> {
-        self.known
+        let mut expected: Vec<Expected> = self
+            .known
             .iter()
             .filter_map(|(id, k)| {
                 let missed = (self.frame - k.last_seen).saturating_sub(1);
@@ -450,7 +453,9 @@ impl LiveDetector {
                     still: speed.0 < STILL_SPEED,
                 })
             })
-            .collect()
+            .collect();
+        expected.sort_by_key(|e| e.id);
+        expected
     }
 
     /// Update what is known from the tags of this frame; forget tags missing too long.
