@@ -41,10 +41,10 @@ use vision::synthetic::{
 };
 use vision::{DetectorSettings, Frame, Mat, TagDetector, TagPose};
 
-use super::figures::{at, mean, sorted};
-use super::world::{HD, busy, heights};
-use super::world::{Staged, TABLE, stage, xorshift};
 use live::pipeline::{Inputs, Processor, TableState};
+
+use super::figures::{at, mean, sorted};
+use super::world::{HD, Staged, TABLE, busy, heights, stage, xorshift};
 
 /// How long each built table is filmed for the hills to be learnt, one frame a second.
 const FILMED_SECONDS: u64 = 30;

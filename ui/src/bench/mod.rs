@@ -21,13 +21,13 @@ pub mod world;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use self::figures::percentile;
-use crate::progress::progress;
-
-use crate::args::{DetectorArgs, parse_family, parse_lens, parse_rendering};
 use live::capture::parse_resolution;
 use rules::rulings::rulings;
 use rules::synthetic::battle;
+
+use self::figures::percentile;
+use crate::args::{DetectorArgs, parse_family, parse_lens, parse_rendering};
+use crate::progress::progress;
 
 /// What `vedette bench rules` measures.
 #[derive(Clone, Copy, Debug)]

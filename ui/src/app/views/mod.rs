@@ -17,9 +17,10 @@ pub mod timeline;
 pub mod toolbar;
 pub mod umpire;
 
+use std::time::Instant;
+
 use super::measure::Picks;
 use super::state::{AppState, Mode, Tool};
-use std::time::Instant;
 
 /// The app's look: dark, with slightly larger type than egui's default (a table is read from
 /// a step back).

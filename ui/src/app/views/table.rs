@@ -1,9 +1,6 @@
 //! The table drawn the same way in the camera's view and the plan: the units, their rulings'
 //! shapes, the selected unit's zones and targets, the tags the camera cannot place.
 
-use crate::app::AppState;
-use crate::app::measure::{Pick, tape};
-use crate::app::overlay::{self, TableToScreen, UnitLook};
 use egui::{Color32, Painter, Stroke};
 use live::pipeline::TableState;
 use rules::Quarter;
@@ -13,6 +10,10 @@ use rules::ruling::{Ruling, Topic, Verdict};
 use rules::scene::Unit;
 use rules::shooting::arc_outline_from;
 use rules::units::Inches;
+
+use crate::app::AppState;
+use crate::app::measure::{Pick, tape};
+use crate::app::overlay::{self, TableToScreen, UnitLook};
 
 /// Short text for a ruling drawn on the table: "must shoot at 3e Ligne — 8.00"", "cannot shoot
 /// at 2e Hussards: not in the arc of fire".

@@ -1,11 +1,12 @@
 //! The toolbar: modes, tools, the ruleset and its choices, sources, sharing.
 
+use rules::RulesetId;
+use rules::profile::Profile;
+
 use super::share::share_button;
 use super::sources::sources_menu;
 use crate::app::measure::LengthUnit;
 use crate::app::{AppState, Mode, Tool};
-use rules::RulesetId;
-use rules::profile::Profile;
 
 /// The toolbar: mode, tool, source, units.
 pub fn toolbar(ui: &mut egui::Ui, state: &mut AppState) {
