@@ -1,6 +1,6 @@
 //! The lens learnt while people play, for the pipeline: each frame's tags are offered to the
 //! [`LensLearner`], the corners of those it keeps refined on a thread of their own
-//! ([`refining`]); when it has gathered enough new sightings a fit runs on another (the
+//! (`refining`); when it has gathered enough new sightings a fit runs on another (the
 //! pipeline never waits for either), and the fitted calibration is taken when it is better
 //! founded than the one in use. The lens is saved per frame size in the app's data folder, so
 //! the next session starts from it; a moved camera keeps it and only finds the table again.

@@ -23,7 +23,7 @@ const NAME: &str = "demo table: Crimea River (samples/scenarios/crimea-river.jso
 pub const TURNS: usize = 4;
 /// Frames each turn is shown for, at [`FPS`].
 const FRAMES_PER_TURN: u64 = 60;
-/// Frames each turn's moves take, at [`FPS`]: the units slid along the cloth together, one of
+/// Frames each turn's moves take, at `FPS`: the units slid along the cloth together, one of
 /// them carried through the air in a hand.
 pub const FRAMES_PER_MOVE: u64 = 15;
 /// The unit (in the roster's order) whose first stand's tag was printed faded.

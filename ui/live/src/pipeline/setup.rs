@@ -21,7 +21,7 @@ pub enum SourceChoice {
     Video(PathBuf),
     /// One picture.
     Image(PathBuf),
-    /// Several cameras over one table, fused into one table state (see [`super::rig`]).
+    /// Several cameras over one table, fused into one table state (see `rig.rs`).
     Cameras(Vec<CameraChoice>),
     /// A camera on another machine, sending its tags over MQTT (`vedette camera --mqtt`): the
     /// broker's address, `mqtt://host[:port]/table`. A camera of a rig only.
