@@ -23,6 +23,7 @@ pub mod geometry;
 pub mod ground;
 pub mod measure;
 pub mod movement;
+pub mod order;
 pub mod profile;
 pub mod quarter;
 pub mod reconstructed;

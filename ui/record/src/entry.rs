@@ -92,6 +92,9 @@ pub enum MarkKind {
     ChargeReach,
     /// A note the players or the umpire wrote.
     Note,
+    /// A player ordered a unit's move, or the unit was placed against its order (its words say
+    /// which, and how well).
+    Order,
 }
 
 impl MarkKind {
@@ -104,6 +107,7 @@ impl MarkKind {
             MarkKind::InRange => "in-range",
             MarkKind::ChargeReach => "charge-reach",
             MarkKind::Note => "note",
+            MarkKind::Order => "order",
         }
     }
 
@@ -116,6 +120,7 @@ impl MarkKind {
             MarkKind::InRange,
             MarkKind::ChargeReach,
             MarkKind::Note,
+            MarkKind::Order,
         ]
         .into_iter()
         .find(|k| k.as_str() == name)
@@ -131,6 +136,7 @@ impl MarkKind {
             MarkKind::InRange => "◎",
             MarkKind::ChargeReach => "♞",
             MarkKind::Note => "✏",
+            MarkKind::Order => "→",
         }
     }
 }

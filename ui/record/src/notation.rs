@@ -70,7 +70,10 @@ pub fn write(record: &GameRecord) -> Result<String, RecordError> {
 
 /// The marks a player or umpire made; the others are found again from the rulings.
 fn written(kind: MarkKind) -> bool {
-    matches!(kind, MarkKind::Turn | MarkKind::Case | MarkKind::Note)
+    matches!(
+        kind,
+        MarkKind::Turn | MarkKind::Case | MarkKind::Note | MarkKind::Order
+    )
 }
 
 fn mark_line(text: &mut String, mark: &Mark) {
@@ -88,6 +91,10 @@ fn mark_line(text: &mut String, mark: &Mark) {
         }
         (MarkKind::Turn, _) => {
             let _ = writeln!(text, "{at} Turn {}", quoted(&mark.label));
+        }
+        (MarkKind::Order, _) => {
+            let unit = mark.units.first().map(String::as_str).unwrap_or_default();
+            let _ = writeln!(text, "{at} Order {} {}", quoted(unit), quoted(&mark.label));
         }
         _ => {
             let _ = writeln!(text, "{at} Note {}", quoted(&mark.label));
@@ -214,6 +221,11 @@ impl Reader<'_> {
             "Note" => {
                 let label = self.text(&mut words)?;
                 self.mark(Mark { at, kind: MarkKind::Note, label, units: Vec::new(), case: None })
+            }
+            "Order" => {
+                let unit = self.text(&mut words)?;
+                let label = self.text(&mut words)?;
+                self.mark(Mark { at, kind: MarkKind::Order, label, units: vec![unit], case: None })
             }
             "Case" => {
                 let units = [self.text(&mut words)?, self.text(&mut words)?];

@@ -21,6 +21,7 @@ pub fn mark_colour(kind: MarkKind) -> Color32 {
         MarkKind::ChargeReach => Color32::from_rgb(250, 150, 60),
         MarkKind::InRange => Color32::from_rgb(120, 170, 250),
         MarkKind::Note => Color32::from_rgb(180, 140, 250),
+        MarkKind::Order => Color32::from_rgb(120, 220, 200),
     }
 }
 
