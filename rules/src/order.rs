@@ -99,7 +99,11 @@ pub fn ordered_scene(scene: &Scene, order: &Order) -> Result<Scene, OrderError> 
 
 /// The order checked as `vedette check-move` checks a move: its cost through terrain against
 /// the unit's allowance, the moves it needs, the 12" rule and whether it ends in contact.
-pub fn check_order(scene: &Scene, order: &Order, profile: &Profile) -> Result<MoveCheck, OrderError> {
+pub fn check_order(
+    scene: &Scene,
+    order: &Order,
+    profile: &Profile,
+) -> Result<MoveCheck, OrderError> {
     let after = ordered_scene(scene, order)?;
     let (checks, _) = check_moves(scene, &after, profile);
     checks

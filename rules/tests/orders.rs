@@ -33,7 +33,8 @@ fn a_unit_ordered_forward_moves_whole_and_turns_about_its_leader() {
     let frame = moved.footprint.frame();
     assert!((frame.width().0 - 9.4).abs() < 1e-9);
     let ys: Vec<f64> = frame.corners().iter().map(|c| c.y).collect();
-    let spread = ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
+    let spread =
+        ys.iter().cloned().fold(f64::MIN, f64::max) - ys.iter().cloned().fold(f64::MAX, f64::min);
     assert!((spread - 9.4).abs() < 1e-6, "{spread}");
 }
 
@@ -51,7 +52,11 @@ fn an_order_within_the_allowance_is_allowed_and_one_beyond_it_is_not() {
 #[test]
 fn an_order_through_a_wood_costs_what_the_move_would() {
     let wood = json!({ "id": "copse", "kind": "wood", "polygon": [[10, 12], [30, 12], [30, 14], [10, 14]] });
-    let table = scene_with(vec![line("1st", "red", [20.0, 10.0], 90.0)], vec![wood], vec![]);
+    let table = scene_with(
+        vec![line("1st", "red", [20.0, 10.0], 90.0)],
+        vec![wood],
+        vec![],
+    );
     let through = check_order(&table, &order("1st", 20.0, 17.0, 90.0), bp()).expect("checked");
     assert!(through.cost.0 > through.distance.0, "{through:?}");
 }
@@ -77,16 +82,43 @@ fn an_order_off_the_table_or_for_no_unit_is_refused_by_name() {
 fn a_unit_put_where_ordered_is_as_ordered_and_a_short_one_is_short() {
     let ordered = order("1st", 20.0, 16.0, 90.0);
     let start = TablePoint::new(20.0, 10.0);
-    let exact = match_order(&ordered, start, TablePoint::new(20.1, 16.0), Degrees(92.0), bp());
+    let exact = match_order(
+        &ordered,
+        start,
+        TablePoint::new(20.1, 16.0),
+        Degrees(92.0),
+        bp(),
+    );
     assert!(exact.as_ordered);
     assert_eq!(exact.words, "placed as ordered (0.10\" off, 2° turned)");
-    let short = match_order(&ordered, start, TablePoint::new(20.0, 14.8), Degrees(90.0), bp());
+    let short = match_order(
+        &ordered,
+        start,
+        TablePoint::new(20.0, 14.8),
+        Degrees(90.0),
+        bp(),
+    );
     assert!(!short.as_ordered);
     assert!((short.along.0 + 1.2).abs() < 1e-9);
     assert_eq!(short.words, "placed 1.20\" short of the order");
-    let beyond = match_order(&ordered, start, TablePoint::new(20.0, 17.0), Degrees(90.0), bp());
+    let beyond = match_order(
+        &ordered,
+        start,
+        TablePoint::new(20.0, 17.0),
+        Degrees(90.0),
+        bp(),
+    );
     assert_eq!(beyond.words, "placed 1.00\" beyond the order");
     // Looking the way it went (north), +x is its right.
-    let aside = match_order(&ordered, start, TablePoint::new(21.0, 16.0), Degrees(60.0), bp());
-    assert_eq!(aside.words, "placed 1.00\" to the right of the order, facing 30° off it");
+    let aside = match_order(
+        &ordered,
+        start,
+        TablePoint::new(21.0, 16.0),
+        Degrees(60.0),
+        bp(),
+    );
+    assert_eq!(
+        aside.words,
+        "placed 1.00\" to the right of the order, facing 30° off it"
+    );
 }

@@ -12,6 +12,7 @@ pub mod capture;
 pub mod lens;
 pub mod look;
 pub mod mqtt;
+pub mod orders;
 pub mod picture;
 pub mod pipeline;
 pub mod remote;
