@@ -205,3 +205,94 @@ impl SourceArgs {
         })
     }
 }
+
+/// How players far from the table reach it (`vedette serve` and the app share these).
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct RemoteArgs {
+    /// Let players far from the table see it, point at it and order moves, through this MQTT
+    /// broker: mqtt://host[:port][/table]. Remote pages reach the same broker over WebSockets.
+    #[arg(long, value_name = "URL")]
+    pub remote: Option<live::mqtt::Broker>,
+    /// The broker as remote pages reach it, over WebSockets (default: ws://BROKER-HOST:9001).
+    #[arg(long, value_name = "ws(s)://…", requires = "remote", value_parser = websockets)]
+    pub remote_ws: Option<String>,
+    /// Where the remote player's page is hosted (default: the WebSockets address, as http(s),
+    /// followed by /vedette/remote.html: mosquitto serving the folder `vedette remote-page`
+    /// writes).
+    #[arg(long, value_name = "URL", requires = "remote")]
+    pub remote_page: Option<String>,
+    /// A side's token in its remote link, SIDE=TOKEN (default: a new random one each time):
+    /// fix it to send the link before the game. Once for each side.
+    #[arg(long, value_name = "SIDE=TOKEN", requires = "remote", value_parser = side_token)]
+    pub side_token: Vec<(String, live::Token)>,
+}
+
+impl RemoteArgs {
+    /// The broker's address for pages: the one given, else the broker's host on port 9001
+    /// (mosquitto's usual WebSockets listener).
+    pub fn pages_broker(&self) -> Option<String> {
+        let broker = self.remote.as_ref()?;
+        Some(
+            self.remote_ws
+                .clone()
+                .unwrap_or_else(|| format!("ws://{}:9001", broker.host)),
+        )
+    }
+
+    /// The remote page's address: the one given, else the page under the broker's own web
+    /// server.
+    pub fn page(&self) -> Option<String> {
+        if let Some(page) = &self.remote_page {
+            return Some(page.clone());
+        }
+        let ws = self.pages_broker()?;
+        let web = match ws.strip_prefix("wss://") {
+            Some(rest) => format!("https://{rest}"),
+            None => format!("http://{}", ws.trim_start_matches("ws://")),
+        };
+        let root = match web.splitn(4, '/').collect::<Vec<_>>().as_slice() {
+            [scheme, _, host, ..] => format!("{scheme}//{host}"),
+            _ => web.clone(),
+        };
+        Some(format!("{root}/vedette/remote.html"))
+    }
+}
+
+fn websockets(text: &str) -> Result<String, String> {
+    if text.starts_with("ws://") || text.starts_with("wss://") {
+        Ok(text.trim_end_matches('/').to_owned())
+    } else {
+        Err(format!(
+            "{text:?}: give the broker's WebSockets address, ws://host:port or wss://host:port"
+        ))
+    }
+}
+
+fn side_token(text: &str) -> Result<(String, live::Token), String> {
+    let (side, token) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: write SIDE=TOKEN, as british=our-secret-link"))?;
+    let token = live::Token::parse(token).map_err(|e| e.to_string())?;
+    Ok((side.trim().to_owned(), token))
+}
+
+/// The sides of the roster a setup plays (the demo table's, when it is the demo): one
+/// remote link each.
+pub fn sides_of(setup: &Setup) -> Vec<String> {
+    let inputs = match setup.source {
+        SourceChoice::Demo => match live::demo::Demo::new() {
+            Ok(demo) => demo.inputs(),
+            Err(_) => return Vec::new(),
+        },
+        _ => live::pipeline::Inputs::load(setup),
+    };
+    let Some(roster) = inputs.roster else {
+        return Vec::new();
+    };
+    let listed = roster.sides.iter().map(|s| s.id.clone());
+    let used = roster.units.iter().map(|u| u.side.clone());
+    let mut sides: Vec<String> = listed.chain(used).collect();
+    sides.sort();
+    sides.dedup();
+    sides
+}

@@ -410,6 +410,7 @@ fn hall_run(bench: ServeBench) -> anyhow::Result<HallRun> {
         let name = format!("table-{:02}", table + 1);
         let (feed, task) = Feed::new(
             pipeline.watch(),
+            live::orders::Desk::default(),
             Some(name.clone()),
             Duration::from_millis(500),
         );

@@ -6,10 +6,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use live::mqtt::Broker;
+use live::orders::Seat;
 use live::pipeline::{Pipeline, SourceChoice};
 
+use super::remote::Remote;
 use super::{Links, ServeOptions, Server, Token};
-use crate::args::SourceArgs;
+use crate::args::{RemoteArgs, SourceArgs, sides_of};
 use crate::web::qr;
 
 /// How the table is served.
@@ -44,6 +46,9 @@ pub struct ServeArgs {
     /// Publish the table to an MQTT broker too: mqtt://host[:port][/table].
     #[arg(long, value_name = "URL")]
     pub mqtt: Option<Broker>,
+    /// Players far from the table.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Where the umpire's cases are saved.
     #[arg(long, default_value = "vedette-cases")]
     pub cases: PathBuf,
@@ -70,6 +75,7 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         (None, SourceChoice::Demo) => Some("Demo table: Crimea River".to_owned()),
         (name, _) => name.clone(),
     };
+    let remote = Remote::from_args(&args.remote, &sides_of(&setup), args.umpire_token.clone());
     let pipeline = Pipeline::start(setup, || {});
     let options = ServeOptions {
         listen: args.listen,
@@ -81,15 +87,40 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         rate: args.rate,
         mqtt: args.mqtt.clone(),
         cases: args.cases.clone(),
+        desk: Default::default(),
+        remote: remote.clone(),
     };
     let server = Server::start(options, pipeline.watch())?;
     say_links(server.links(), out)?;
     if let Some(broker) = &args.mqtt {
         writeln!(out, "publishing to {broker} for the hall's hub")?;
     }
+    if let Some(remote) = &remote {
+        say_remote_links(remote, server.remote_links(), out)?;
+    }
     out.flush()?;
     live::stopping::until_stopped(args.seconds).context("cannot wait for Ctrl-C")?;
     writeln!(out, "stopped")?;
+    Ok(())
+}
+
+fn say_remote_links(
+    remote: &Remote,
+    links: &[(Seat, String)],
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "remote players reach the table through {}:",
+        remote.broker
+    )?;
+    for (seat, link) in links {
+        let who = match seat.side() {
+            Some(side) => format!("{side}'s player"),
+            None => "the umpire".to_owned(),
+        };
+        writeln!(out, "  {who}: {link}")?;
+    }
     Ok(())
 }
 

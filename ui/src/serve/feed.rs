@@ -7,7 +7,8 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::sync::{Notify, broadcast, watch};
 
-use super::view::{Patch, TableView, ruling_view};
+use super::view::{DeskView, Patch, TableView, ruling_view};
+use live::orders::Desk;
 use live::pipeline::States;
 use live::pipeline::TableState;
 use live::umpire::TurnMarker;
@@ -124,12 +125,15 @@ pub struct Feed {
     control: Arc<Mutex<Control>>,
     changed: Arc<Notify>,
     name: Option<String>,
+    desk: Desk,
 }
 
 impl Feed {
-    /// A feed of `states`, and the task that feeds it (updates at most once a `period`).
+    /// A feed of `states`, with the remote players' `desk` beside them, and the task that
+    /// feeds it (updates at most once a `period`).
     pub fn new(
         states: States,
+        desk: Desk,
         name: Option<String>,
         period: Duration,
     ) -> (Feed, impl std::future::Future<Output = ()>) {
@@ -141,6 +145,7 @@ impl Feed {
             control: Arc::default(),
             changed: Arc::new(Notify::new()),
             name,
+            desk,
         };
         let task = feed.clone().run(states, snapshot_in, period);
         (feed, task)
@@ -169,6 +174,17 @@ impl Feed {
         self.snapshot()
             .map(|s| s.view.table.name.clone())
             .unwrap_or_else(|| "table".into())
+    }
+
+    /// The remote players' desk.
+    pub fn desk(&self) -> &Desk {
+        &self.desk
+    }
+
+    /// Send pages the desk as it is now (a pointer put down, an order given), without waiting
+    /// for the camera's next frame.
+    pub fn desk_changed(&self) {
+        self.changed.notify_one();
     }
 
     /// Freeze the view (pages keep the table as it is now) or let it follow the table again.
@@ -259,10 +275,15 @@ impl Feed {
         before: Option<&Snapshot>,
     ) -> Option<(Arc<TableState>, TableView)> {
         let control = self.control.lock().ok()?;
+        self.desk.follow(&state);
+        let board = self.desk.board();
         if let (true, Some(before)) = (control.frozen, before) {
             let mut kept = before.view.clone();
             kept.status.frozen = true;
             kept.status.turn = control.marker.turn;
+            if let Some(scene) = &before.state.scene {
+                kept.remote = DeskView::of(&board, scene);
+            }
             return Some((before.state.clone(), kept));
         }
         let scenario = state
@@ -274,6 +295,7 @@ impl Feed {
         let mut view = TableView::of(&state, name)?;
         view.status.turn = control.marker.turn;
         if let Some(scene) = &state.scene {
+            view.remote = DeskView::of(&board, scene);
             for check in control.marker.moves(scene) {
                 if let Some(rulings) = view.rulings.get_mut(&check.unit) {
                     rulings.extend(check.rulings.iter().map(ruling_view));

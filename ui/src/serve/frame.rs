@@ -43,7 +43,7 @@ impl Frames {
             return Some(done.jpeg.clone());
         }
         let source = state.clone();
-        let jpeg = tokio::task::spawn_blocking(move || encode(&source, width))
+        let jpeg = tokio::task::spawn_blocking(move || encode(&source, width, QUALITY))
             .await
             .ok()
             .flatten()
@@ -57,8 +57,8 @@ impl Frames {
     }
 }
 
-/// The picture, scaled to `width`, as JPEG.
-fn encode(state: &TableState, width: u32) -> Option<Vec<u8>> {
+/// The picture, scaled to `width`, as JPEG of `quality` (1–100).
+pub(super) fn encode(state: &TableState, width: u32, quality: u8) -> Option<Vec<u8>> {
     let frame = state.frame.as_ref()?;
     let [w, h] = frame.size;
     let rgb = frame.rgb();
@@ -72,7 +72,7 @@ fn encode(state: &TableState, width: u32) -> Option<Vec<u8>> {
         picture
     };
     let mut jpeg = Vec::new();
-    JpegEncoder::new_with_quality(&mut jpeg, QUALITY)
+    JpegEncoder::new_with_quality(&mut jpeg, quality)
         .encode_image(&picture)
         .map_err(|e| tracing::warn!("cannot encode the picture for pages: {e}"))
         .ok()?;

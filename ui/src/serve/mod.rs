@@ -19,15 +19,18 @@
 //!   malformed message, too many connections are refused with a log line, never a panic.
 
 pub mod command;
+mod desk_view;
 mod feed;
 mod frame;
 pub mod hall;
 mod records;
+pub mod remote;
 mod replay;
 mod routes;
 mod shared;
 mod socket;
 mod umpire;
+mod verdict;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -37,6 +40,7 @@ use std::time::Duration;
 
 pub use feed::Feed;
 pub use live::Token;
+use live::orders::Desk;
 pub use live::pipeline::States;
 
 use crate::web::share::{Served, Starter};
@@ -65,6 +69,10 @@ pub struct ServeOptions {
     pub mqtt: Option<live::mqtt::Broker>,
     /// Where the umpire's cases are saved.
     pub cases: PathBuf,
+    /// The remote players' desk: shared with the app, which draws it over its own views.
+    pub desk: Desk,
+    /// Reach remote players through this broker too.
+    pub remote: Option<remote::Remote>,
 }
 
 impl Default for ServeOptions {
@@ -79,6 +87,8 @@ impl Default for ServeOptions {
             rate: 10.0,
             mqtt: None,
             cases: PathBuf::from("vedette-cases"),
+            desk: Desk::default(),
+            remote: None,
         }
     }
 }
@@ -90,6 +100,8 @@ pub struct Server {
     links: Links,
     viewers: Arc<Viewers>,
     feed: Feed,
+    remote: Arc<remote::RemoteStatus>,
+    remote_links: Vec<(live::orders::Seat, String)>,
 }
 
 impl Server {
@@ -108,14 +120,27 @@ impl Server {
         };
         let viewers = Arc::new(Viewers::default());
         let period = Duration::from_secs_f64(1.0 / options.rate.clamp(0.1, 60.0));
-        let (feed, publisher) = Feed::new(states, options.name.clone(), period);
+        let (feed, publisher) =
+            Feed::new(states, options.desk.clone(), options.name.clone(), period);
         runtime.spawn(publisher);
-        if let Some(broker) = options.mqtt.clone() {
-            let name = options.name.clone().unwrap_or_else(|| "table".into());
-            let page = Some(links.viewer.clone());
-            runtime.spawn(hall::publish_with_page(broker, name, page, feed.clone()));
+        let name = options.name.clone().unwrap_or_else(|| "table".into());
+        let hall = options
+            .mqtt
+            .clone()
+            .map(|broker| (broker, Some(links.viewer.clone())));
+        // A remote table is in the hall too: its retained view is what a page joining gets.
+        let remote_hall = (options.remote.as_ref())
+            .map(|remote| (remote.broker.clone(), None))
+            .filter(|(broker, _)| options.mqtt.as_ref() != Some(broker));
+        for (broker, page) in hall.into_iter().chain(remote_hall) {
+            runtime.spawn(hall::publish_with_page(
+                broker,
+                name.clone(),
+                page,
+                feed.clone(),
+            ));
         }
-        let app = routes::router(shared::Shared {
+        let shared = Arc::new(shared::Shared {
             feed: feed.clone(),
             viewer,
             umpire,
@@ -126,6 +151,17 @@ impl Server {
             refusals: Default::default(),
             records: Default::default(),
         });
+        let remote_status = Arc::new(remote::RemoteStatus::default());
+        let remote_links = (options.remote.as_ref()).map_or_else(Vec::new, |r| r.links(&name));
+        if let Some(remote) = options.remote.clone() {
+            runtime.spawn(remote::run(
+                remote,
+                name,
+                shared.clone(),
+                remote_status.clone(),
+            ));
+        }
+        let app = routes::router(shared);
         runtime.spawn(serve_http(listener, app, "the table's server"));
         tracing::info!("serving the table on {address}: {}", links.viewer);
         Ok(Server {
@@ -134,6 +170,8 @@ impl Server {
             links,
             viewers,
             feed,
+            remote: remote_status,
+            remote_links,
         })
     }
 
@@ -150,6 +188,16 @@ impl Server {
     /// Pages connected now.
     pub fn viewers(&self) -> usize {
         self.viewers.count()
+    }
+
+    /// Each remote seat's link (none without a remote broker).
+    pub fn remote_links(&self) -> &[(live::orders::Seat, String)] {
+        &self.remote_links
+    }
+
+    /// How the link to remote players is doing (all zero without one).
+    pub fn remote(&self) -> &remote::RemoteStatus {
+        &self.remote
     }
 
     /// What pages are sent, for watchers in this process (`bench serve` times its updates).

@@ -101,17 +101,33 @@ pub(super) fn sentence(status: StatusCode, text: String) -> Response {
         .into_response()
 }
 
+/// Why the record gives no answer: its status for pages over HTTP, and the sentence for every
+/// page (remote ones are told it over the broker).
+#[derive(Debug)]
+pub struct Refused(pub StatusCode, pub String);
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        sentence(self.0, self.1)
+    }
+}
+
+/// The record could not be read: said so, the details logged.
+pub(super) fn unreadable() -> Refused {
+    Refused(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into())
+}
+
 pub(super) const UNREADABLE: &str =
     "The game's record cannot be read just now; try again in a moment.\n";
 
 impl Records {
     /// Run `work` on a kept record of `path` (opened if none is free), then keep it for the
     /// next request. Records of another game (the app's Share, opening another source) go.
-    pub(super) fn with_game(
+    pub(super) fn with_game<T>(
         &self,
         path: &Path,
-        work: impl FnOnce(&mut Game) -> Response,
-    ) -> Response {
+        work: impl FnOnce(&mut Game) -> Result<T, Refused>,
+    ) -> Result<T, Refused> {
         let kept = self.kept.lock().ok().and_then(|mut kept| {
             kept.retain(|game| game.record.path() == path);
             kept.pop()
@@ -120,7 +136,7 @@ impl Records {
             Ok(game) => game,
             Err(e) => {
                 tracing::warn!("cannot read the game's record for a page: {e}");
-                return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
+                return Err(unreadable());
             }
         };
         let answer = work(&mut game);

@@ -29,13 +29,13 @@ use axum::response::{IntoResponse, Response};
 use record::{Carriage, GameRecord, GameTime, Place};
 use serde::{Deserialize, Serialize};
 
-use super::records::{Game, UNREADABLE, sentence};
+use super::records::{Game, Refused, sentence, unreadable};
 use super::shared::{Shared, refuse_token};
 use super::view::TableView;
 use live::replay::table_at;
 
 /// The latest moment a page may ask for, ms: a year (a larger number is a mistake, not a game).
-const LATEST: u64 = 365 * 24 * 3600 * 1000;
+pub(super) const LATEST: u64 = 365 * 24 * 3600 * 1000;
 
 /// JSON that changes as the game goes on: never cached.
 fn fresh_json(body: String) -> Response {
@@ -54,26 +54,26 @@ const NOT_RECORDED: &str =
 
 /// Run `work` on the served game's record on a blocking thread, when a reader's turn
 /// comes; its answer, or why there is none.
-async fn read_record(
+async fn read_record<T: Send + 'static>(
     shared: &Arc<Shared>,
-    work: impl FnOnce(&mut Game) -> Response + Send + 'static,
-) -> Response {
+    work: impl FnOnce(&mut Game) -> Result<T, Refused> + Send + 'static,
+) -> Result<T, Refused> {
     let recorder = shared
         .feed
         .snapshot()
         .and_then(|snapshot| snapshot.state.recorder.clone());
     let Some(recorder) = recorder else {
-        return sentence(StatusCode::NOT_FOUND, NOT_RECORDED.into());
+        return Err(Refused(StatusCode::NOT_FOUND, NOT_RECORDED.into()));
     };
     let path = recorder.path().to_owned();
     let Ok(_turn) = shared.records.readers.acquire().await else {
-        return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
+        return Err(unreadable());
     };
     let shared = shared.clone();
     let done = tokio::task::spawn_blocking(move || shared.records.with_game(&path, work)).await;
     done.unwrap_or_else(|e| {
         tracing::warn!("reading the game's record stopped: {e}");
-        sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into())
+        Err(unreadable())
     })
 }
 
@@ -261,10 +261,21 @@ pub async fn timeline(
         Ok(since) => since,
         Err(why) => return sentence(StatusCode::BAD_REQUEST, why),
     };
-    read_record(&shared, move |game| {
+    match timeline_json(&shared, since).await {
+        Ok(json) => fresh_json(json),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// The game's timeline (what came after `since`), as JSON.
+pub async fn timeline_json(
+    shared: &Arc<Shared>,
+    since: Option<GameTime>,
+) -> Result<String, Refused> {
+    read_record(shared, move |game| {
         game.fresh();
         let timeline = timeline_of(game, since);
-        fresh_json(serde_json::to_string(&timeline).unwrap_or_default())
+        Ok(serde_json::to_string(&timeline).unwrap_or_default())
     })
     .await
 }
@@ -305,22 +316,28 @@ pub async fn at(
         Ok(asked) => asked,
         Err(refused) => return *refused,
     };
+    match moment_json(&shared, asked).await {
+        Ok(json) => fresh_json(json),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// The table at the moment `asked`, as the message that sends a page a whole view (with the
+/// moment shown and the picture kept nearest it).
+pub async fn moment_json(shared: &Arc<Shared>, asked: GameTime) -> Result<String, Refused> {
     let name = shared.feed.name();
-    read_record(&shared, move |game| {
+    read_record(shared, move |game| {
         let started = Instant::now();
         let at = game.moment(asked);
-        let state = match table_at(&game.record, at) {
-            Ok(state) => state,
-            Err(e) => {
-                tracing::warn!("cannot read the table at {at} for a page: {e}");
-                return sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into());
-            }
-        };
+        let state = table_at(&game.record, at).map_err(|e| {
+            tracing::warn!("cannot read the table at {at} for a page: {e}");
+            unreadable()
+        })?;
         let Some(view) = TableView::of(&state, &name) else {
-            return sentence(
+            return Err(Refused(
                 StatusCode::NOT_FOUND,
                 format!("The camera had not seen the table yet at {at}.\n"),
-            );
+            ));
         };
         let message = MomentMessage {
             r#type: "full",
@@ -331,7 +348,7 @@ pub async fn at(
         };
         let json = serde_json::to_string(&message).unwrap_or_default();
         tracing::debug!("the table at {at} for a page in {:?}", started.elapsed());
-        fresh_json(json)
+        Ok(json)
     })
     .await
 }
@@ -347,22 +364,30 @@ pub async fn picture(
         Ok(asked) => asked,
         Err(refused) => return *refused,
     };
-    read_record(&shared, move |game| match game.record.keyframe_at(asked) {
-        Ok(Some(kept)) => (
+    match kept_picture(&shared, asked).await {
+        Ok(jpeg) => (
             [
                 (header::CONTENT_TYPE, "image/jpeg"),
                 (header::CACHE_CONTROL, "no-store"),
             ],
-            kept.jpeg,
+            jpeg,
         )
             .into_response(),
-        Ok(None) => sentence(
+        Err(refused) => refused.into_response(),
+    }
+}
+
+/// The camera's picture kept nearest `asked`, JPEG.
+pub async fn kept_picture(shared: &Arc<Shared>, asked: GameTime) -> Result<Vec<u8>, Refused> {
+    read_record(shared, move |game| match game.record.keyframe_at(asked) {
+        Ok(Some(kept)) => Ok(kept.jpeg),
+        Ok(None) => Err(Refused(
             StatusCode::NOT_FOUND,
             "No picture of the table was kept in this game yet.\n".into(),
-        ),
+        )),
         Err(e) => {
             tracing::warn!("cannot read a kept picture for a page: {e}");
-            sentence(StatusCode::SERVICE_UNAVAILABLE, UNREADABLE.into())
+            Err(unreadable())
         }
     })
     .await

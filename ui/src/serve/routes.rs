@@ -21,7 +21,7 @@ use crate::web::{MAX_MESSAGE, asset, page, text};
 use live::Token;
 
 /// The router.
-pub fn router(shared: Shared) -> Router {
+pub fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(home))
         .route("/t/{token}", get(add_slash))
@@ -33,7 +33,7 @@ pub fn router(shared: Shared) -> Router {
         .route("/t/{token}/record/picture", get(replay::picture))
         .route("/assets/{file}", get(asset))
         .fallback(not_found)
-        .with_state(Arc::new(shared))
+        .with_state(shared)
 }
 
 async fn home() -> Response {

@@ -13,13 +13,16 @@
 use std::collections::BTreeMap;
 
 use rules::geometry::TablePoint;
-use rules::ruling::{Decision, Ruling, Shape, Topic, Verdict, to_thousandth};
+use rules::ruling::{Decision, Ruling, Shape, Topic, to_thousandth};
 use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::LengthUnit;
 use serde::Serialize;
 
 use live::look::side_rgb;
 use live::pipeline::{CalibrationStatus, TableState};
+
+pub use super::desk_view::DeskView;
+use super::verdict::verdict_word;
 
 /// The table as a page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -38,6 +41,8 @@ pub struct TableView {
     pub status: StatusView,
     /// Units on their way, the latest moves, and the tags that need care.
     pub motion: MotionView,
+    /// The remote players' pointers and orders.
+    pub remote: DeskView,
 }
 
 /// The table in motion, as a page shows it.
@@ -238,6 +243,8 @@ pub struct Patch {
     pub status: Option<StatusView>,
     /// The table in motion, when it changed.
     pub motion: Option<MotionView>,
+    /// The remote players' pointers and orders, when they changed.
+    pub remote: Option<DeskView>,
 }
 
 impl Patch {
@@ -248,6 +255,7 @@ impl Patch {
             && self.rulings.is_empty()
             && self.status.is_none()
             && self.motion.is_none()
+            && self.remote.is_none()
     }
 }
 
@@ -303,6 +311,7 @@ impl TableView {
             camera: camera_view(state),
             status: status_view(state),
             motion: motion_view(state),
+            remote: DeskView::default(),
         })
     }
 
@@ -329,6 +338,7 @@ impl TableView {
             rulings,
             status: (self.status != before.status).then(|| self.status.clone()),
             motion: (self.motion != before.motion).then(|| self.motion.clone()),
+            remote: (self.remote != before.remote).then(|| self.remote.clone()),
         })
     }
 }
@@ -475,17 +485,6 @@ fn move_view(record: &live::pipeline::MoveRecord) -> MoveView {
     }
 }
 
-/// A verdict as the page's styles name it.
-fn verdict_word(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Yes => "yes",
-        Verdict::Penalty => "penalty",
-        Verdict::Test => "test",
-        Verdict::Borderline => "borderline",
-        Verdict::No => "no",
-    }
-}
-
 fn status_view(state: &TableState) -> StatusView {
     StatusView {
         frame: state.frame_index,
@@ -521,6 +520,7 @@ mod tests {
     use std::sync::Arc;
 
     use rules::Scene;
+    use rules::ruling::Verdict;
     use rules::rulings::rulings;
 
     use super::*;

@@ -1,6 +1,5 @@
 //! Plain answers every page server gives: text, the pages' assets, and refusals logged sparingly.
 
-use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 
 use axum::extract::Path;
@@ -19,7 +18,7 @@ pub struct Refusals {
 
 impl Refusals {
     /// Log a refusal (`what`, from `peer`), unless one was logged less than a second ago.
-    pub fn log(&self, peer: SocketAddr, what: &str) {
+    pub fn log(&self, peer: impl std::fmt::Display, what: &str) {
         let now = std::time::Instant::now();
         let Ok(mut last) = self.last.lock() else {
             return;

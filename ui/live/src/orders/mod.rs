@@ -46,6 +46,8 @@ pub const LONGEST_NAME: usize = 40;
 /// A pointer a player put on the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pointer {
+    /// Its number at this table.
+    pub id: u64,
     /// The player's name.
     pub by: String,
     /// The player's seat.
@@ -117,12 +119,12 @@ pub enum Refusal {
 }
 
 /// The desk: shared by the faces that take players' messages and those that draw them.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Desk {
     book: Arc<Mutex<Book>>,
 }
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Book {
     orders: Vec<StandingOrder>,
     pointers: VecDeque<Pointer>,
@@ -171,7 +173,10 @@ impl Desk {
         let now = Instant::now();
         let mut book = self.book();
         book.allow(by, "pointers", 4.0, 8.0, now)?;
+        book.next_id += 1;
+        let id = book.next_id;
         book.pointers.push_back(Pointer {
+            id,
             by: name(by),
             seat: seat.clone(),
             at,
