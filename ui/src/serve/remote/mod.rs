@@ -178,10 +178,12 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
                 // Said again on every (re)connection: the broker may have restarted empty.
                 let _ = listener.try_subscribe(&in_topic, QoS::AtMostOnce);
             }
-            Event::Incoming(Packet::Publish(publish)) if publish.topic == in_topic => {
-                if to_desk.try_send(publish.payload.to_vec()).is_err() {
-                    tracing::debug!("remote pages send faster than they are answered: one dropped");
-                }
+            // A flood beyond what waits to be answered is dropped.
+            Event::Incoming(Packet::Publish(publish))
+                if publish.topic == in_topic
+                    && to_desk.try_send(publish.payload.to_vec()).is_err() =>
+            {
+                tracing::debug!("remote pages send faster than they are answered: one dropped");
             }
             Event::Incoming(Packet::Disconnect) => {
                 link_status.connected.store(false, Ordering::Relaxed);
