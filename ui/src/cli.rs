@@ -64,6 +64,13 @@ pub enum Command {
     /// Show every table of a hall on one page, from the MQTT broker the tables publish to
     /// (`vedette serve --mqtt`).
     Hub(crate::hub::command::HubArgs),
+    /// Write the remote player's page (HTML and scripts) into a folder, for a web server the
+    /// remote players reach: mosquitto's own (`http_dir`), a club's site. `vedette serve
+    /// --remote` links to it.
+    RemotePage {
+        /// The folder: the page goes in its `vedette/` folder (made if missing).
+        folder: std::path::PathBuf,
+    },
     /// Print the basic measurements of a scene: for every unit its position, move and range;
     /// for every pair of enemy units the edge-to-edge distance, the range from the leader,
     /// the quarter one stands in, the fraction in the fire arc, and whether it is in range.
@@ -128,6 +135,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     match &cli.command {
         Some(Command::Serve(args)) => crate::serve::command::serve(args, out),
         Some(Command::Hub(args)) => crate::hub::command::hub(args, out),
+        Some(Command::RemotePage { folder }) => crate::serve::command::remote_page(folder, out),
         Some(Command::Measure(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Rulings(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Profile { ruleset }) => commands::print_profile(ruleset, out),

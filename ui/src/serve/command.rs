@@ -111,15 +111,12 @@ fn say_remote_links(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "remote players reach the table through {}:",
+        "remote players reach the table through {} (a link a side, one for the umpire):",
         remote.broker
     )?;
     for (seat, link) in links {
-        let who = match seat.side() {
-            Some(side) => format!("{side}'s player"),
-            None => "the umpire".to_owned(),
-        };
-        writeln!(out, "  {who}: {link}")?;
+        let who = seat.side().unwrap_or("umpire");
+        writeln!(out, "remote {who}: {link}")?;
     }
     Ok(())
 }
@@ -135,6 +132,24 @@ fn say_links(links: &Links, out: &mut dyn Write) -> anyhow::Result<()> {
         out,
         "umpire: {} (keep it to yourself: it can freeze the view and save cases)",
         links.umpire
+    )?;
+    Ok(())
+}
+
+/// `vedette remote-page FOLDER`: the remote player's page and its scripts, in `FOLDER/vedette/`.
+pub fn remote_page(folder: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let place = folder.join("vedette");
+    std::fs::create_dir_all(&place).with_context(|| format!("cannot make {}", place.display()))?;
+    for (name, text) in crate::web::page::remote_files() {
+        let path = place.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    writeln!(
+        out,
+        "wrote the remote player's page to {}: serve this folder where the players reach it \
+         (mosquitto: http_dir {} on its websockets listener)",
+        place.join("remote.html").display(),
+        folder.display()
     )?;
     Ok(())
 }

@@ -116,3 +116,48 @@ fn order_view(order: &StandingOrder, colour: String) -> OrderView {
         as_ordered: placed.map(|m| m.as_ordered),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use live::TableState;
+    use live::orders::{Desk, Seat};
+    use rules::Scene;
+    use rules::geometry::TablePoint;
+    use rules::order::Order;
+    use rules::scene::Format;
+    use rules::units::Degrees;
+
+    use super::*;
+
+    #[test]
+    fn a_desk_with_an_order_and_a_pointer_is_sent_as_json() {
+        let scene = Scene::parse(
+            include_str!("../../../samples/scenes/two-lines.json"),
+            Format::Json,
+            "two-lines.json",
+        )
+        .expect("the sample");
+        let unit = scene.units[0].clone();
+        let mut state = TableState::message("test", None);
+        state.scene = Some(Arc::new(scene.clone()));
+        let desk = Desk::default();
+        let seat = Seat::Umpire;
+        let ahead = unit.footprint.leader() + rules::geometry::heading(unit.footprint.facing());
+        let order = Order {
+            unit: unit.id.clone(),
+            leader: ahead,
+            facing: unit.footprint.facing(),
+        };
+        desk.order(&seat, "Anne", order, &state).expect("taken");
+        desk.point(&seat, "Anne", TablePoint::new(10.0, 10.0), &state)
+            .expect("taken");
+        let view = DeskView::of(&desk.board(), &scene);
+        let json = serde_json::to_value(&view).expect("it serialises");
+        assert_eq!(json["orders"][0]["by"], "Anne");
+        assert_eq!(json["orders"][0]["unit"], unit.id.as_str());
+        assert_eq!(json["pointers"][0]["at"][0], 10.0);
+        let _ = Degrees(0.0);
+    }
+}

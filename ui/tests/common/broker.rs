@@ -13,26 +13,55 @@ pub struct Broker {
     pub port: u16,
 }
 
+const MOSQUITTO: &str = "/usr/sbin/mosquitto";
+
 impl Broker {
     /// Start one on `port`.
     pub fn start(port: u16) -> Broker {
-        let program = "/usr/sbin/mosquitto";
-        assert!(
-            std::path::Path::new(program).exists(),
-            "{program} is missing: `make test` installs mosquitto"
+        Broker::run(&["-p", &port.to_string()], &[port])
+    }
+
+    /// Start one on `port`, with a WebSockets listener on `websockets` serving the files of
+    /// `web` too (mosquitto's `http_dir`), as a club's broker for remote players would be set
+    /// up: the configuration is written beside `web`.
+    pub fn start_websockets(port: u16, websockets: u16, web: &std::path::Path) -> Broker {
+        let config = web.with_extension("conf");
+        let text = format!(
+            "listener {port} 127.0.0.1\nallow_anonymous true\n\
+             listener {websockets} 127.0.0.1\nprotocol websockets\nhttp_dir {}\n\
+             allow_anonymous true\n",
+            web.display()
         );
-        let child = Command::new(program)
-            .args(["-p", &port.to_string()])
+        std::fs::write(&config, text).expect("mosquitto's configuration is written");
+        let config = config.display().to_string();
+        Broker::run(&["-c", &config], &[port, websockets])
+    }
+
+    fn run(args: &[&str], ports: &[u16]) -> Broker {
+        assert!(
+            std::path::Path::new(MOSQUITTO).exists(),
+            "{MOSQUITTO} is missing: `make test` installs mosquitto"
+        );
+        let child = Command::new(MOSQUITTO)
+            .args(args)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("mosquitto starts");
         let start = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(start.elapsed() < PATIENCE, "mosquitto never listened");
-            std::thread::sleep(Duration::from_millis(50));
+        for port in ports {
+            while TcpStream::connect(("127.0.0.1", *port)).is_err() {
+                assert!(
+                    start.elapsed() < PATIENCE,
+                    "mosquitto never listened on {port}"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
-        Broker { child, port }
+        Broker {
+            child,
+            port: ports[0],
+        }
     }
 
     /// A table's address on it.

@@ -130,8 +130,8 @@ struct Book {
     pointers: VecDeque<Pointer>,
     next_id: u64,
     allowances: HashMap<(String, &'static str), Allowance>,
-    /// The newest move already compared with the orders.
-    last_move: Option<Arc<MoveRecord>>,
+    /// The moves already compared with the orders (the last state's list).
+    compared: Vec<Arc<MoveRecord>>,
     /// Bumped at every change, so the faces know when to draw again.
     version: u64,
 }
@@ -270,7 +270,7 @@ impl Desk {
         for made in fresh {
             book.place(&made, state, now);
         }
-        book.last_move = state.moves.last().cloned();
+        book.compared = state.moves.clone();
         let before = (book.pointers.len(), book.orders.len());
         book.pointers
             .retain(|p| now.duration_since(p.given) < POINTER_LIFE);
@@ -320,21 +320,13 @@ impl Book {
         }
     }
 
-    /// The moves of `moves` (newest last) after the last one compared.
+    /// The moves of `moves` not compared yet: those the last state did not list (a list of
+    /// the latest few, so a move is new until it is in one).
     fn new_moves(&self, moves: &[Arc<MoveRecord>]) -> Vec<Arc<MoveRecord>> {
-        let start = match &self.last_move {
-            None => 0,
-            Some(last) => match moves.iter().rposition(|m| Arc::ptr_eq(m, last)) {
-                Some(index) => index + 1,
-                // Not among them (a new game, or more moves than are kept since): those that
-                // ended after it.
-                None => moves
-                    .iter()
-                    .position(|m| m.event.ended > last.event.ended)
-                    .unwrap_or(moves.len()),
-            },
-        };
-        moves[start..].to_vec()
+        (moves.iter())
+            .filter(|made| !self.compared.iter().any(|old| Arc::ptr_eq(old, made)))
+            .cloned()
+            .collect()
     }
 
     /// Compare `made` with its unit's open order, if it has one.

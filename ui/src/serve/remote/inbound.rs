@@ -21,6 +21,10 @@ pub struct Inbound {
     /// The player's name, as the page asked it.
     #[serde(default)]
     pub name: Option<String>,
+    /// The page's number for what it asks, when it sends it again until it is told it was
+    /// done (a pointer, an order, a withdrawal): what was done already is not done twice.
+    #[serde(default)]
+    pub id: Option<u64>,
     /// What it asks.
     pub ask: Ask,
 }
@@ -31,6 +35,8 @@ pub struct Inbound {
 pub enum Ask {
     /// "I am here": the seat it has is said back; pictures are sent while pages are here.
     Hello,
+    /// The whole table now (a page starting, or one that missed an update).
+    View,
     /// A pointer on the table, inches.
     Point {
         /// Where.

@@ -10,8 +10,10 @@
 //!   ([`picture`]);
 //! - `in`: what pages send ([`inbound`]): hello, a pointer, an order, a withdrawal, the
 //!   timeline, a moment of it and the picture kept nearest it;
-//! - `to/<page>`: the answers to one page; `to/<page>/kept`: a picture kept in the record,
-//!   JPEG, for a page looking back.
+//! - `to/<page>`: the answers to one page (the whole view it asks for among them);
+//!   `to/<page>/kept`: a picture kept in the record, JPEG, for a page looking back.
+//!
+//! Everything sent to pages goes in parts under 4 kB ([`parts`]: why).
 //!
 //! Decisions:
 //! - Anyone who can read the broker's topics sees the table: the page's link carries its
@@ -21,11 +23,12 @@
 //!   go on meanwhile: nothing a remote player did is held only by the broker.
 
 mod inbound;
+mod parts;
 mod picture;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use live::Token;
@@ -154,6 +157,8 @@ enum Reply {
     Said { text: String },
     /// Refused, in words.
     Refused { text: String },
+    /// What the page numbered `id` was taken (done or refused): not to be sent again.
+    Done { id: u64 },
     /// The timeline, as pages on the room's network get it.
     Timeline { reading: serde_json::Value },
     /// A moment of the game, as pages on the room's network get it.
@@ -166,7 +171,8 @@ enum Reply {
 pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<RemoteStatus>) {
     let table = remote.table(&name);
     let id = format!("vedette-remote-{table}-{}", Token::random());
-    let (client, events) = AsyncClient::new(options(&remote.broker, &id), 64);
+    // Room for a few pictures' parts (a picture is some 27): what does not fit is dropped.
+    let (client, events) = AsyncClient::new(options(&remote.broker, &id), 512);
     let (to_desk, mut from_pages) = mpsc::channel::<Vec<u8>>(WAITING);
     let listener = client.clone();
     let in_topic = topic(&table, "in");
@@ -197,34 +203,86 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
         topic(&table, "…")
     );
     let mut link = Link {
-        client,
+        sender: Sender::new(client.clone()),
         table,
         seats: remote.seats,
         shared,
         status,
         pages: HashMap::new(),
-        pictures: picture::Pictures::default(),
     };
+    // Pictures on a task of their own: encoding one never holds up the table's updates or a
+    // player's order.
+    tokio::spawn(send_pictures(
+        Sender::new(client),
+        topic(&link.table, "picture"),
+        link.shared.clone(),
+        link.status.clone(),
+    ));
     link.serve(&mut from_pages).await;
 }
 
-struct Link {
+/// Publishes messages to pages in parts ([`parts`]), numbering them.
+struct Sender {
     client: AsyncClient,
+    next: AtomicU32,
+}
+
+impl Sender {
+    fn new(client: AsyncClient) -> Sender {
+        Sender {
+            client,
+            next: AtomicU32::new(0),
+        }
+    }
+
+    /// Publish without waiting: while the broker is away, what cannot be queued is dropped
+    /// (the next update, the next picture take its place; a page drops a message missing a
+    /// part).
+    fn send(&self, topic: &str, message: &[u8]) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        for part in parts::parts(id, message) {
+            if self
+                .client
+                .try_publish(topic, QoS::AtMostOnce, false, part)
+                .is_err()
+            {
+                tracing::trace!("the broker is not taking messages now: one dropped");
+                return;
+            }
+        }
+    }
+}
+
+/// A page, as the link knows it.
+struct Seen {
+    at: Instant,
+    /// The numbers of its latest asks taken.
+    taken: VecDeque<u64>,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            at: Instant::now(),
+            taken: VecDeque::new(),
+        }
+    }
+}
+
+struct Link {
+    sender: Sender,
     table: String,
     seats: Seats,
     shared: Arc<Shared>,
     status: Arc<RemoteStatus>,
-    /// Pages heard from, and when last.
-    pages: HashMap<String, Instant>,
-    pictures: picture::Pictures,
+    /// Pages heard from: when last, and what they asked that was taken.
+    pages: HashMap<String, Seen>,
 }
 
 impl Link {
     async fn serve(&mut self, from_pages: &mut mpsc::Receiver<Vec<u8>>) {
         let mut updates = self.shared.feed.subscribe();
-        let mut pictures =
-            tokio::time::interval(Duration::from_secs_f64(1.0 / PICTURES_PER_SECOND));
-        pictures.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        let mut presence = tokio::time::interval(Duration::from_secs(1));
         let live_topic = topic(&self.table, "live");
         loop {
             tokio::select! {
@@ -241,21 +299,13 @@ impl Link {
                     self.publish(&live_topic, message.as_bytes().to_vec());
                 }
                 Some(payload) = from_pages.recv() => self.answer(&payload).await,
-                _ = pictures.tick() => self.send_picture().await,
+                _ = presence.tick() => self.count_pages(),
             }
         }
     }
 
-    /// Publish without waiting: while the broker is away, what cannot be queued is dropped
-    /// (the next update, the next picture take its place).
     fn publish(&self, topic: &str, payload: Vec<u8>) {
-        let sent = self
-            .client
-            .try_publish(topic, QoS::AtMostOnce, false, payload);
-        if sent.is_err() {
-            self.status.connected.store(false, Ordering::Relaxed);
-            tracing::trace!("the broker is not taking messages now: one dropped");
-        }
+        self.sender.send(topic, &payload);
     }
 
     fn reply(&self, page: &str, reply: &Reply) {
@@ -297,20 +347,39 @@ impl Link {
             self.refuse(Some(&inbound.page), &Refusal::NoSeat.to_string());
             return;
         };
-        self.heard(&inbound.page);
-        let reply = self.act(&seat, &inbound).await;
-        if let Some(reply) = reply {
-            self.reply(&inbound.page, &reply);
+        let taken = self.heard(&inbound.page, inbound.id);
+        if !taken {
+            let reply = self.act(&seat, &inbound).await;
+            if let Some(reply) = reply {
+                self.reply(&inbound.page, &reply);
+            }
+        }
+        if let Some(id) = inbound.id {
+            self.reply(&inbound.page, &Reply::Done { id });
         }
     }
 
-    fn heard(&mut self, page: &str) {
+    /// Count the page as there; whether what it numbered `id` was taken already (sent again
+    /// after a broker's blip).
+    fn heard(&mut self, page: &str, id: Option<u64>) -> bool {
         let now = Instant::now();
         if self.pages.len() > 1000 {
             self.pages
-                .retain(|_, at| now.duration_since(*at) < PRESENCE);
+                .retain(|_, seen| now.duration_since(seen.at) < PRESENCE);
         }
-        self.pages.insert(page.to_owned(), now);
+        let seen = self.pages.entry(page.to_owned()).or_default();
+        seen.at = now;
+        let Some(id) = id else {
+            return false;
+        };
+        if seen.taken.contains(&id) {
+            return true;
+        }
+        seen.taken.push_back(id);
+        if seen.taken.len() > 64 {
+            seen.taken.pop_front();
+        }
+        false
     }
 
     async fn act(&self, seat: &Seat, inbound: &Inbound) -> Option<Reply> {
@@ -331,6 +400,13 @@ impl Link {
                     side: seat.side().map(str::to_owned),
                     table: feed.name(),
                 });
+            }
+            Ask::View => {
+                if let Some(snapshot) = feed.snapshot() {
+                    let to = topic(&self.table, &format!("to/{}", inbound.page));
+                    self.publish(&to, snapshot.full_message().as_bytes().to_vec());
+                }
+                return None;
             }
             Ask::Point { at } => match &state {
                 Some(state) => {
@@ -399,20 +475,35 @@ impl Link {
         }
     }
 
-    /// The newest picture, while a remote page is there to see it.
-    async fn send_picture(&mut self) {
+    /// Count the pages heard from lately: pictures are sent while there are any.
+    fn count_pages(&mut self) {
         let now = Instant::now();
         self.pages
-            .retain(|_, at| now.duration_since(*at) < PRESENCE);
+            .retain(|_, seen| now.duration_since(seen.at) < PRESENCE);
         self.status.pages.store(self.pages.len(), Ordering::Relaxed);
-        if self.pages.is_empty() {
-            return;
+    }
+}
+
+/// Send the newest picture a few times a second while remote pages are there to see it.
+async fn send_pictures(
+    sender: Sender,
+    topic: String,
+    shared: Arc<Shared>,
+    status: Arc<RemoteStatus>,
+) {
+    let mut pictures = picture::Pictures::default();
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / PICTURES_PER_SECOND));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tick.tick().await;
+        if status.pages() == 0 {
+            continue;
         }
-        let Some(snapshot) = self.shared.feed.snapshot() else {
-            return;
+        let Some(snapshot) = shared.feed.snapshot() else {
+            continue;
         };
-        if let Some(jpeg) = self.pictures.next(&snapshot.state).await {
-            self.publish(&topic(&self.table, "picture"), jpeg);
+        if let Some(jpeg) = pictures.next(&snapshot.state).await {
+            sender.send(&topic, &jpeg);
         }
     }
 }

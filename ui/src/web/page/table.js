@@ -6,71 +6,100 @@
 // As the app marks them: a penalty still acts under command, a test is a roll to pass.
 const MARK = { yes: "✔", penalty: "➖", test: "🎲", no: "✖", borderline: "?", unchecked: "•" };
 
-const token = location.pathname.split("/")[2] || "";
 // `view` is what is drawn: the live table (`live`), or a moment of the past while looking back.
 const page = {
-  view: null, live: null, seq: 0, role: "viewer", socket: null, backoff: 500, lastHeard: 0,
+  view: null, live: null, seq: 0, role: "viewer",
   selected: null, turn: 0, tape: null, tapeMode: false, caseMode: null, videoTimer: null,
 };
 
-// ---- connection ------------------------------------------------------------------------------
+// ---- the link to the table -------------------------------------------------------------------
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/t/${token}/ws`);
-  page.socket = socket;
-  setStatus("connecting…", "connecting");
-  socket.onmessage = (event) => {
-    page.lastHeard = Date.now();
-    let message;
-    try { message = JSON.parse(event.data); } catch (e) { return; }
-    receive(message);
+// How the page reaches its table. On the room's network (here): a WebSocket for the live table
+// and plain GETs for the record. From afar, through an MQTT broker: remote.js sets
+// `window.VEDETTE_LINK` before this file runs, with the same calls.
+function roomLink() {
+  const token = location.pathname.split("/")[2] || "";
+  const link = { remote: false, socket: null, backoff: 500, lastHeard: 0 };
+  const connect = () => {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/t/${token}/ws`);
+    link.socket = socket;
+    setStatus("connecting…", "connecting");
+    socket.onmessage = (event) => {
+      link.lastHeard = Date.now();
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      receive(message);
+    };
+    socket.onclose = () => {
+      if (link.socket !== socket) return;
+      link.socket = null;
+      showBanner("Connection lost — reconnecting…");
+      setStatus("reconnecting…", "lost");
+      setTimeout(connect, link.backoff);
+      link.backoff = Math.min(link.backoff * 2, 5000);
+    };
+    socket.onerror = () => socket.close();
   };
-  socket.onclose = () => {
-    if (page.socket !== socket) return;
-    page.socket = null;
-    showBanner("Connection lost — reconnecting…");
-    setStatus("reconnecting…", "lost");
-    setTimeout(connect, page.backoff);
-    page.backoff = Math.min(page.backoff * 2, 5000);
+  const open = () => link.socket && link.socket.readyState === WebSocket.OPEN;
+  link.start = () => {
+    connect();
+    // A connection that has gone quiet (a phone asleep, a dead Wi-Fi) is dropped and made again.
+    setInterval(() => {
+      if (!open()) return;
+      if (Date.now() - link.lastHeard > 40000) { link.socket.close(); return; }
+      link.send({ do: "ping" });
+    }, 15000);
   };
-  socket.onerror = () => socket.close();
+  link.heard = () => { link.backoff = 500; };
+  link.send = (request) => { if (open()) link.socket.send(JSON.stringify(request)); };
+  const get = async (path) => {
+    const response = await fetch(`/t/${token}/${path}`, { cache: "no-store" });
+    if (response.ok) return { status: response.status, json: await response.json() };
+    return { status: response.status, text: (await response.text()).trim() };
+  };
+  link.timeline = (since) => get(`record/timeline${since === null ? "" : `?since=${since}`}`);
+  link.moment = (t) => get(`record/at?t=${t}`);
+  link.picture = (width, frame) => `/t/${token}/frame.jpg?w=${width}&f=${frame}`;
+  link.kept = async (at) => `/t/${token}/record/picture?t=${at}`;
+  return link;
 }
 
-function send(request) {
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
-    page.socket.send(JSON.stringify(request));
-  }
-}
-
-// A connection that has gone quiet (a phone asleep, a dead Wi-Fi) is dropped and made again.
-setInterval(() => {
-  if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return;
-  if (Date.now() - page.lastHeard > 40000) { page.socket.close(); return; }
-  send({ do: "ping" });
-}, 15000);
+const link = window.VEDETTE_LINK || roomLink();
 
 function receive(message) {
   switch (message.type) {
     case "hello":
       page.role = message.role;
-      $("umpire").hidden = message.role !== "umpire";
+      // The umpire's tools act on the room's server; from afar the umpire orders and points.
+      $("umpire").hidden = message.role !== "umpire" || link.remote;
       break;
     case "full":
+      // From afar, a whole view older than the patches taken since (the broker's kept view)
+      // is not news — unless no news has come for a while (the host started again, counting
+      // from 1).
+      if (link.remote && page.live && message.seq < page.seq && !page.behind
+        && Date.now() - page.news < 3000) return;
+      page.news = Date.now();
       page.live = message.view;
       page.seq = message.seq;
-      page.backoff = 500;
+      page.behind = false;
+      link.heard();
       hideBanner();
       if (!lookingBack()) page.view = page.live;
       loadTurn();
-      render();
+      drawSoon();
       break;
     case "patch":
       if (!page.live || message.seq <= page.seq) return;
+      // One lost on the way (the broker drops what a slow page cannot take): wait for a whole
+      // view rather than draw a table missing a change.
+      if (link.remote && message.seq > page.seq + 1) { page.behind = true; return; }
       applyPatch(page.live, message.patch);
       page.seq = message.seq;
+      page.news = Date.now();
       // While looking back the live table is kept up to date, and drawn again on ● Live.
-      if (!lookingBack()) render();
+      if (!lookingBack()) drawSoon();
       break;
     case "said":
       if (message.text !== "pong") toast(message.text);
@@ -87,6 +116,7 @@ function applyPatch(view, patch) {
   for (const [id, rulings] of Object.entries(patch.rulings)) view.rulings[id] = rulings;
   if (patch.status) view.status = patch.status;
   if (patch.motion) view.motion = patch.motion;
+  if (patch.remote) view.remote = patch.remote;
 }
 
 // ---- lengths and the plan's frame -----------------------------------------------------------
@@ -133,6 +163,17 @@ function points(list, map) {
   return list.map((p) => map(p).map((v) => v.toFixed(3)).join(",")).join(" ");
 }
 
+// Draw the table once before the next screen refresh, however many updates come before it: a
+// slow phone (or a page far behind a busy broker) draws the newest table, not every one.
+function drawSoon() {
+  if (page.drawing) return;
+  page.drawing = true;
+  requestAnimationFrame(() => {
+    page.drawing = false;
+    render();
+  });
+}
+
 function render() {
   const view = page.view;
   if (!view) return;
@@ -152,6 +193,7 @@ function render() {
   drawList();
   drawSelected();
   drawMoves();
+  drawOrders();
   drawCare();
   if (!$("video-box").hidden) drawVideoOverlay();
 }
@@ -197,6 +239,7 @@ function drawPlan() {
     label.textContent = unit.name;
   }
   drawGhosts(svg, toPlan, () => 0, size / 300, font);
+  drawDesk(svg, toPlan, size / 300, font);
   placeLabels(svg, labels, { x: -pad, y: -pad, width: vw + 2 * pad, height: vh + 2 * pad }, size / 600);
   if (page.tape && page.tape.length) drawTape(svg, font);
 }
@@ -542,9 +585,19 @@ function refreshPicture() {
     return;
   }
   const width = Math.round($("video-box").clientWidth * (window.devicePixelRatio || 1));
+  // From afar the pictures come by themselves (link.onPicture), as the host sends them.
+  const url = link.picture(width, view.status.frame);
+  if (!url) return;
   const next = new Image();
   next.onload = () => { if (!lookingBack()) $("video").src = next.src; };
-  next.src = `/t/${token}/frame.jpg?w=${width}&f=${view.status.frame}`;
+  next.src = url;
+}
+
+// A picture pushed by a remote table.
+function showPicture(url) {
+  if (lookingBack() || $("video-box").hidden) return false;
+  $("video").src = url;
+  return true;
 }
 
 function drawVideoOverlay() {
@@ -574,6 +627,7 @@ function drawVideoOverlay() {
     g.addEventListener("pointerdown", (event) => { event.stopPropagation(); select(id); });
   }
   drawGhosts(svg, (p, lift) => project(camera, p, camera.stand_height + lift), (ghost) => ghost.lifted_by, stroke, camera.width / 60);
+  drawDesk(svg, onStands, stroke, camera.width / 60);
   placeLabels(svg, el("g", { class: "labels" }, svg), { x: 0, y: 0, width: camera.width, height: camera.height }, stroke / 2);
 }
 
@@ -620,10 +674,9 @@ async function readTimeline() {
   const known = past.timeline;
   let next = TIMELINE_EVERY;
   try {
-    const since = known ? `?since=${known.until_ms}` : "";
-    const response = await fetch(`/t/${token}/record/timeline${since}`, { cache: "no-store" });
-    if (response.ok) {
-      if (!takeTimeline(await response.json())) next = 0;
+    const response = await link.timeline(known ? known.until_ms : null);
+    if (response.json) {
+      if (!takeTimeline(response.json)) next = 0;
     } else if (response.status === 404) {
       past.timeline = null;
       drawTimeline();
@@ -723,9 +776,9 @@ async function askMoment() {
   const [t, generation] = [past.wanted, past.generation];
   let answer = null;
   try {
-    const response = await fetch(`/t/${token}/record/at?t=${t}`, { cache: "no-store" });
-    if (response.ok) answer = await response.json();
-    else toast((await response.text()).trim(), true);
+    const response = await link.moment(t);
+    if (response.json) answer = response.json;
+    else toast(response.text, true);
   } catch (e) {
     toast("The game's record cannot be reached just now.", true);
   }
@@ -798,9 +851,12 @@ function showKeptPicture() {
   }
   if (past.picture === at) return;
   past.picture = at;
-  const next = new Image();
-  next.onload = () => { if (lookingBack() && past.picture === at) $("video").src = next.src; };
-  next.src = `/t/${token}/record/picture?t=${at}`;
+  link.kept(at).then((url) => {
+    if (!url) return;
+    const next = new Image();
+    next.onload = () => { if (lookingBack() && past.picture === at) $("video").src = next.src; };
+    next.src = url;
+  });
 }
 
 function keptPictureWords() {
@@ -853,7 +909,7 @@ function tapUnit(id, event) {
       const [a, b] = page.caseMode;
       page.caseMode = null;
       const note = prompt(`Note for the case between ${page.view.units[a].name} and ${page.view.units[b].name} (optional):`, "") || "";
-      send({ do: "save-case", a, b, note: note.slice(0, 1000) });
+      link.send({ do: "save-case", a, b, note: note.slice(0, 1000) });
     }
     render();
     return;
@@ -865,7 +921,7 @@ function tapUnit(id, event) {
 function tapPlan(event) {
   if (!page.view) return;
   const p = planPoint(event);
-  if (!p) return;
+  if (!p || deskTap(p)) return;
   if (!page.tapeMode) {
     const id = unitAt(p);
     if (id) tapUnit(id, event);
@@ -946,8 +1002,8 @@ $("tape").addEventListener("click", () => {
 $("back").addEventListener("click", () => select(null));
 $("show-plan").addEventListener("click", () => showVideo(false));
 $("show-video").addEventListener("click", () => showVideo(true));
-$("freeze").addEventListener("click", () => send({ do: page.view && page.view.status.frozen ? "unfreeze" : "freeze" }));
-$("mark-turn").addEventListener("click", () => send({ do: "mark-turn" }));
+$("freeze").addEventListener("click", () => link.send({ do: page.view && page.view.status.frozen ? "unfreeze" : "freeze" }));
+$("mark-turn").addEventListener("click", () => link.send({ do: "mark-turn" }));
 $("case").addEventListener("click", () => {
   page.caseMode = [];
   toast("Tap the two units of the dispute on the plan.");
@@ -969,5 +1025,6 @@ window.addEventListener("hashchange", () => {
   if (past.timeline) goTo(0); else past.fromTheStart = true;
 });
 
-connect();
+wireDesk();
+link.start();
 readTimeline();

@@ -1,0 +1,185 @@
+// The remote player's link to the table: through the MQTT broker the host publishes the table
+// to (see ui/src/serve/remote/mod.rs for the topics). The page's address carries, after `#`,
+// the broker's WebSockets address, the table's name and the player's token; a fragment never
+// reaches the server that hosts this page.
+"use strict";
+
+window.VEDETTE_LINK = (() => {
+  const given = new URLSearchParams(location.hash.slice(1));
+  const broker = given.get("broker") || "";
+  const table = given.get("table") || "";
+  const token = given.get("token") || "";
+  const root = `vedette/${table}`;
+  // This page's own address for answers: random, letters and digits.
+  const me = `p-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const link = { remote: true, me, seat: null, asked: new Map(), hostOnline: null };
+  const client = new Mqtt(broker, {
+    clientId: `vedette-page-${me}`,
+    username: given.get("user") || "",
+    password: given.get("password") || "",
+  });
+
+  const ask = (what, id) => client.publish(`${root}/in`, JSON.stringify({ page: me, token, name: playerName(), ask: what, id }));
+  // What the player does (a pointer, an order, a withdrawal) is numbered and sent again until
+  // the host says it took it: a broker that blinks loses none of it. A pointer too late to
+  // show is let go.
+  const pending = new Map();
+  let acts = 0;
+  const act = (what) => {
+    acts += 1;
+    pending.set(acts, { what, at: Date.now() });
+    ask(what, acts);
+  };
+  setInterval(() => {
+    if (!client.connected) return;
+    for (const [id, { what, at }] of pending) {
+      if (what.do === "point" && Date.now() - at > 4000) pending.delete(id);
+      else ask(what, id);
+    }
+  }, 2000);
+  // A question whose answer comes back on this page's own topic, one of each kind at a time.
+  const question = (kind, what) => new Promise((resolve) => {
+    const before = link.asked.get(kind);
+    if (before) before({ status: 503, text: "asked again" });
+    link.asked.set(kind, resolve);
+    if (!ask(what)) resolve({ status: 503, text: "The broker cannot be reached just now." });
+    setTimeout(() => {
+      if (link.asked.get(kind) !== resolve) return;
+      link.asked.delete(kind);
+      resolve({ status: 504, text: "The table did not answer: is its host still there?" });
+    }, 10000);
+  });
+  const answer = (kind, response) => {
+    const resolve = link.asked.get(kind);
+    link.asked.delete(kind);
+    if (resolve) resolve(response);
+  };
+
+  const text = (bytes) => new TextDecoder().decode(bytes);
+  // Messages taken, by topic: what the page can say of its link when asked.
+  link.counts = {};
+  // The host sends every message in parts under 4 kB (ui/src/serve/remote/parts.rs): each
+  // with an 8-byte head — its message's number, its place, the count of parts. A message is
+  // taken once all its parts are in; one left incomplete by a newer one is dropped.
+  const assembling = new Map();
+  client.onMessage = (topic, part) => {
+    // The host's presence is the broker's own word (its last will): one small message.
+    if (topic === `${root}/online`) { deliver(topic, part); return; }
+    if (part.length < 8) return;
+    const head = new DataView(part.buffer, part.byteOffset, 8);
+    const [id, index, count] = [head.getUint32(0), head.getUint16(4), head.getUint16(6)];
+    let message = assembling.get(topic);
+    if (!message || message.id !== id) {
+      message = { id, count, parts: new Array(count), got: 0 };
+      assembling.set(topic, message);
+    }
+    if (index >= message.count || message.parts[index]) return;
+    message.parts[index] = part.slice(8);
+    message.got += 1;
+    if (message.got < message.count) return;
+    assembling.delete(topic);
+    deliver(topic, concatenated(message.parts));
+  };
+
+  const concatenated = (parts) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  };
+
+  // The whole table, asked for at most once a second (a page starting, or one behind).
+  let viewAsked = 0;
+  const askView = () => {
+    if (Date.now() - viewAsked < 1000) return;
+    viewAsked = Date.now();
+    ask({ do: "view" });
+  };
+
+  const deliver = (topic, bytes) => {
+    const leaf = topic.slice(root.length + 1);
+    link.counts[leaf] = (link.counts[leaf] || 0) + 1;
+    if (topic === `${root}/live`) {
+      let message;
+      try { message = JSON.parse(text(bytes)); } catch (e) { return; }
+      if (message.type === "patch" && !page.live) { askView(); return; }
+      receive(message);
+      if (page.behind) askView();
+    } else if (topic === `${root}/picture`) {
+      const url = URL.createObjectURL(new Blob([bytes], { type: "image/jpeg" }));
+      const before = link.pictureUrl;
+      link.pictureUrl = url;
+      link.pictures = (link.pictures || 0) + 1;
+      link.pictureBytes = bytes.length;
+      showPicture(url);
+      if (before) setTimeout(() => URL.revokeObjectURL(before), 1000);
+    } else if (topic === `${root}/online`) {
+      link.hostOnline = text(bytes) === "true";
+      if (!link.hostOnline) showBanner("The table's host is not connected — waiting for it…");
+      else if (client.connected) { hideBanner(); askView(); }
+    } else if (topic === `${root}/to/${me}/kept`) {
+      answer("kept", URL.createObjectURL(new Blob([bytes], { type: "image/jpeg" })));
+    } else if (topic === `${root}/to/${me}`) {
+      let reply;
+      try { reply = JSON.parse(text(bytes)); } catch (e) { return; }
+      take(reply);
+    }
+  };
+
+  const take = (reply) => {
+    switch (reply.type) {
+      case "hello":
+        link.seat = reply;
+        receive({ type: "hello", role: reply.role });
+        seated(reply);
+        break;
+      case "timeline": answer("timeline", { status: 200, json: reply.reading }); break;
+      case "no-timeline": answer("timeline", { status: 404, text: reply.text }); break;
+      case "moment": answer("moment", { status: 200, json: reply.answer }); break;
+      case "refused":
+        // A refused question (a moment, a kept picture) is answered with its reason.
+        for (const kind of ["moment", "kept"]) answer(kind, kind === "kept" ? null : { status: 400, text: reply.text });
+        receive({ type: "refused", text: reply.text });
+        break;
+      case "said": receive(reply); break;
+      case "full": receive(reply); break;
+      case "done": pending.delete(reply.id); break;
+    }
+  };
+
+  client.onConnect = () => {
+    setStatus("live", "live");
+    if (link.hostOnline !== false) hideBanner();
+    ask({ do: "hello" });
+    viewAsked = 0;
+    askView();
+  };
+  client.onClose = () => {
+    showBanner("The broker cannot be reached — reconnecting…");
+    setStatus("reconnecting…", "lost");
+  };
+
+  link.start = () => {
+    if (!broker || !table || !token) {
+      showBanner("This link names no broker, table or token: ask the table's host for your side's link.");
+      return;
+    }
+    setStatus("connecting…", "connecting");
+    for (const leaf of ["live", "picture", "online", `to/${me}`, `to/${me}/kept`]) client.subscribe(`${root}/${leaf}`);
+    client.connect();
+    // "Still here": the host sends pictures while remote pages are there.
+    setInterval(() => { if (client.connected) ask({ do: "hello" }); }, 10000);
+  };
+  link.heard = () => {};
+  link.send = () => toast("From afar the umpire points and orders; the room's umpire page freezes and marks turns.", true);
+  link.timeline = (since) => question("timeline", { do: "timeline", since });
+  link.moment = (t) => question("moment", { do: "moment", t });
+  link.picture = () => link.pictureUrl || null;
+  link.kept = (at) => question("kept", { do: "kept", t: at });
+  link.point = (at) => act({ do: "point", at });
+  link.order = (unit, leader, facing) => act({ do: "order", unit, leader, facing });
+  link.withdraw = (id) => act({ do: "withdraw", id });
+  link.pending = pending;
+  link.client = client;
+  return link;
+})();
