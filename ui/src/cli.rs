@@ -27,6 +27,10 @@ pub struct Cli {
     #[command(flatten)]
     pub source: crate::args::SourceArgs,
 
+    /// Players far from the table (the app shares the table through the broker as it opens).
+    #[command(flatten)]
+    pub remote: crate::args::RemoteArgs,
+
     /// What to do.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -168,13 +172,41 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Demo(record)) => crate::app::run(
             Some(live::pipeline::Setup::default()),
             record.choice(),
-            crate::serve::starter(),
+            crate::serve::starter(None),
+            false,
         ),
         None => {
             let given = cli.source.given().then(|| cli.source.setup()).transpose()?;
-            crate::app::run(given, cli.source.record.choice(), crate::serve::starter())
+            let remote = remote_for_app(&cli.remote, given.as_ref(), out)?;
+            let share_now = remote.is_some();
+            let starter = crate::serve::starter(remote);
+            crate::app::run(given, cli.source.record.choice(), starter, share_now)
         }
     }
+}
+
+/// The app's remote players, when `--remote` names a broker: a seat for each side of the
+/// roster given (the demo's when none is), their links printed to send to the players.
+fn remote_for_app(
+    args: &crate::args::RemoteArgs,
+    given: Option<&live::pipeline::Setup>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Option<crate::serve::remote::Remote>> {
+    let setup = given.cloned().unwrap_or_default();
+    let sides = crate::args::sides_of(&setup);
+    let Some(remote) = crate::serve::remote::Remote::from_args(args, &sides, None) else {
+        return Ok(None);
+    };
+    writeln!(
+        out,
+        "remote players reach the table through {}:",
+        remote.broker
+    )?;
+    // The app's table is named as `vedette serve` names one it is not told the name of.
+    for (seat, link) in remote.links("table") {
+        writeln!(out, "remote {}: {link}", seat.side().unwrap_or("umpire"))?;
+    }
+    Ok(Some(remote))
 }
 
 fn init_logging(verbose: u8) {

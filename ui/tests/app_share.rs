@@ -34,7 +34,7 @@ fn has_text(harness: &Harness<'_, VedetteApp>, text: &str) -> bool {
 fn share_serves_the_table_with_a_qr_code_and_counts_the_pages_watching() {
     let mut harness = Harness::builder().with_size(WINDOW).build_eframe(|cc| {
         VedetteApp::new(&cc.egui_ctx, Settings::default())
-            .sharing_with(vedette_ui::serve::starter())
+            .sharing_with(vedette_ui::serve::starter(None))
     });
     step_until(&mut harness, "the demo table", |h| {
         h.state()

@@ -7,9 +7,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::broker::Broker;
+use common::broker::Club;
 use common::browser::{Browser, Setup};
-use common::served::{Served, free_port};
+use common::served::Served;
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio_tungstenite::connect_async;
@@ -25,61 +25,29 @@ const LAPTOP: Setup = Setup {
 
 const UNITS_DRAWN: &str = "return document.querySelectorAll('#plan g.unit').length >= 10";
 
-/// A club's broker: its WebSockets listener serves the remote page too.
-struct Club {
-    broker: Broker,
-    websockets: u16,
-    web: std::path::PathBuf,
-}
-
-impl Club {
-    fn open(name: &str) -> Club {
-        let web = common::scratch(&format!("remote-{name}")).join("www");
-        let written = common::vedette(&["remote-page", &web.display().to_string()]);
-        assert!(
-            written.status.success(),
-            "{}",
-            String::from_utf8_lossy(&written.stderr)
-        );
-        let (port, websockets) = (free_port(), free_port());
-        let broker = Broker::start_websockets(port, websockets, &web);
-        Club {
-            broker,
-            websockets,
-            web,
-        }
-    }
-
-    /// The broker killed and started again on the same ports, as a club's machine restarting.
-    fn restart(&mut self) {
-        self.broker.stop();
-        self.broker = Broker::start_websockets(self.broker.port, self.websockets, &self.web);
-    }
-
-    /// `vedette serve --demo --remote …` on this club's broker, each seat's token fixed.
-    fn serve(&self) -> Served {
-        let remote = self.broker.url("demo");
-        let ws = format!("ws://127.0.0.1:{}", self.websockets);
-        Served::start(
-            &[
-                "serve",
-                "--demo",
-                "--listen",
-                "127.0.0.1:0",
-                "--remote",
-                &remote,
-                "--remote-ws",
-                &ws,
-                "--side-token",
-                "british=british-link",
-                "--side-token",
-                "russian=russian-link",
-                "--umpire-token",
-                "umpire-link",
-            ],
-            &["table", "remote british", "remote russian", "remote umpire"],
-        )
-    }
+/// `vedette serve --demo --remote …` on `club`'s broker, each seat's token fixed.
+fn serve(club: &Club) -> Served {
+    let remote = club.broker.url("demo");
+    let ws = club.pages_broker();
+    Served::start(
+        &[
+            "serve",
+            "--demo",
+            "--listen",
+            "127.0.0.1:0",
+            "--remote",
+            &remote,
+            "--remote-ws",
+            &ws,
+            "--side-token",
+            "british=british-link",
+            "--side-token",
+            "russian=russian-link",
+            "--umpire-token",
+            "umpire-link",
+        ],
+        &["table", "remote british", "remote russian", "remote umpire"],
+    )
 }
 
 /// What these tests ask of a remote player's page.
@@ -158,7 +126,7 @@ fn next_demo_move(view: &Value, side: &str) -> Option<(String, [f64; 2], f64)> {
 #[tokio::test]
 async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed() {
     let club = Club::open("play");
-    let served = club.serve();
+    let served = serve(&club);
     let link = served.link("remote british");
     assert!(link.contains("token=british-link"), "{link}");
     let room = RoomPage::open(&served.link("table")).await;
@@ -388,7 +356,7 @@ impl RoomPage {
 #[tokio::test]
 async fn the_broker_killed_and_started_again_mid_game_is_survived_at_both_ends() {
     let mut club = Club::open("outage");
-    let served = club.serve();
+    let served = serve(&club);
     let browser = Browser::open(LAPTOP).await;
     browser.show(&served.link("remote russian")).await;
     browser.click("point").await;

@@ -109,7 +109,17 @@ pub fn options(broker: &Broker, id: &str) -> MqttOptions {
 
 /// Run a client's event loop for ever, handing `on` every event; a broker that goes away is
 /// waited for (retrying ever less often, up to every 10 s), said once in the log per outage.
-pub async fn drive(mut events: EventLoop, broker: Broker, mut on: impl FnMut(Event) + Send) {
+pub async fn drive(events: EventLoop, broker: Broker, on: impl FnMut(Event) + Send) {
+    drive_telling(events, broker, on, |_| {}).await;
+}
+
+/// [`drive`], telling `up` whenever the broker is reached (`true`) or lost (`false`).
+pub async fn drive_telling(
+    mut events: EventLoop,
+    broker: Broker,
+    mut on: impl FnMut(Event) + Send,
+    up: impl Fn(bool) + Send,
+) {
     let mut down = false;
     let mut wait = Duration::from_millis(500);
     loop {
@@ -120,6 +130,7 @@ pub async fn drive(mut events: EventLoop, broker: Broker, mut on: impl FnMut(Eve
                         tracing::info!("the broker {broker} is back");
                     }
                     down = false;
+                    up(true);
                     wait = Duration::from_millis(500);
                 }
                 on(event);
@@ -127,6 +138,7 @@ pub async fn drive(mut events: EventLoop, broker: Broker, mut on: impl FnMut(Eve
             Err(e) => {
                 if !down {
                     tracing::warn!("the broker {broker} cannot be reached ({e}); retrying");
+                    up(false);
                 }
                 down = true;
                 tokio::time::sleep(wait).await;

@@ -81,7 +81,7 @@ impl eframe::App for VedetteApp {
         }
         if let Some(on) = self.state.share.requested.take() {
             let states = self.pipeline.as_ref().map(Pipeline::watch);
-            self.state.share.switch(on, states);
+            self.state.share.switch(on, states, &self.state.desk);
         }
     }
 
@@ -106,11 +106,13 @@ pub fn load_settings(storage: Option<&dyn eframe::Storage>) -> Settings {
 }
 
 /// Open the app window on `start` (the command line's source and table files; `None`: those
-/// used last); the game is recorded as `record` says, and shared with `share`'s servers.
+/// used last); the game is recorded as `record` says, and shared with `share`'s servers — at
+/// once when `share_now` (remote players are waiting for it).
 pub fn run(
     start: Option<Setup>,
     record: live::pipeline::Recording,
     share: crate::web::share::Starter,
+    share_now: bool,
 ) -> anyhow::Result<()> {
     let options = window_options()?;
     if let Some(folder) = eframe::storage_dir(APP_ID) {
@@ -130,9 +132,11 @@ pub fn run(
                 context.send_viewport_cmd(egui::ViewportCommand::Close);
                 context.request_repaint();
             });
-            Ok(Box::new(
-                VedetteApp::new(&cc.egui_ctx, settings).sharing_with(share),
-            ))
+            let mut app = VedetteApp::new(&cc.egui_ctx, settings).sharing_with(share);
+            if share_now {
+                app.state.share.requested = Some(true);
+            }
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| anyhow::anyhow!("the app window could not open: {e}"))

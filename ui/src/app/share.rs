@@ -2,6 +2,7 @@
 //! code, and why the last start failed. The server itself is started by whoever opened the app
 //! ([`Starter`]), so the app never reaches into the web server.
 
+use live::orders::Desk;
 use live::pipeline::States;
 
 use crate::web::qr::{self, Modules};
@@ -51,8 +52,8 @@ impl Share {
         self.running.as_ref().map(|(server, _)| server.links())
     }
 
-    /// Start serving `states` (or stop).
-    pub fn switch(&mut self, on: bool, states: Option<States>) {
+    /// Start serving `states`, with the remote players' `desk` (or stop).
+    pub fn switch(&mut self, on: bool, states: Option<States>, desk: &Desk) {
         self.error = None;
         if !on {
             self.running = None;
@@ -66,7 +67,8 @@ impl Share {
             self.error = Some("this app was opened without a server to share the table".into());
             return;
         };
-        let started = start(PORT, states.clone()).or_else(|_| start(0, states));
+        let started =
+            start(PORT, states.clone(), desk.clone()).or_else(|_| start(0, states, desk.clone()));
         match started {
             Ok(server) => {
                 let code = qr::modules(&server.links().viewer);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui::{Color32, TextureHandle, TextureOptions};
+use live::orders::Desk;
 use live::pipeline::{Command, Setup, Status, TableState};
 use live::umpire::TurnMarker;
 use rules::geometry::TablePoint;
@@ -161,6 +162,9 @@ pub struct AppState {
     pub show_error_map: bool,
     /// The table served to phones (the Share button), with its QR code.
     pub share: Share,
+    /// Remote players' pointers and ordered moves: drawn on both views, shared with the
+    /// server that takes them.
+    pub desk: Desk,
     /// A recorded game being looked at (the live game's, or one opened by `vedette replay`):
     /// while it is, the views show its moment, not the live table.
     pub replay: Option<live::replay::Replay>,
@@ -201,6 +205,7 @@ impl AppState {
             show_sight: false,
             show_error_map: false,
             share: Share::default(),
+            desk: Desk::default(),
             replay: None,
             live_table: None,
             timeline_read: 0.0,
@@ -213,6 +218,8 @@ impl AppState {
     /// the last picture and table on screen, with the message in the status bar.
     pub fn receive(&mut self, new: Arc<TableState>) {
         self.live_status = Some(new.status.clone());
+        // Remote orders are matched with the moves as they are made, whatever is shown.
+        self.desk.follow(&new);
         if self.replay.is_some() {
             self.live_table = Some(new);
             return;

@@ -208,20 +208,30 @@ impl Server {
 
 impl Served for Server {
     fn links(&self) -> &Links {
-        &self.links
+        Server::links(self)
     }
 
     fn viewers(&self) -> usize {
-        self.viewers.count()
+        Server::viewers(self)
+    }
+
+    fn remote_links(&self) -> &[(live::orders::Seat, String)] {
+        Server::remote_links(self)
+    }
+
+    fn remote(&self) -> Option<(bool, usize)> {
+        (!self.remote_links.is_empty()).then(|| (self.remote.connected(), self.remote.pages()))
     }
 }
 
 /// How the app's Share button serves its table: on every interface at `port`, as `vedette serve`
-/// does with its defaults.
-pub fn starter() -> Starter {
-    Box::new(|port, states| {
+/// does with its defaults — and to remote players too, when the command line gave a broker.
+pub fn starter(remote: Option<remote::Remote>) -> Starter {
+    Box::new(move |port, states, desk| {
         let options = ServeOptions {
             listen: SocketAddr::from(([0, 0, 0, 0], port)),
+            desk,
+            remote: remote.clone(),
             ..ServeOptions::default()
         };
         Ok(Box::new(Server::start(options, states)?) as Box<dyn Served>)

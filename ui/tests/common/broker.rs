@@ -81,3 +81,44 @@ impl Drop for Broker {
         self.stop();
     }
 }
+
+/// A club's broker for remote players: its WebSockets listener serves the remote page that
+/// `vedette remote-page` writes, as the guide sets one up.
+pub struct Club {
+    /// The broker.
+    pub broker: Broker,
+    /// Its WebSockets listener's port.
+    pub websockets: u16,
+    web: std::path::PathBuf,
+}
+
+impl Club {
+    /// A club's broker, its files in a scratch folder named after `name`.
+    pub fn open(name: &str) -> Club {
+        let web = super::scratch(&format!("remote-{name}")).join("www");
+        let written = super::vedette(&["remote-page", &web.display().to_string()]);
+        assert!(
+            written.status.success(),
+            "{}",
+            String::from_utf8_lossy(&written.stderr)
+        );
+        let (port, websockets) = (super::served::free_port(), super::served::free_port());
+        let broker = Broker::start_websockets(port, websockets, &web);
+        Club {
+            broker,
+            websockets,
+            web,
+        }
+    }
+
+    /// The broker as pages reach it.
+    pub fn pages_broker(&self) -> String {
+        format!("ws://127.0.0.1:{}", self.websockets)
+    }
+
+    /// The broker killed and started again on the same ports, as a club's machine restarting.
+    pub fn restart(&mut self) {
+        self.broker.stop();
+        self.broker = Broker::start_websockets(self.broker.port, self.websockets, &self.web);
+    }
+}

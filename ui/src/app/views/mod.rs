@@ -8,6 +8,7 @@ pub mod inspector;
 pub mod live_view;
 pub mod motion;
 pub mod plan_view;
+pub mod remote;
 pub mod roster;
 pub mod share;
 pub mod sources;

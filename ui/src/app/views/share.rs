@@ -50,6 +50,7 @@ pub fn share_window(ctx: &egui::Context, state: &mut AppState) {
             let links = server.links();
             ui.label(RichText::new(&links.viewer).monospace());
             ui.label(RichText::new(format!("{} page(s) watching", server.viewers())).color(DIM));
+            remote_links(ui, server.as_ref());
             ui.checkbox(&mut show_umpire, "Show the umpire's link");
             if show_umpire {
                 ui.label(RichText::new(&links.umpire).monospace());
@@ -63,6 +64,30 @@ pub fn share_window(ctx: &egui::Context, state: &mut AppState) {
     if !open {
         share.requested = Some(false);
     }
+}
+
+/// The remote players' links, each side's and the umpire's, and whether the broker is reached.
+fn remote_links(ui: &mut egui::Ui, server: &dyn crate::web::share::Served) {
+    let Some((connected, pages)) = server.remote() else {
+        return;
+    };
+    ui.separator();
+    let state = if connected {
+        RichText::new(format!(
+            "Remote players: the broker is reached, {pages} remote page(s)"
+        ))
+    } else {
+        RichText::new("Remote players: the broker cannot be reached — retrying").color(WARN)
+    };
+    ui.label(state);
+    for (seat, link) in server.remote_links() {
+        let who = seat
+            .side()
+            .map_or("the umpire".to_owned(), |side| format!("{side}'s player"));
+        ui.label(RichText::new(who).color(DIM));
+        ui.label(RichText::new(link).monospace().small());
+    }
+    ui.separator();
 }
 
 /// A QR code, black on white with its quiet zone, `side` points wide.

@@ -104,6 +104,9 @@ pub fn draw_table(
         overlay::unit(painter, xf, unit, *look);
     }
     travelling(painter, xf, state, table, scene, sizes.units);
+    let board = state.desk.board();
+    let height = table.stand_height;
+    super::remote::remote_desk(painter, xf, &board, scene, height, sizes.units);
     if let Some(unit) = selected {
         target_lines(painter, xf, scene, table, unit, sizes.lines);
     }

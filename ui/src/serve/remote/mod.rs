@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use live::Token;
-use live::mqtt::{Broker, drive, options, topic, topic_name};
+use live::mqtt::{Broker, drive_telling, options, topic, topic_name};
 use live::orders::{Refusal, Seat, Seats};
 use record::GameTime;
 use rumqttc::{AsyncClient, Event, Packet, QoS};
@@ -176,11 +176,10 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
     let (to_desk, mut from_pages) = mpsc::channel::<Vec<u8>>(WAITING);
     let listener = client.clone();
     let in_topic = topic(&table, "in");
-    let link_status = status.clone();
-    tokio::spawn(drive(events, remote.broker.clone(), move |event| {
+    let up = status.clone();
+    let on_event = move |event| {
         match event {
             Event::Incoming(Packet::ConnAck(_)) => {
-                link_status.connected.store(true, Ordering::Relaxed);
                 // Said again on every (re)connection: the broker may have restarted empty.
                 let _ = listener.try_subscribe(&in_topic, QoS::AtMostOnce);
             }
@@ -191,12 +190,11 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
             {
                 tracing::debug!("remote pages send faster than they are answered: one dropped");
             }
-            Event::Incoming(Packet::Disconnect) => {
-                link_status.connected.store(false, Ordering::Relaxed);
-            }
             _ => {}
         }
-    }));
+    };
+    let told = move |reached: bool| up.connected.store(reached, Ordering::Relaxed);
+    tokio::spawn(drive_telling(events, remote.broker.clone(), on_event, told));
     tracing::info!(
         "remote players reach the table through {} as {}",
         remote.broker,
