@@ -225,6 +225,11 @@ pub struct RemoteArgs {
     /// fix it to send the link before the game. Once for each side.
     #[arg(long, value_name = "SIDE=TOKEN", requires = "remote", value_parser = side_token)]
     pub side_token: Vec<(String, live::Token)>,
+    /// The user name and password remote pages give the broker, USER:PASSWORD, when it asks
+    /// for them (put in the links: give the players an account that may only read the table
+    /// and write to its `in` topic).
+    #[arg(long, value_name = "USER:PASSWORD", requires = "remote", value_parser = player_login)]
+    pub player_login: Option<(String, String)>,
 }
 
 impl RemoteArgs {
@@ -266,6 +271,13 @@ fn websockets(text: &str) -> Result<String, String> {
             "{text:?}: give the broker's WebSockets address, ws://host:port or wss://host:port"
         ))
     }
+}
+
+fn player_login(text: &str) -> Result<(String, String), String> {
+    let (user, password) = text
+        .split_once(':')
+        .ok_or_else(|| format!("{text:?}: write USER:PASSWORD"))?;
+    Ok((user.to_owned(), password.to_owned()))
 }
 
 fn side_token(text: &str) -> Result<(String, live::Token), String> {

@@ -91,6 +91,7 @@ fn a_remote_players_order_reaches_the_hosts_app_through_the_broker() {
         remote: Some(club.broker.url("demo").parse().expect("a broker")),
         remote_ws: Some(club.pages_broker()),
         remote_page: None,
+        player_login: None,
         side_token: vec![(
             "british".into(),
             live::Token::parse("british-link").expect("a token"),

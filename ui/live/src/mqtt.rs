@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rumqttc::{Event, EventLoop, MqttOptions, Packet};
 
-/// Where the broker is: `mqtt://host[:port][/table]`.
+/// Where the broker is: `mqtt://[user:password@]host[:port][/table]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Broker {
     /// Its host name or address.
@@ -16,6 +16,8 @@ pub struct Broker {
     pub port: u16,
     /// The table's name in the topics, if the address gives one.
     pub table: Option<String>,
+    /// The user name and password it asks for, if the address gives them.
+    pub login: Option<(String, String)>,
 }
 
 /// What a broker's address may not be.
@@ -38,6 +40,14 @@ impl std::str::FromStr for Broker {
         let rest = text
             .strip_prefix("mqtt://")
             .ok_or_else(|| BadBroker::Scheme(text.to_owned()))?;
+        // A password may hold '@' or ':': the login ends at the last '@', the user at its ':'.
+        let (login, rest) = match rest.rsplit_once('@') {
+            Some((login, rest)) => {
+                let (user, password) = login.split_once(':').unwrap_or((login, ""));
+                (Some((user.to_owned(), password.to_owned())), rest)
+            }
+            None => (None, rest),
+        };
         let (address, table) = match rest.split_once('/') {
             Some((address, table)) => (address, Some(table.trim_matches('/'))),
             None => (rest, None),
@@ -57,6 +67,7 @@ impl std::str::FromStr for Broker {
             host: host.to_owned(),
             port,
             table: table.filter(|t| !t.is_empty()).map(topic_name),
+            login,
         })
     }
 }
@@ -104,6 +115,9 @@ pub fn options(broker: &Broker, id: &str) -> MqttOptions {
     let mut options = MqttOptions::new(id, broker.host.clone(), broker.port);
     options.set_keep_alive(Duration::from_secs(15));
     options.set_max_packet_size(MAX_PACKET, MAX_PACKET);
+    if let Some((user, password)) = &broker.login {
+        options.set_credentials(user.clone(), password.clone());
+    }
     options
 }
 
@@ -160,8 +174,17 @@ mod tests {
             Broker {
                 host: "hall.local".into(),
                 port: 1884,
-                table: Some("table-7".into())
+                table: Some("table-7".into()),
+                login: None,
             }
+        );
+        let login: Broker = "mqtt://host:p@ss@club.example:1883/t"
+            .parse()
+            .expect("valid");
+        assert_eq!(login.login, Some(("host".into(), "p@ss".into())));
+        assert_eq!(
+            (login.host.as_str(), login.to_string()),
+            ("club.example", "mqtt://club.example:1883".into())
         );
         let plain: Broker = "mqtt://10.0.0.2".parse().expect("valid");
         assert_eq!((plain.port, plain.table), (1883, None));

@@ -64,6 +64,8 @@ pub struct Remote {
     pub page: String,
     /// The seats: a token a side, and the umpire's.
     pub seats: Seats,
+    /// The user name and password pages give the broker, if it asks for them.
+    pub player_login: Option<(String, String)>,
 }
 
 impl Remote {
@@ -76,6 +78,7 @@ impl Remote {
             pages_broker: args.pages_broker()?,
             page: args.page()?,
             seats: Seats::new(sides, &given, umpire),
+            player_login: args.player_login.clone(),
         })
     }
 
@@ -91,9 +94,15 @@ impl Remote {
     /// reaches the server that hosts the page).
     pub fn links(&self, name: &str) -> Vec<(Seat, String)> {
         let table = self.table(name);
+        let login = match &self.player_login {
+            Some((user, password)) => {
+                format!("&user={}&password={}", encode(user), encode(password))
+            }
+            None => String::new(),
+        };
         let link = |token: &Token| {
             format!(
-                "{}#broker={}&table={}&token={token}",
+                "{}#broker={}&table={}&token={token}{login}",
                 self.page,
                 encode(&self.pages_broker),
                 encode(&table)
@@ -503,5 +512,35 @@ async fn send_pictures(
         if let Some(jpeg) = pictures.next(&snapshot.state).await {
             sender.send(&topic, &jpeg);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_seat_has_a_link_carrying_the_broker_the_table_and_its_token_after_the_hash() {
+        let args = RemoteArgs {
+            remote: Some("mqtt://club.example/Table 7".parse().expect("a broker")),
+            player_login: Some(("players".into(), "a&b".into())),
+            side_token: vec![("red".into(), Token::parse("red-secret").expect("a token"))],
+            ..RemoteArgs::default()
+        };
+        let remote =
+            Remote::from_args(&args, &["red".into(), "blue".into()], None).expect("remote");
+        let links = remote.links("ignored");
+        assert_eq!(links.len(), 3);
+        let (seat, red) = &links
+            .iter()
+            .find(|(s, _)| s.side() == Some("red"))
+            .expect("red");
+        assert_eq!(seat, &Seat::Side("red".into()));
+        assert_eq!(
+            red,
+            "http://club.example:9001/vedette/remote.html#broker=ws%3A%2F%2Fclub.example%3A9001\
+             &table=Table-7&token=red-secret&user=players&password=a%26b"
+        );
+        assert!(links.iter().any(|(s, _)| *s == Seat::Umpire));
     }
 }
