@@ -413,3 +413,30 @@ async fn the_broker_killed_and_started_again_mid_game_is_survived_at_both_ends()
     assert!(!served.log().contains("panicked"), "{}", served.log());
     browser.close().await;
 }
+
+#[test]
+fn the_remote_bench_prints_every_figure_it_names() {
+    let run = common::vedette(&["bench", "remote", "--seconds", "8", "--pages", "1"]);
+    let printed = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{printed}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for figure in [
+        "the broker's own 200-byte message",
+        "a state from the host's feed to the remote page: median",
+        "pictures at the page:",
+        "an order from the page to the host's desk",
+        "orders matched with their units' moves:",
+        "the host's pipeline:",
+    ] {
+        assert!(printed.contains(figure), "no {figure:?} in:\n{printed}");
+    }
+    // States reached the page, and were timed.
+    let states = printed
+        .lines()
+        .find(|l| l.contains("a state from the host's feed"))
+        .and_then(|l| l.split(" measured)").next()?.rsplit('(').next()?.parse::<u32>().ok());
+    assert!(states.is_some_and(|n| n > 10), "{printed}");
+}

@@ -14,6 +14,7 @@ pub mod live_detection;
 pub mod play;
 pub mod print;
 pub mod recording;
+mod remote;
 pub mod serving;
 pub mod speed;
 pub mod world;
@@ -248,6 +249,18 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
         tables: u32,
     },
+    /// Measure a remote game through a real mosquitto (its WebSockets listener) and a real
+    /// chromium: a state's and an order's way between the host and a remote page beside the
+    /// broker's own, the pictures a page gets, orders matched with their units' moves, and the
+    /// host's frame rate with remote pages and without.
+    Remote {
+        /// Seconds each part runs.
+        #[arg(long, default_value_t = 30.0)]
+        seconds: f64,
+        /// Remote pages open (the British player's, then the Russian's).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=2))]
+        pages: u32,
+    },
     /// Measure the camera pipeline's accuracy on synthetic tables (1920×1080, 72"×48", busy,
     /// camera 30°–50° from vertical, 1" tags on 3–5 mm stands, blur, noise, JPEG) through four
     /// kinds of lens (distortion-free, ordinary, pincushion, wide), each calibrated five ways
@@ -376,6 +389,13 @@ pub fn run(command: &BenchCommand, out: &mut dyn Write) -> anyhow::Result<()> {
                 viewers: *viewers as usize,
                 rate: *rate,
                 tables: *tables as usize,
+            },
+            out,
+        ),
+        BenchCommand::Remote { seconds, pages } => remote::run(
+            remote::RemoteBench {
+                seconds: *seconds,
+                pages: *pages as usize,
             },
             out,
         ),

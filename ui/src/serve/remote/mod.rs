@@ -2,8 +2,7 @@
 //! opens no port, the players' pages speak MQTT over WebSockets to the same broker.
 //!
 //! Topics, under `vedette/<table>/` (the hall's, [`super::hall`], are beside them: `view`,
-//! retained, gives a page that joins the whole table at once, and `online` says whether the
-//! host is there):
+//! retained, for the hall's hub, and `online`, which tells pages whether the host is there):
 //! - `live`: every update pages on the room's network get, as they get it (a patch, or the
 //!   whole view), at the server's rate;
 //! - `picture`: the camera's picture, JPEG, a few a second while a remote page is there
@@ -21,18 +20,23 @@
 //!   broker that others can read should ask for a password (the guide says how).
 //! - A lost broker is waited for ([`live::mqtt::drive`]); the table, its record and the desk
 //!   go on meanwhile: nothing a remote player did is held only by the broker.
+//! - A page numbers what it does (a pointer, an order, a withdrawal) and sends it again until
+//!   the host says it took it; the host takes each number of a page once. An order given while
+//!   the broker blinked arrives late, never twice, never not at all.
 
+mod address;
 mod inbound;
-mod parts;
+pub(crate) mod parts;
 mod picture;
+mod sender;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use live::Token;
-use live::mqtt::{Broker, drive_telling, options, topic, topic_name};
+use live::mqtt::{drive_telling, options, topic};
 use live::orders::{Refusal, Seat, Seats};
 use record::GameTime;
 use rumqttc::{AsyncClient, Event, Packet, QoS};
@@ -42,114 +46,20 @@ use tokio::sync::mpsc;
 
 use super::replay::{LATEST, kept_picture, moment_json, timeline_json};
 use super::shared::Shared;
-use crate::args::RemoteArgs;
+pub use address::Remote;
 use inbound::{Ask, Inbound, Unread};
 pub use picture::BUDGET as PICTURE_BUDGET;
+pub use sender::RemoteStatus;
+use sender::Sender;
 
-/// Pictures sent a second at most, while remote pages are there.
-const PICTURES_PER_SECOND: f64 = 3.0;
 /// How long a page is counted as there after its last hello (pages say it every 10 s).
 const PRESENCE: Duration = Duration::from_secs(30);
 /// Pages' messages waiting to be answered at most; a flood beyond it is dropped.
 const WAITING: usize = 256;
 
-/// Where remote players reach the table.
-#[derive(Clone, Debug)]
-pub struct Remote {
-    /// The broker, as the host reaches it.
-    pub broker: Broker,
-    /// The broker, as pages reach it: `ws://…` or `wss://…`.
-    pub pages_broker: String,
-    /// Where the remote player's page is: the links add the broker, table and token to it.
-    pub page: String,
-    /// The seats: a token a side, and the umpire's.
-    pub seats: Seats,
-    /// The user name and password pages give the broker, if it asks for them.
-    pub player_login: Option<(String, String)>,
-}
-
-impl Remote {
-    /// The remote table the command line asks for, with a seat for each of `sides` and the
-    /// umpire (`umpire`'s token, or a new one); `None` without `--remote`.
-    pub fn from_args(args: &RemoteArgs, sides: &[String], umpire: Option<Token>) -> Option<Remote> {
-        let given = args.side_token.iter().cloned().collect();
-        Some(Remote {
-            broker: args.remote.clone()?,
-            pages_broker: args.pages_broker()?,
-            page: args.page()?,
-            seats: Seats::new(sides, &given, umpire),
-            player_login: args.player_login.clone(),
-        })
-    }
-
-    /// The table's name in the topics.
-    pub fn table(&self, name: &str) -> String {
-        self.broker
-            .table
-            .clone()
-            .unwrap_or_else(|| topic_name(name))
-    }
-
-    /// Each seat's link: its page with the broker, table and token after `#` (a fragment never
-    /// reaches the server that hosts the page).
-    pub fn links(&self, name: &str) -> Vec<(Seat, String)> {
-        let table = self.table(name);
-        let login = match &self.player_login {
-            Some((user, password)) => {
-                format!("&user={}&password={}", encode(user), encode(password))
-            }
-            None => String::new(),
-        };
-        let link = |token: &Token| {
-            format!(
-                "{}#broker={}&table={}&token={token}{login}",
-                self.page,
-                encode(&self.pages_broker),
-                encode(&table)
-            )
-        };
-        let sides =
-            (self.seats.sides()).map(|(side, token)| (Seat::Side(side.into()), link(token)));
-        sides
-            .chain([(Seat::Umpire, link(self.seats.umpire()))])
-            .collect()
-    }
-}
-
-/// `text` for a link's fragment: all but letters, digits and `-._~` percent-encoded.
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 /// A moment a page asks for, no later than the latest a game may reach.
 fn moment(ms: u64) -> GameTime {
     GameTime::from_millis(ms.min(LATEST))
-}
-
-/// How the remote link is doing, for the host's faces.
-#[derive(Debug, Default)]
-pub struct RemoteStatus {
-    connected: AtomicBool,
-    pages: AtomicUsize,
-}
-
-impl RemoteStatus {
-    /// Whether the broker is reached now.
-    pub fn connected(&self) -> bool {
-        self.connected.load(Ordering::Relaxed)
-    }
-
-    /// Remote pages heard from in the last half minute.
-    pub fn pages(&self) -> usize {
-        self.pages.load(Ordering::Relaxed)
-    }
 }
 
 /// An answer to one page.
@@ -219,45 +129,13 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
     };
     // Pictures on a task of their own: encoding one never holds up the table's updates or a
     // player's order.
-    tokio::spawn(send_pictures(
+    tokio::spawn(picture::send_pictures(
         Sender::new(client),
         topic(&link.table, "picture"),
         link.shared.clone(),
         link.status.clone(),
     ));
     link.serve(&mut from_pages).await;
-}
-
-/// Publishes messages to pages in parts ([`parts`]), numbering them.
-struct Sender {
-    client: AsyncClient,
-    next: AtomicU32,
-}
-
-impl Sender {
-    fn new(client: AsyncClient) -> Sender {
-        Sender {
-            client,
-            next: AtomicU32::new(0),
-        }
-    }
-
-    /// Publish without waiting: while the broker is away, what cannot be queued is dropped
-    /// (the next update, the next picture take its place; a page drops a message missing a
-    /// part).
-    fn send(&self, topic: &str, message: &[u8]) {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        for part in parts::parts(id, message) {
-            if self
-                .client
-                .try_publish(topic, QoS::AtMostOnce, false, part)
-                .is_err()
-            {
-                tracing::trace!("the broker is not taking messages now: one dropped");
-                return;
-            }
-        }
-    }
 }
 
 /// A page, as the link knows it.
@@ -488,59 +366,5 @@ impl Link {
         self.pages
             .retain(|_, seen| now.duration_since(seen.at) < PRESENCE);
         self.status.pages.store(self.pages.len(), Ordering::Relaxed);
-    }
-}
-
-/// Send the newest picture a few times a second while remote pages are there to see it.
-async fn send_pictures(
-    sender: Sender,
-    topic: String,
-    shared: Arc<Shared>,
-    status: Arc<RemoteStatus>,
-) {
-    let mut pictures = picture::Pictures::default();
-    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / PICTURES_PER_SECOND));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    loop {
-        tick.tick().await;
-        if status.pages() == 0 {
-            continue;
-        }
-        let Some(snapshot) = shared.feed.snapshot() else {
-            continue;
-        };
-        if let Some(jpeg) = pictures.next(&snapshot.state).await {
-            sender.send(&topic, &jpeg);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_seat_has_a_link_carrying_the_broker_the_table_and_its_token_after_the_hash() {
-        let args = RemoteArgs {
-            remote: Some("mqtt://club.example/Table 7".parse().expect("a broker")),
-            player_login: Some(("players".into(), "a&b".into())),
-            side_token: vec![("red".into(), Token::parse("red-secret").expect("a token"))],
-            ..RemoteArgs::default()
-        };
-        let remote =
-            Remote::from_args(&args, &["red".into(), "blue".into()], None).expect("remote");
-        let links = remote.links("ignored");
-        assert_eq!(links.len(), 3);
-        let (seat, red) = &links
-            .iter()
-            .find(|(s, _)| s.side() == Some("red"))
-            .expect("red");
-        assert_eq!(seat, &Seat::Side("red".into()));
-        assert_eq!(
-            red,
-            "http://club.example:9001/vedette/remote.html#broker=ws%3A%2F%2Fclub.example%3A9001\
-             &table=Table-7&token=red-secret&user=players&password=a%26b"
-        );
-        assert!(links.iter().any(|(s, _)| *s == Seat::Umpire));
     }
 }

@@ -3,10 +3,17 @@
 //! weighed, so a busy table is sent a little softer rather than late.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use live::pipeline::TableState;
 
+use super::super::shared::Shared;
+use super::sender::{RemoteStatus, Sender};
+
 use super::super::frame::encode;
+
+/// Pictures sent a second at most, while remote pages are there.
+const PICTURES_PER_SECOND: f64 = 3.0;
 
 /// The most a picture may weigh, bytes.
 pub const BUDGET: usize = 100_000;
@@ -76,6 +83,30 @@ impl Pictures {
                 self.quality += 5;
             }
             true
+        }
+    }
+}
+
+/// Send the newest picture a few times a second while remote pages are there to see it.
+pub(super) async fn send_pictures(
+    sender: Sender,
+    topic: String,
+    shared: Arc<Shared>,
+    status: Arc<RemoteStatus>,
+) {
+    let mut pictures = Pictures::default();
+    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / PICTURES_PER_SECOND));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tick.tick().await;
+        if status.pages() == 0 {
+            continue;
+        }
+        let Some(snapshot) = shared.feed.snapshot() else {
+            continue;
+        };
+        if let Some(jpeg) = pictures.next(&snapshot.state).await {
+            sender.send(&topic, &jpeg);
         }
     }
 }

@@ -96,16 +96,24 @@ window.VEDETTE_LINK = (() => {
     ask({ do: "view" });
   };
 
+  // When each message came, for `vedette bench remote` (the latest few thousand).
+  link.log = [];
+  const note = (leaf, bytes, seq) => {
+    if (link.log.length >= 20000) link.log.splice(0, 10000);
+    link.log.push({ leaf, at: Date.now(), bytes: bytes.length, seq });
+  };
   const deliver = (topic, bytes) => {
     const leaf = topic.slice(root.length + 1);
     link.counts[leaf] = (link.counts[leaf] || 0) + 1;
     if (topic === `${root}/live`) {
       let message;
       try { message = JSON.parse(text(bytes)); } catch (e) { return; }
+      note(leaf, bytes, message.seq);
       if (message.type === "patch" && !page.live) { askView(); return; }
       receive(message);
       if (page.behind) askView();
     } else if (topic === `${root}/picture`) {
+      note(leaf, bytes);
       const url = URL.createObjectURL(new Blob([bytes], { type: "image/jpeg" }));
       const before = link.pictureUrl;
       link.pictureUrl = url;
@@ -119,6 +127,8 @@ window.VEDETTE_LINK = (() => {
       else if (client.connected) { hideBanner(); askView(); }
     } else if (topic === `${root}/to/${me}/kept`) {
       answer("kept", URL.createObjectURL(new Blob([bytes], { type: "image/jpeg" })));
+    } else if (leaf.startsWith("ping/")) {
+      note(leaf, bytes);
     } else if (topic === `${root}/to/${me}`) {
       let reply;
       try { reply = JSON.parse(text(bytes)); } catch (e) { return; }
@@ -181,5 +191,6 @@ window.VEDETTE_LINK = (() => {
   link.withdraw = (id) => act({ do: "withdraw", id });
   link.pending = pending;
   link.client = client;
+  link.root = root;
   return link;
 })();
