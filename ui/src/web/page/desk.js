@@ -73,7 +73,8 @@ function drawOrder(g, order, map, stroke, font) {
   }
   const at = map(order.leader);
   if (!at) return;
-  const label = el("text", { x: at[0], y: at[1] - font * 0.8, "font-size": font, class: "label order-label" }, o);
+  // Placed clear of the other labels with the rulings' figures (table.js's placeLabels).
+  const label = el("text", { x: at[0], y: at[1] - font * 0.8, "font-size": font, class: "measure order-label" }, o);
   label.textContent = placed ? `${order.name}: ${order.placed}` : `${MARK[order.verdict]} ${order.name} — ordered by ${order.by}`;
 }
 
