@@ -437,6 +437,13 @@ fn the_remote_bench_prints_every_figure_it_names() {
     let states = printed
         .lines()
         .find(|l| l.contains("a state from the host's feed"))
-        .and_then(|l| l.split(" measured)").next()?.rsplit('(').next()?.parse::<u32>().ok());
+        .and_then(|l| {
+            l.split(" measured)")
+                .next()?
+                .rsplit('(')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        });
     assert!(states.is_some_and(|n| n > 10), "{printed}");
 }
