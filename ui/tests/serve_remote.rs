@@ -180,8 +180,19 @@ async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed
     browser.click("point").await;
 
     // An order drawn on the plan: a unit of one's own, dragged (here: tapped) to its place.
-    let view = browser.js("return page.view").await;
-    let (unit, to, facing) = next_demo_move(&view, "british").expect("a British unit to move");
+    // On the demo's last turn no unit moves again until it starts over: wait for one that will.
+    let start = Instant::now();
+    let (view, (unit, to, facing)) = loop {
+        let view = browser.js("return page.view").await;
+        if let Some(next) = next_demo_move(&view, "british") {
+            break (view, next);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no British unit moves again"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
     browser.click("order").await;
     let leader: [f64; 2] =
         serde_json::from_value(view["units"][&unit]["leader"].clone()).expect("a leader");
