@@ -148,6 +148,8 @@ mod tests {
     #[test]
     fn a_failed_write_leaves_the_old_file_and_no_temporary() {
         let dir = std::env::temp_dir().join(format!("vedette-whole-{}", std::process::id()));
+        // Emptied first: a process id comes round again, and the count below wants this test's files.
+        std::fs::remove_dir_all(&dir).ok();
         std::fs::create_dir_all(&dir).expect("scratch dir");
         let file = dir.join("camera.toml");
         std::fs::write(&file, b"old").expect("write");

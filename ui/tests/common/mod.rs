@@ -11,7 +11,8 @@ pub mod served;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::time::Duration;
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use live::pipeline::{Processor, TableState};
 use vision::FrameSource;
@@ -29,9 +30,22 @@ pub fn vedette(args: &[&str]) -> Output {
 
 /// A fresh folder of this test run for `name`, made if missing.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("vedette-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("vedette-{name}-{}", this_run()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// This test process's mark on its folders: its id and the moment it first asked. The id alone
+/// comes round again on a new machine, and a folder an earlier run left is not fresh (`army new`
+/// then refused to overwrite the roster it had written).
+pub fn this_run() -> &'static str {
+    static RUN: OnceLock<String> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let since = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{}-{since:x}", std::process::id())
+    })
 }
 
 /// Frame `index` of `table`, seen through `camera` (a webcam's blur, noise and JPEG), through

@@ -81,7 +81,7 @@ pub fn table(folder: &Path) -> Table {
 
 /// A scratch folder of the test's own.
 pub fn folder(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("vedette-{name}-{}", std::process::id()));
+    let folder = std::env::temp_dir().join(format!("vedette-{name}-{}", super::this_run()));
     std::fs::create_dir_all(&folder).expect("a folder");
     folder
 }
