@@ -85,11 +85,8 @@ pub fn ordered_scene(scene: &Scene, order: &Order) -> Result<Scene, OrderError> 
         .position(|u| u.id == order.unit)
         .ok_or_else(|| OrderError::NoSuchUnit(order.unit.clone()))?;
     let unit = moved_to(&scene.units[index], order.leader, order.facing);
-    let on_table = |p: &TablePoint| {
-        (0.0..=scene.table.width.0).contains(&p.x) && (0.0..=scene.table.depth.0).contains(&p.y)
-    };
-    let corners = unit.footprint.stands().iter().flat_map(|s| s.corners());
-    if !corners.collect::<Vec<_>>().iter().all(on_table) {
+    let mut corners = unit.footprint.stands().iter().flat_map(|s| s.corners());
+    if !corners.all(|p| scene.table.contains(&p)) {
         return Err(OrderError::OffTheTable(unit.name.clone()));
     }
     let mut after = scene.clone();

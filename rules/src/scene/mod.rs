@@ -234,6 +234,13 @@ pub struct Table {
     pub depth: Inches,
 }
 
+impl Table {
+    /// Whether `p` lies on the playing area, its edges included.
+    pub fn contains(&self, p: &TablePoint) -> bool {
+        (0.0..=self.width.0).contains(&p.x) && (0.0..=self.depth.0).contains(&p.y)
+    }
+}
+
 /// A unit on the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unit {

@@ -165,9 +165,7 @@ impl Desk {
         state: &TableState,
     ) -> Result<(), Refusal> {
         let scene = state.scene.as_ref().ok_or(Refusal::NoTable)?;
-        let on = (0.0..=scene.table.width.0).contains(&at.x)
-            && (0.0..=scene.table.depth.0).contains(&at.y);
-        if !on {
+        if !scene.table.contains(&at) {
             return Err(Refusal::OffTheTable);
         }
         let now = Instant::now();
@@ -338,8 +336,7 @@ impl Book {
         else {
             return;
         };
-        let profile = state.scene.as_ref().map(|s| s.profile());
-        let Some(profile) = profile else {
+        let Some(scene) = &state.scene else {
             return;
         };
         let to = &made.event.to;
@@ -348,7 +345,7 @@ impl Book {
             standing.from,
             to.leader,
             to.facing,
-            &profile,
+            &scene.profile(),
         );
         tracing::info!(%unit, words = %matched.words, "placed against its order");
         if let Some(recorder) = &state.recorder {
