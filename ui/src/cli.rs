@@ -197,15 +197,8 @@ fn remote_for_app(
     let Some(remote) = crate::serve::remote::Remote::from_args(args, &sides, None) else {
         return Ok(None);
     };
-    writeln!(
-        out,
-        "remote players reach the table through {}:",
-        remote.broker
-    )?;
     // The app's table is named as `vedette serve` names one it is not told the name of.
-    for (seat, link) in remote.links("table") {
-        writeln!(out, "remote {}: {link}", seat.side().unwrap_or("umpire"))?;
-    }
+    remote.say_links(&remote.links("table"), out)?;
     Ok(Some(remote))
 }
 

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use live::mqtt::Broker;
-use live::orders::Seat;
 use live::pipeline::{Pipeline, SourceChoice};
 
 use super::remote::Remote;
@@ -96,28 +95,11 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "publishing to {broker} for the hall's hub")?;
     }
     if let Some(remote) = &remote {
-        say_remote_links(remote, server.remote_links(), out)?;
+        remote.say_links(server.remote_links(), out)?;
     }
     out.flush()?;
     live::stopping::until_stopped(args.seconds).context("cannot wait for Ctrl-C")?;
     writeln!(out, "stopped")?;
-    Ok(())
-}
-
-fn say_remote_links(
-    remote: &Remote,
-    links: &[(Seat, String)],
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "remote players reach the table through {} (a link a side, one for the umpire):",
-        remote.broker
-    )?;
-    for (seat, link) in links {
-        let who = seat.side().unwrap_or("umpire");
-        writeln!(out, "remote {who}: {link}")?;
-    }
     Ok(())
 }
 

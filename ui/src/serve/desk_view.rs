@@ -2,14 +2,13 @@
 //! given, each in its side's colour, with the check's words and, once the unit was moved, how
 //! well it was placed.
 
-use live::look::side_rgb;
 use live::orders::{Board, Seat, StandingOrder};
 use rules::Scene;
 use rules::geometry::TablePoint;
 use rules::ruling::to_thousandth;
 use serde::Serialize;
 
-use super::verdict::verdict_word;
+use super::naming::{side_colour, verdict_word};
 
 /// The desk as pages draw it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -70,7 +69,7 @@ impl DeskView {
     /// The desk's board, coloured by `scene`'s sides.
     pub fn of(board: &Board, scene: &Scene) -> DeskView {
         let colour = |seat: &Seat| match seat.side() {
-            Some(side) => hex(side_rgb(scene, side)),
+            Some(side) => side_colour(scene, side),
             None => "#ffffff".into(),
         };
         DeskView {
@@ -84,14 +83,10 @@ impl DeskView {
                 })
                 .collect(),
             orders: (board.orders.iter())
-                .map(|order| order_view(order, hex(side_rgb(scene, &order.side))))
+                .map(|order| order_view(order, side_colour(scene, &order.side)))
                 .collect(),
         }
     }
-}
-
-fn hex([r, g, b]: [u8; 3]) -> String {
-    format!("#{r:02x}{g:02x}{b:02x}")
 }
 
 fn order_view(order: &StandingOrder, colour: String) -> OrderView {
@@ -127,7 +122,6 @@ mod tests {
     use rules::geometry::TablePoint;
     use rules::order::Order;
     use rules::scene::Format;
-    use rules::units::Degrees;
 
     use super::*;
 
@@ -158,6 +152,5 @@ mod tests {
         assert_eq!(json["orders"][0]["by"], "Anne");
         assert_eq!(json["orders"][0]["unit"], unit.id.as_str());
         assert_eq!(json["pointers"][0]["at"][0], 10.0);
-        let _ = Degrees(0.0);
     }
 }

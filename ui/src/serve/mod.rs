@@ -23,6 +23,7 @@ mod desk_view;
 mod feed;
 mod frame;
 pub mod hall;
+mod naming;
 mod records;
 pub mod remote;
 mod replay;
@@ -30,7 +31,6 @@ mod routes;
 mod shared;
 mod socket;
 mod umpire;
-mod verdict;
 pub mod view;
 
 use std::net::SocketAddr;

@@ -18,11 +18,10 @@ use rules::scene::{TerrainKind, TerrainShape};
 use rules::units::LengthUnit;
 use serde::Serialize;
 
-use live::look::side_rgb;
 use live::pipeline::{CalibrationStatus, TableState};
 
 pub use super::desk_view::DeskView;
-use super::verdict::verdict_word;
+use super::naming::{side_colour, verdict_word};
 
 /// The table as a page shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -377,7 +376,6 @@ fn terrain_view(piece: &rules::scene::Terrain) -> TerrainView {
 }
 
 fn unit_view(scene: &rules::Scene, unit: &rules::scene::Unit, sighting: &'static str) -> UnitView {
-    let [r, g, b] = side_rgb(scene, &unit.side);
     UnitView {
         name: unit.name.clone(),
         side: unit.side.clone(),
@@ -385,7 +383,7 @@ fn unit_view(scene: &rules::Scene, unit: &rules::scene::Unit, sighting: &'static
             .side(&unit.side)
             .and_then(|s| s.name.clone())
             .unwrap_or_else(|| unit.side.clone()),
-        colour: format!("#{r:02x}{g:02x}{b:02x}"),
+        colour: side_colour(scene, &unit.side),
         kind: unit.kind.as_str().to_owned(),
         formation: unit.formation.as_str().to_owned(),
         stands: unit

@@ -1,6 +1,8 @@
 //! Where remote players reach the table: the broker as the host and as the pages reach it, the
 //! remote page's address, and each seat's link to it.
 
+use std::io::{self, Write};
+
 use live::Token;
 use live::mqtt::{Broker, topic_name};
 use live::orders::{Seat, Seats};
@@ -67,6 +69,20 @@ impl Remote {
         sides
             .chain([(Seat::Umpire, link(self.seats.umpire()))])
             .collect()
+    }
+
+    /// Say `links` (this remote table's, as [`Remote::links`] makes them) to the host, to send
+    /// to the players: a line a seat, `remote <side>: <link>`.
+    pub fn say_links(&self, links: &[(Seat, String)], out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "remote players reach the table through {} (a link a side, one for the umpire):",
+            self.broker
+        )?;
+        for (seat, link) in links {
+            writeln!(out, "remote {}: {link}", seat.side().unwrap_or("umpire"))?;
+        }
+        Ok(())
     }
 }
 

@@ -41,6 +41,7 @@ use live::orders::{Refusal, Seat, Seats};
 use record::GameTime;
 use rumqttc::{AsyncClient, Event, Packet, QoS};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
@@ -62,6 +63,11 @@ fn moment(ms: u64) -> GameTime {
     GameTime::from_millis(ms.min(LATEST))
 }
 
+/// JSON the record's readers wrote, sent on as it is (not read into a tree to be written again).
+fn raw(json: String) -> Box<RawValue> {
+    RawValue::from_string(json).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}
+
 /// An answer to one page.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -79,9 +85,9 @@ enum Reply {
     /// What the page numbered `id` was taken (done or refused): not to be sent again.
     Done { id: u64 },
     /// The timeline, as pages on the room's network get it.
-    Timeline { reading: serde_json::Value },
+    Timeline { reading: Box<RawValue> },
     /// A moment of the game, as pages on the room's network get it.
-    Moment { answer: serde_json::Value },
+    Moment { answer: Box<RawValue> },
     /// No timeline: the game is not recorded, or its record cannot be read.
     NoTimeline { text: String },
 }
@@ -319,17 +325,13 @@ impl Link {
             Ask::Timeline { since } => {
                 let since = since.map(moment);
                 return Some(match timeline_json(&self.shared, since).await {
-                    Ok(json) => Reply::Timeline {
-                        reading: serde_json::from_str(&json).unwrap_or_default(),
-                    },
+                    Ok(json) => Reply::Timeline { reading: raw(json) },
                     Err(refused) => Reply::NoTimeline { text: refused.1 },
                 });
             }
             Ask::Moment { t } => {
                 return Some(match moment_json(&self.shared, moment(*t)).await {
-                    Ok(json) => Reply::Moment {
-                        answer: serde_json::from_str(&json).unwrap_or_default(),
-                    },
+                    Ok(json) => Reply::Moment { answer: raw(json) },
                     Err(refused) => Reply::Refused { text: refused.1 },
                 });
             }
@@ -351,11 +353,8 @@ impl Link {
                 said.map(|text| Reply::Said { text })
             }
             Err(refusal) => {
-                let text = refusal.to_string();
-                self.shared
-                    .refusals
-                    .log(&inbound.page, &format!("a remote page's message: {text}"));
-                Some(Reply::Refused { text })
+                self.refuse(Some(&inbound.page), &refusal.to_string());
+                None
             }
         }
     }
