@@ -469,6 +469,36 @@ fn bench_app_reports_ui_time_and_memory() {
     assert!(text.contains("memory: "), "{text}");
 }
 
+/// Every part of `bench serve` runs: the app's Share button starts its server and pages
+/// connect (it once opened an app with no server to start), and the hall's tables go live.
+#[test]
+fn bench_serve_shares_the_app_to_its_pages_and_fills_the_hall() {
+    let out = vedette(&[
+        "bench",
+        "serve",
+        "--seconds",
+        "2",
+        "--viewers",
+        "2",
+        "--tables",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let with_pages = (text.lines())
+        .find(|l| l.trim_start().starts_with("with pages"))
+        .unwrap_or_default();
+    assert!(
+        with_pages.contains(" page(s) connected") && !with_pages.contains("; 0 page(s)"),
+        "{text}"
+    );
+    assert!(text.contains("live at once: 2 of 2"), "{text}");
+}
+
 #[test]
 fn out_of_range_options_are_refused_with_their_range_before_any_work() {
     let scene = "samples/scenes/two-lines.json";

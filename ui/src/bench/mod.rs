@@ -13,6 +13,7 @@ mod honesty;
 pub mod live_detection;
 pub mod play;
 pub mod print;
+mod processes;
 pub mod recording;
 mod remote;
 pub mod serving;

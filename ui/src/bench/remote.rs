@@ -20,7 +20,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -34,6 +34,7 @@ use live::pipeline::{Pipeline, Recording, Setup, TableState};
 use serde_json::{Value, json};
 
 use super::figures::{at, mean, sorted};
+use super::processes::{Owned, free_port, mosquitto as mosquitto_with, wait_for_port};
 use crate::serve::remote::{PICTURE_BUDGET, Remote};
 use crate::serve::{ServeOptions, Server};
 
@@ -56,36 +57,6 @@ fn epoch_ms() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
-/// A process of the bench's own (and its children), stopped when dropped.
-struct Owned(Child);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.0.id())])
-            .status();
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
-}
-
-fn wait_for_port(port: u16, what: &str) -> anyhow::Result<()> {
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if started.elapsed() > Duration::from_secs(20) {
-            bail!("{what} did not listen on port {port}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Ok(())
-}
-
 /// mosquitto on `port` (MQTT) and `websockets`, serving the remote page from `web`.
 fn mosquitto(port: u16, websockets: u16, web: &Path) -> anyhow::Result<Owned> {
     let place = web.join("vedette");
@@ -102,21 +73,10 @@ fn mosquitto(port: u16, websockets: u16, web: &Path) -> anyhow::Result<Owned> {
             web.display()
         ),
     )?;
-    let program = ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-        .unwrap_or("mosquitto");
-    let child = Command::new(program)
-        .arg("-c")
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .context("mosquitto is not installed (Debian: apt install mosquitto)")?;
-    let owned = Owned(child);
-    wait_for_port(port, "mosquitto")?;
-    wait_for_port(websockets, "mosquitto's WebSockets listener")?;
+    let owned = mosquitto_with(&["-c".as_ref(), config.as_os_str()])?;
+    let patience = Duration::from_secs(20);
+    wait_for_port(port, "mosquitto", patience)?;
+    wait_for_port(websockets, "mosquitto's WebSockets listener", patience)?;
     Ok(owned)
 }
 

@@ -15,7 +15,6 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -26,6 +25,7 @@ use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
 
 use super::figures::{ms, percentile};
+use super::processes::{free_port, mosquitto, wait_for_port};
 use crate::app::headless::WINDOW;
 use crate::app::{Settings, VedetteApp};
 use crate::hub::Hub;
@@ -196,9 +196,9 @@ fn on_own_thread(work: impl std::future::Future<Output = ()> + Send + 'static) {
 }
 
 fn app_run(bench: ServeBench, serve: bool) -> anyhow::Result<AppRun> {
-    let mut harness = Harness::builder()
-        .with_size(WINDOW)
-        .build_eframe(|cc| VedetteApp::new(&cc.egui_ctx, Settings::default()));
+    let mut harness = Harness::builder().with_size(WINDOW).build_eframe(|cc| {
+        VedetteApp::new(&cc.egui_ctx, Settings::default()).sharing_with(crate::serve::starter(None))
+    });
     let pages = Arc::new(Mutex::new(Pages::default()));
     let warm = Instant::now();
     while harness.state().state.table.is_none() && warm.elapsed() < Duration::from_secs(120) {
@@ -364,41 +364,11 @@ struct HallRun {
     updates_per_second: f64,
 }
 
-/// A mosquitto of the bench's own, stopped when dropped.
-struct Mosquitto(Child);
-
-impl Drop for Mosquitto {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn hall_run(bench: ServeBench) -> anyhow::Result<HallRun> {
-    let port = std::net::TcpListener::bind(loopback())?
-        .local_addr()?
-        .port();
-    // Debian puts it in /usr/sbin, which a user's PATH may not hold.
-    let program = ["/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-        .unwrap_or("mosquitto");
-    let _broker = Mosquitto(
-        Command::new(program)
-            .args(["-p", &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("mosquitto is not installed (Debian: apt install mosquitto)")?,
-    );
+    let port = free_port()?;
+    let _broker = mosquitto(&["-p", &port.to_string()])?;
     let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        anyhow::ensure!(
-            started.elapsed() < Duration::from_secs(10),
-            "mosquitto did not listen"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_port(port, "mosquitto", Duration::from_secs(10))?;
     let broker: Broker = format!("mqtt://127.0.0.1:{port}").parse()?;
     // One pipeline, many tables: each its own feed and publisher, as many `vedette serve`s.
     let pipeline = Pipeline::start(unrecorded(), || {});
