@@ -225,6 +225,10 @@ pub struct RemoteArgs {
     /// fix it to send the link before the game. Once for each side.
     #[arg(long, value_name = "SIDE=TOKEN", requires = "remote", value_parser = side_token)]
     pub side_token: Vec<(String, live::Token)>,
+    /// The remote umpire's token (default: a new random one each time). Never the room's
+    /// `--umpire-token`: a remote link travels by mail and chat, the room's stays in the room.
+    #[arg(long, value_name = "TOKEN", requires = "remote", value_parser = remote_token)]
+    pub remote_umpire_token: Option<live::Token>,
     /// The user name and password remote pages give the broker, USER:PASSWORD, when it asks
     /// for them (put in the links: give the players an account that may only read the table
     /// and write to its `in` topic).
@@ -284,8 +288,23 @@ fn side_token(text: &str) -> Result<(String, live::Token), String> {
     let (side, token) = text
         .split_once('=')
         .ok_or_else(|| format!("{text:?}: write SIDE=TOKEN, as british=our-secret-link"))?;
-    let token = live::Token::parse(token).map_err(|e| e.to_string())?;
-    Ok((side.trim().to_owned(), token))
+    Ok((side.trim().to_owned(), remote_token(token)?))
+}
+
+/// The shortest token a remote seat may be given, letters: a seat's messages are sealed
+/// with a key made from its token, and every player reads them; a short token could be found
+/// from them by trying every one (a random token is 26 letters, some 130 bits).
+pub const SHORTEST_REMOTE_TOKEN: usize = 20;
+
+fn remote_token(text: &str) -> Result<live::Token, String> {
+    if text.len() < SHORTEST_REMOTE_TOKEN {
+        return Err(format!(
+            "a remote seat's token must be at least {SHORTEST_REMOTE_TOKEN} letters (it has {}): \
+             every player reads the messages it seals, and a short one can be guessed from them",
+            text.len()
+        ));
+    }
+    live::Token::parse(text).map_err(|e| e.to_string())
 }
 
 /// The sides of the roster a setup plays (the demo table's, when it is the demo): one

@@ -75,6 +75,12 @@ pub enum Command {
         /// The folder: the page goes in its `vedette/` folder (made if missing).
         folder: std::path::PathBuf,
     },
+    /// Write a mosquitto broker for a remote game into a folder: its configuration (a plain
+    /// MQTT listener for the host, a WebSockets one for the players' pages, serving the remote
+    /// page), an access list giving the host its table and the players only what a page needs,
+    /// two accounts with random passwords, and the remote page. Prints how to start it and the
+    /// `vedette serve --remote …` line to use.
+    RemoteBroker(crate::serve::broker_files::RemoteBrokerArgs),
     /// Print the basic measurements of a scene: for every unit its position, move and range;
     /// for every pair of enemy units the edge-to-edge distance, the range from the leader,
     /// the quarter one stands in, the fraction in the fire arc, and whether it is in range.
@@ -140,6 +146,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Serve(args)) => crate::serve::command::serve(args, out),
         Some(Command::Hub(args)) => crate::hub::command::hub(args, out),
         Some(Command::RemotePage { folder }) => crate::serve::command::remote_page(folder, out),
+        Some(Command::RemoteBroker(args)) => crate::serve::broker_files::remote_broker(args, out),
         Some(Command::Measure(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Rulings(command)) => command.run(cli.profile.as_deref(), out),
         Some(Command::Profile { ruleset }) => commands::print_profile(ruleset, out),
@@ -194,7 +201,7 @@ fn remote_for_app(
 ) -> anyhow::Result<Option<crate::serve::remote::Remote>> {
     let setup = given.cloned().unwrap_or_default();
     let sides = crate::args::sides_of(&setup);
-    let Some(remote) = crate::serve::remote::Remote::from_args(args, &sides, None) else {
+    let Some(remote) = crate::serve::remote::Remote::from_args(args, &sides) else {
         return Ok(None);
     };
     // The app's table is named as `vedette serve` names one it is not told the name of.

@@ -88,17 +88,21 @@ fn an_order_and_a_pointer_are_drawn_on_the_video_and_the_plan() {
 fn a_remote_players_order_reaches_the_hosts_app_through_the_broker() {
     let club = Club::open("app");
     let args = vedette_ui::args::RemoteArgs {
-        remote: Some(club.broker.url("demo").parse().expect("a broker")),
+        remote: Some(club.host_url("demo").parse().expect("a broker")),
         remote_ws: Some(club.pages_broker()),
         remote_page: None,
-        player_login: None,
+        player_login: club
+            .player_login()
+            .split_once(':')
+            .map(|(u, p)| (u.into(), p.into())),
         side_token: vec![(
             "british".into(),
-            live::Token::parse("british-link").expect("a token"),
+            live::Token::parse("british-link-for-the-app-test").expect("a token"),
         )],
+        remote_umpire_token: None,
     };
     let sides = ["british".to_owned(), "russian".to_owned()];
-    let remote = vedette_ui::serve::remote::Remote::from_args(&args, &sides, None);
+    let remote = vedette_ui::serve::remote::Remote::from_args(&args, &sides);
     let mut harness = egui_kittest::Harness::builder()
         .with_size(WINDOW)
         .build_eframe(move |cc| {
@@ -121,9 +125,10 @@ fn a_remote_players_order_reaches_the_hosts_app_through_the_broker() {
         app.state.table.as_ref().is_some_and(|t| t.scene.is_some()) && app.state.share.is_on()
     });
     let link = format!(
-        "http://127.0.0.1:{}/vedette/remote.html#broker={}&table=demo&token=british-link",
+        "http://127.0.0.1:{}/vedette/remote.html#broker={}&table=demo&token=british-link-for-the-app-test&user=players&password={}",
         club.websockets,
-        club.pages_broker().replace(':', "%3A").replace('/', "%2F")
+        club.pages_broker().replace(':', "%3A").replace('/', "%2F"),
+        club.logins.as_ref().expect("the club's accounts").players
     );
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let browser = runtime.block_on(Browser::open(Setup {

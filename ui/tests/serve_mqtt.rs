@@ -164,3 +164,35 @@ async fn a_broker_that_vanishes_is_waited_for_while_the_table_is_still_served() 
     })
     .await;
 }
+
+/// A retained view over what any table sends (5 MiB, where a bare broker takes anything) is
+/// dropped with a log line: the hub never loops reconnecting and shows the hall's real table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_drops_a_5_mib_retained_view_and_shows_the_hall() {
+    let broker = Broker::start(free_port());
+    let mut options = rumqttc::MqttOptions::new("a-vandal", "127.0.0.1", broker.port);
+    options.set_max_packet_size(16 << 20, 16 << 20);
+    let (client, mut events) = rumqttc::AsyncClient::new(options, 4);
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    client
+        .publish(
+            "vedette/huge/view",
+            rumqttc::QoS::AtLeastOnce,
+            true,
+            vec![b' '; 5 << 20],
+        )
+        .await
+        .expect("published");
+    let _table = table(&broker.url("hall-1"));
+    let screen = hub(broker.port);
+    screen.wait_for_log("a message of 5242880 bytes dropped", PATIENCE);
+    hall_until(&screen.link("hub"), "the real table live", |t| {
+        live_with_plan(t, "hall-1")
+    })
+    .await;
+    assert!(
+        !screen.log().contains("cannot be reached"),
+        "the hub lost the broker:\n{}",
+        screen.log()
+    );
+}

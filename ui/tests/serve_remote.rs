@@ -25,10 +25,16 @@ const LAPTOP: Setup = Setup {
 
 const UNITS_DRAWN: &str = "return document.querySelectorAll('#plan g.unit').length >= 10";
 
+/// The seats' tokens, fixed for these tests (a random one is 26 letters).
+const BRITISH: &str = "british-link-0123456789";
+const RUSSIAN: &str = "russian-link-0123456789";
+const UMPIRE: &str = "umpire-link-0123456789";
+
 /// `vedette serve --demo --remote …` on `club`'s broker, each seat's token fixed.
 fn serve(club: &Club) -> Served {
-    let remote = club.broker.url("demo");
+    let remote = club.host_url("demo");
     let ws = club.pages_broker();
+    let login = club.player_login();
     Served::start(
         &[
             "serve",
@@ -39,12 +45,14 @@ fn serve(club: &Club) -> Served {
             &remote,
             "--remote-ws",
             &ws,
+            "--player-login",
+            &login,
             "--side-token",
-            "british=british-link",
+            &format!("british={BRITISH}"),
             "--side-token",
-            "russian=russian-link",
-            "--umpire-token",
-            "umpire-link",
+            &format!("russian={RUSSIAN}"),
+            "--remote-umpire-token",
+            UMPIRE,
         ],
         &["table", "remote british", "remote russian", "remote umpire"],
     )
@@ -128,7 +136,7 @@ async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed
     let club = Club::open("play");
     let served = serve(&club);
     let link = served.link("remote british");
-    assert!(link.contains("token=british-link"), "{link}");
+    assert!(link.contains(&format!("token={BRITISH}")), "{link}");
     let room = RoomPage::open(&served.link("table")).await;
     let browser = Browser::open(LAPTOP).await;
     browser.show(&link).await;
@@ -280,10 +288,8 @@ async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed
         .await;
     assert_eq!(ordered, Value::Bool(false));
 
-    // Junk from a page is refused with a reason; the host goes on.
-    browser
-        .js("link.client.publish('vedette/demo/in', JSON.stringify({page: link.me, token: 'british-link', ask: {do: 'launch'}})); return true")
-        .await;
+    // Junk from a page, under its seat's seal, is refused with a reason; the host goes on.
+    browser.js("link.ask({do: 'launch'}); return true").await;
     browser
         .wait(
             &served,

@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use rumqttc::{Event, EventLoop, MqttOptions, Packet};
+use rumqttc::{
+    AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, SubAck, SubscribeReasonCode,
+};
 
 /// Where the broker is: `mqtt://[user:password@]host[:port][/table]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,22 +109,56 @@ pub fn topic(table: &str, leaf: &str) -> String {
     format!("{ROOT}/{table}/{leaf}")
 }
 
-/// The largest packet taken from or given to the broker: a 300-unit table's view fits.
+/// The largest packet given to the broker, and the largest message a reader takes: a
+/// 300-unit table's view fits.
 pub const MAX_PACKET: usize = 4 << 20;
+
+/// The largest packet MQTT can carry. Every client takes packets up to it from the broker: a
+/// client of rumqttc ends its connection on a packet over its limit, and a retained one would
+/// end every connection after it (a loop a single player could start). Readers drop what is
+/// over their own limit, with a log line, instead.
+const MQTT_LARGEST: usize = 268_435_455;
 
 /// Options for a client of `broker` named `id`.
 pub fn options(broker: &Broker, id: &str) -> MqttOptions {
     let mut options = MqttOptions::new(id, broker.host.clone(), broker.port);
     options.set_keep_alive(Duration::from_secs(15));
-    options.set_max_packet_size(MAX_PACKET, MAX_PACKET);
+    options.set_max_packet_size(MQTT_LARGEST, MAX_PACKET);
     if let Some((user, password)) = &broker.login {
         options.set_credentials(user.clone(), password.clone());
     }
     options
 }
 
+/// What a client says again each time it reaches the broker — its subscriptions, its retained
+/// messages — from a task that waits for room in the client's queue: never dropped because
+/// the queue is full of what piled up while the broker was away (a new session starts with no
+/// subscriptions, and a broker restarted empty holds no retained message).
+pub fn say_again(client: &AsyncClient, subscriptions: &[String], retained: &[(String, Vec<u8>)]) {
+    let (client, subscriptions, retained) =
+        (client.clone(), subscriptions.to_vec(), retained.to_vec());
+    tokio::spawn(async move {
+        for filter in subscriptions {
+            if let Err(e) = client.subscribe(filter.clone(), QoS::AtMostOnce).await {
+                tracing::warn!("cannot subscribe to {filter}: {e}");
+            }
+        }
+        for (topic, payload) in retained {
+            if let Err(e) = client
+                .publish(topic.clone(), QoS::AtLeastOnce, true, payload)
+                .await
+            {
+                tracing::warn!("cannot publish {topic}: {e}");
+            }
+        }
+    });
+}
+
+/// How long a lost broker is waited for, at most, between tries.
+const LONGEST_WAIT: Duration = Duration::from_secs(5);
+
 /// Run a client's event loop for ever, handing `on` every event; a broker that goes away is
-/// waited for (retrying ever less often, up to every 10 s), said once in the log per outage.
+/// waited for (retrying ever less often, up to every 5 s), said once in the log per outage.
 pub async fn drive(events: EventLoop, broker: Broker, on: impl FnMut(Event) + Send) {
     drive_telling(events, broker, on, |_| {}).await;
 }
@@ -147,6 +183,9 @@ pub async fn drive_telling(
                     up(true);
                     wait = Duration::from_millis(500);
                 }
+                if let Event::Incoming(Packet::SubAck(ack)) = &event {
+                    say_refused(ack, &broker);
+                }
                 on(event);
             }
             Err(e) => {
@@ -156,9 +195,20 @@ pub async fn drive_telling(
                 }
                 down = true;
                 tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(10));
+                wait = (wait * 2).min(LONGEST_WAIT);
             }
         }
+    }
+}
+
+/// A subscription the broker refused is said in the log: its access list does not let this
+/// client read what it needs.
+fn say_refused(ack: &SubAck, broker: &Broker) {
+    if ack.return_codes.contains(&SubscribeReasonCode::Failure) {
+        tracing::error!(
+            "the broker {broker} refused a subscription: its access list does not let this \
+             account read what it needs (see the guide's \"A remote game\")"
+        );
     }
 }
 

@@ -172,7 +172,7 @@ impl Sender {
         let online_topic = online.clone();
         runtime.spawn(mqtt::drive(events, broker.clone(), move |event| {
             if let Event::Incoming(Packet::ConnAck(_)) = event {
-                let _ = said.try_publish(&online_topic, QoS::AtLeastOnce, true, "true");
+                mqtt::say_again(&said, &[], &[(online_topic.clone(), b"true".to_vec())]);
             }
         }));
         tracing::info!("sending camera {camera} to {broker}");
@@ -314,10 +314,15 @@ async fn listen(
     ];
     let driven = mqtt::drive(events, broker, |event| match event {
         Event::Incoming(Packet::ConnAck(_)) => {
-            for topic in &topics {
-                // Subscribed again on each connection: the broker may have restarted.
-                let _ = client.try_subscribe(topic, QoS::AtMostOnce);
-            }
+            // Subscribed again on each connection: the broker may have restarted.
+            mqtt::say_again(&client, &topics, &[]);
+        }
+        Event::Incoming(Packet::Publish(publish)) if publish.payload.len() > mqtt::MAX_PACKET => {
+            on(Heard::Junk(format!(
+                "a message of {} bytes: the most is {}",
+                publish.payload.len(),
+                mqtt::MAX_PACKET
+            )));
         }
         Event::Incoming(Packet::Publish(publish)) => {
             on(heard(publish.topic == topics[0], &publish.payload));

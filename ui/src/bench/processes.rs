@@ -1,10 +1,14 @@
 //! The programs a bench runs beside itself — a mosquitto broker, chromedriver — each stopped
 //! (with any children) when dropped, and the ports they listen on.
 
+use std::net::IpAddr;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+
+use crate::serve::broker_files::{BrokerFiles, RemoteBrokerArgs};
 
 /// A program of the bench's own, stopped when dropped: its process group too, when it leads
 /// one (chromedriver's chromium goes with it).
@@ -55,4 +59,28 @@ pub fn mosquitto<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> anyhow::Result<Owned>
         .spawn()
         .context("mosquitto is not installed (Debian: apt install mosquitto)")?;
     Ok(Owned(child))
+}
+
+/// mosquitto as `vedette remote-broker` sets one up for a remote game — its configuration,
+/// access list and accounts written into `folder` for the one table `table` — listening on
+/// free ports of the loopback: a bench measures what a club runs.
+pub fn shipped_mosquitto(folder: &Path, table: &str) -> anyhow::Result<(Owned, BrokerFiles)> {
+    let args = RemoteBrokerArgs {
+        folder: folder.to_owned(),
+        mqtt_port: free_port()?,
+        ws_port: free_port()?,
+        bind: Some(IpAddr::from([127, 0, 0, 1])),
+        table: Some(table.to_owned()),
+        new_passwords: true,
+    };
+    let files = crate::serve::broker_files::write(&args)?;
+    if !files.passwd_written {
+        bail!("mosquitto_passwd is not installed (Debian: apt install mosquitto)");
+    }
+    let config = files.config();
+    let owned = mosquitto(&["-c".as_ref(), config.as_os_str()])?;
+    let patience = Duration::from_secs(20);
+    wait_for_port(args.mqtt_port, "mosquitto", patience)?;
+    wait_for_port(args.ws_port, "mosquitto's WebSockets listener", patience)?;
+    Ok((owned, files))
 }

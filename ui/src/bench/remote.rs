@@ -1,12 +1,14 @@
 //! `vedette bench remote`: a remote game through a real broker and a real browser — Debian's
-//! mosquitto with its WebSockets listener serving the remote page, the demo table served to it
+//! mosquitto set up by the files `vedette remote-broker` writes (its access list, its accounts,
+//! its WebSockets listener serving the remote page), the demo table served to it
 //! (`vedette serve --remote` in this process), and chromium under chromedriver opening the
 //! sides' links, as remote players do.
 //!
 //! 1. The host's pipeline with no remote page, for its frame rate (before part 2 and after).
 //! 2. `pages` pages (the British player's first, the Russian's): how long a state takes from
 //!    the host's feed to the British page, beside what the broker's own small message takes
-//!    (the anchor: 200-byte messages the bench publishes over plain MQTT to the same page);
+//!    (the anchor: 200-byte messages the bench publishes over plain MQTT, as the host, to the
+//!    same page, under `to/` where the players' account reads);
 //!    the pictures the page gets, a second and their size; how long an order takes from the
 //!    page to the host's desk (what the app draws); and — the British player ordering each of
 //!    his units to where the demo will move it next, the truth — how soon after the unit
@@ -34,7 +36,7 @@ use live::pipeline::{Pipeline, Recording, Setup, TableState};
 use serde_json::{Value, json};
 
 use super::figures::{at, mean, sorted};
-use super::processes::{Owned, free_port, mosquitto as mosquitto_with, wait_for_port};
+use super::processes::{Owned, free_port, shipped_mosquitto};
 use crate::serve::remote::{PICTURE_BUDGET, Remote};
 use crate::serve::{ServeOptions, Server};
 
@@ -55,29 +57,6 @@ fn epoch_ms() -> f64 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-}
-
-/// mosquitto on `port` (MQTT) and `websockets`, serving the remote page from `web`.
-fn mosquitto(port: u16, websockets: u16, web: &Path) -> anyhow::Result<Owned> {
-    let place = web.join("vedette");
-    std::fs::create_dir_all(&place)?;
-    for (name, text) in crate::web::page::remote_files() {
-        std::fs::write(place.join(name), text)?;
-    }
-    let config = web.with_extension("conf");
-    std::fs::write(
-        &config,
-        format!(
-            "listener {port} 127.0.0.1\nallow_anonymous true\nlistener {websockets} 127.0.0.1\n\
-             protocol websockets\nhttp_dir {}\nallow_anonymous true\n",
-            web.display()
-        ),
-    )?;
-    let owned = mosquitto_with(&["-c".as_ref(), config.as_os_str()])?;
-    let patience = Duration::from_secs(20);
-    wait_for_port(port, "mosquitto", patience)?;
-    wait_for_port(websockets, "mosquitto's WebSockets listener", patience)?;
-    Ok(owned)
 }
 
 /// Chromium, headless, under chromedriver.
@@ -191,11 +170,13 @@ pub fn run(bench: RemoteBench, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 fn measure(bench: RemoteBench, scratch: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (port, websockets) = (free_port()?, free_port()?);
-    let _broker = mosquitto(port, websockets, &scratch.join("www"))?;
-    let broker: Broker = format!("mqtt://127.0.0.1:{port}/bench").parse()?;
-    let pages_broker = format!("ws://127.0.0.1:{websockets}");
-    let tokens = [("british", "british-bench"), ("russian", "russian-bench")];
+    let (_broker, files) = shipped_mosquitto(&scratch.join("broker"), "bench")?;
+    let broker: Broker = files.host_url("bench").parse()?;
+    let pages_broker = files.pages_broker();
+    let tokens = [
+        ("british", "british-bench-seat-token"),
+        ("russian", "russian-bench-seat-token"),
+    ];
     let given = tokens
         .iter()
         .map(|(side, token)| Ok((side.to_string(), Token::parse(token)?)))
@@ -205,9 +186,12 @@ fn measure(bench: RemoteBench, scratch: &Path, out: &mut dyn Write) -> anyhow::R
     let remote = Remote {
         broker,
         pages_broker: pages_broker.clone(),
-        page: format!("http://127.0.0.1:{websockets}/vedette/remote.html"),
+        page: format!(
+            "http://127.0.0.1:{}/vedette/remote.html",
+            files.args.ws_port
+        ),
         seats: Seats::new(&sides, &given, None),
-        player_login: None,
+        player_login: Some(files.player_login()),
     };
     let links = remote.links("bench");
     let setup = Setup {
@@ -352,9 +336,14 @@ async fn with_pages(
         browsers.push((driver, client));
     }
     let page = &browsers[0].1;
+    // The pings come under `to/ping/`, which the players' account reads; the page notes them
+    // as the `ping/…` it knows.
     js(
         page,
-        "link.client.subscribe(link.root + '/ping/#'); link.log = []; return true",
+        "const take = link.client.onMessage, ping = link.root + '/to/ping/'; \
+         link.client.onMessage = (topic, part) => \
+           take(topic.startsWith(ping) ? link.root + '/ping/' + topic.slice(ping.length) : topic, part); \
+         link.client.subscribe(ping + '#'); link.log = []; return true",
     )
     .await?;
     let figures = play(bench, broker, server, pipeline, page, &sent).await;
@@ -534,7 +523,7 @@ impl Pinger {
 
     fn ping(&mut self) {
         self.next += 1;
-        let topic = live::mqtt::topic(&self.table, &format!("ping/{:.0}", epoch_ms()));
+        let topic = live::mqtt::topic(&self.table, &format!("to/ping/{:.0}", epoch_ms()));
         for part in crate::serve::remote::parts::parts(self.next, &[b'.'; 200]) {
             let _ = self
                 .client

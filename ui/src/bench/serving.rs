@@ -14,15 +14,16 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use egui_kittest::Harness;
 use futures_util::StreamExt;
-use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::http::Uri;
+use tokio_tungstenite::{WebSocketStream, client_async, connect_async};
 
 use super::figures::{ms, percentile};
 use super::processes::{free_port, mosquitto, wait_for_port};
@@ -30,6 +31,7 @@ use crate::app::headless::WINDOW;
 use crate::app::{Settings, VedetteApp};
 use crate::hub::Hub;
 use crate::serve::{Feed, ServeOptions, Server};
+use crate::web::MOST_FROM_ONE_ADDRESS;
 use live::mqtt::Broker;
 use live::pipeline::{Pipeline, Recording, Setup};
 
@@ -145,10 +147,10 @@ fn watch_pages(link: &str, count: usize, pages: Arc<Mutex<Pages>>, stop: Instant
     on_own_thread(async move {
         {
             let mut tasks = Vec::new();
-            for _ in 0..count {
+            for page in 0..count {
                 let (url, pages) = (url.clone(), pages.clone());
                 tasks.push(tokio::spawn(async move {
-                    let Ok((mut socket, _)) = connect_async(url).await else {
+                    let Some(mut socket) = open_page(&url, page).await else {
                         return;
                     };
                     while Instant::now() < stop {
@@ -183,6 +185,23 @@ fn watch_pages(link: &str, count: usize, pages: Arc<Mutex<Pages>>, stop: Instant
 }
 
 /// Run `work` on a thread and a runtime of its own.
+/// Page `page`'s socket to `url`, over the loopback from an address it shares with a few others
+/// only: the server lets one address hold few connections (`web::MOST_FROM_ONE_ADDRESS`), as a
+/// phone is one address. Where the loopback has one address only, from the loopback's own.
+async fn open_page(url: &str, page: usize) -> Option<WebSocketStream<tokio::net::TcpStream>> {
+    let port = url.parse::<Uri>().ok()?.port_u16()?;
+    let per_address = MOST_FROM_ONE_ADDRESS / 2;
+    let from = Ipv4Addr::new(127, 0, 0, 2 + (page / per_address).min(250) as u8);
+    let socket = tokio::net::TcpSocket::new_v4().ok()?;
+    let _ = socket.bind(SocketAddr::from((from, 0)));
+    let stream = socket
+        .connect(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+        .await
+        .ok()?;
+    let (socket, _) = client_async(url, stream).await.ok()?;
+    Some(socket)
+}
+
 fn on_own_thread(work: impl std::future::Future<Output = ()> + Send + 'static) {
     std::thread::spawn(move || {
         match tokio::runtime::Builder::new_current_thread()

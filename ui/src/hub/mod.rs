@@ -20,7 +20,7 @@ use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use rumqttc::{AsyncClient, Event, Packet, QoS};
+use rumqttc::{AsyncClient, Event, Packet};
 use serde::Serialize;
 use tokio::sync::watch;
 
@@ -304,10 +304,15 @@ async fn follow(broker: Broker, hall: Arc<Mutex<Hall>>, changed: watch::Sender<u
     mqtt::drive(events, broker, move |event| match event {
         Event::Incoming(Packet::ConnAck(_)) => {
             // A clean session forgets subscriptions: ask again after every connection.
-            let all = format!("{}/+/+", mqtt::ROOT);
-            if let Err(e) = client.try_subscribe(all, QoS::AtMostOnce) {
-                tracing::warn!("cannot subscribe to the tables: {e}");
-            }
+            mqtt::say_again(&client, &[format!("{}/+/+", mqtt::ROOT)], &[]);
+        }
+        Event::Incoming(Packet::Publish(publish)) if publish.payload.len() > mqtt::MAX_PACKET => {
+            tracing::warn!(
+                "{}: a message of {} bytes dropped (the most a table sends is {})",
+                publish.topic,
+                publish.payload.len(),
+                mqtt::MAX_PACKET
+            );
         }
         Event::Incoming(Packet::Publish(publish)) => {
             if let Ok(mut hall) = hall.lock() {

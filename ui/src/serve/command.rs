@@ -74,7 +74,7 @@ pub fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         (None, SourceChoice::Demo) => Some("Demo table: Crimea River".to_owned()),
         (name, _) => name.clone(),
     };
-    let remote = Remote::from_args(&args.remote, &sides_of(&setup), args.umpire_token.clone());
+    let remote = Remote::from_args(&args.remote, &sides_of(&setup));
     let pipeline = Pipeline::start(setup, || {});
     let options = ServeOptions {
         listen: args.listen,

@@ -45,8 +45,10 @@ pub struct OrderView {
     pub name: String,
     /// Its side.
     pub side: String,
-    /// Who ordered it.
+    /// Who ordered it: the name the page gave (free text).
     pub by: String,
+    /// The seat whose link ordered it ("the british seat"): what the link proved.
+    pub seat: String,
     /// The side's colour.
     pub colour: String,
     /// The unit where it is ordered to: its stands' corners, inches.
@@ -97,6 +99,7 @@ fn order_view(order: &StandingOrder, colour: String) -> OrderView {
         name: order.name.clone(),
         side: order.side.clone(),
         by: order.by.clone(),
+        seat: order.seat.words(),
         colour,
         ghost: (order.ghost.iter())
             .map(|stand| stand.map(|c| to_thousandth(&c)))

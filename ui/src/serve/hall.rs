@@ -12,10 +12,12 @@
 //! A broker that vanishes is waited for: the table keeps being ruled and served, the log says so
 //! once, and publishing starts again when the broker is back. Plain TCP only (`mqtt://`).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use live::Token;
-use live::mqtt::{Broker, drive, options, topic, topic_name};
+use live::mqtt::{Broker, drive_telling, options, say_again, topic, topic_name};
 use rumqttc::{AsyncClient, Event, LastWill, Packet, QoS};
 use serde::Serialize;
 
@@ -88,18 +90,27 @@ pub async fn publish_with_page(broker: Broker, name: String, page: Option<String
     tracing::info!("publishing the table to {broker} as {}", topic(&table, "…"));
     let online = client.clone();
     let online_topic = topic(&table, "online");
-    tokio::spawn(drive(events, broker.clone(), move |event| {
-        if let Event::Incoming(Packet::ConnAck(_)) = event {
-            // Said again on every (re)connection: the broker may have restarted empty.
-            let _ = online.try_publish(&online_topic, QoS::AtLeastOnce, true, "true");
-        }
-    }));
+    let reached = Arc::new(AtomicBool::new(false));
+    let told = reached.clone();
+    tokio::spawn(drive_telling(
+        events,
+        broker.clone(),
+        move |event| {
+            if let Event::Incoming(Packet::ConnAck(_)) = event {
+                // Said again on every (re)connection: the broker may have restarted empty.
+                say_again(&online, &[], &[(online_topic.clone(), b"true".to_vec())]);
+            }
+        },
+        move |up| told.store(up, Ordering::Relaxed),
+    ));
     let mut snapshots = feed.snapshots();
     let period = Duration::from_secs_f64(1.0 / VIEWS_PER_SECOND);
     let view_topic = topic(&table, "view");
     while snapshots.changed().await.is_ok() {
         let snapshot = snapshots.borrow_and_update().clone();
-        if let Some(snapshot) = snapshot {
+        // While the broker is away nothing is queued: the view after it is back replaces
+        // every one missed, and the queue keeps room for what a new connection says.
+        if let (Some(snapshot), true) = (snapshot, reached.load(Ordering::Relaxed)) {
             let message = hall_message(&snapshot, page.as_deref());
             // Never waits: while the broker is away the queue fills and views are dropped.
             if client

@@ -18,6 +18,7 @@
 //! - Every input from the network is bounded and checked: a wrong token, an oversized or
 //!   malformed message, too many connections are refused with a log line, never a panic.
 
+pub mod broker_files;
 pub mod command;
 mod desk_view;
 mod feed;

@@ -4,7 +4,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
@@ -15,7 +14,7 @@ use axum::routing::get;
 use serde::Deserialize;
 
 use super::replay;
-use super::shared::{NOT_A_LINK, Shared, Slot, refuse_token};
+use super::shared::{NOT_A_LINK, Role, Shared, refuse_token};
 use super::socket;
 use crate::web::{MAX_MESSAGE, asset, page, text};
 use live::Token;
@@ -79,18 +78,21 @@ async fn connect(
     let Some(role) = shared.role(&token) else {
         return refuse_token(&shared, peer);
     };
-    let taken = shared.viewers.0.fetch_add(1, Ordering::Relaxed);
-    let slot = Slot(shared.viewers.clone());
-    if taken >= shared.max_viewers {
-        shared.refusals.log(
-            peer,
-            &format!("a page: {} are connected already", shared.max_viewers),
-        );
-        return text(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "Too many pages are watching this table; try again later.\n",
-        );
-    }
+    let slot = match shared.slot(role) {
+        Ok(slot) => slot,
+        Err(most) => {
+            let pages = match role {
+                Role::Viewer => "a page",
+                Role::Umpire => "an umpire's page",
+            };
+            let what = format!("{pages}: {most} are connected already");
+            shared.refusals.log(peer, &what);
+            return text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Too many pages are watching this table; try again later.\n",
+            );
+        }
+    };
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)

@@ -1,6 +1,6 @@
 //! What every handler of the server shares: who a link lets in, the table's feed and its
-//! pictures, the pages connected, the record read for pages looking back, and the refusal of a
-//! wrong link.
+//! pictures, the pages connected (each link's slots apart), the record read for pages looking
+//! back, and the refusal of a wrong link.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,14 +16,31 @@ use super::frame::Frames;
 use super::records::Records;
 use crate::web::{Refusals, text};
 
-/// Counts a page's connection while it lasts.
+/// Pages the umpire's link may connect at once, whatever the viewers' link has: the umpire's
+/// phone and laptop, a second umpire, a screen by the table, and room for pages reconnecting
+/// before their old sockets are known to be gone (a dead one is noticed at its next ping). The
+/// viewers' link has `--max-viewers` of its own, so a crowd of viewers never shuts the umpire
+/// out.
+pub const UMPIRE_PAGES: usize = 8;
+
+/// Counts the pages connected, each link's apart.
 #[derive(Debug, Default)]
-pub struct Viewers(pub(super) AtomicUsize);
+pub struct Viewers {
+    viewer: AtomicUsize,
+    umpire: AtomicUsize,
+}
 
 impl Viewers {
-    /// Pages connected now.
+    /// Pages connected now, through either link.
     pub fn count(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
+        self.viewer.load(Ordering::Relaxed) + self.umpire.load(Ordering::Relaxed)
+    }
+
+    fn of(&self, role: Role) -> &AtomicUsize {
+        match role {
+            Role::Viewer => &self.viewer,
+            Role::Umpire => &self.umpire,
+        }
     }
 }
 
@@ -56,7 +73,7 @@ pub struct Shared {
     pub umpire: Token,
     /// Pages connected now.
     pub viewers: Arc<Viewers>,
-    /// Most pages at once.
+    /// Most pages at once through the viewers' link (the umpire's has [`UMPIRE_PAGES`]).
     pub max_viewers: usize,
     /// Where cases are saved.
     pub cases: PathBuf,
@@ -79,6 +96,25 @@ impl Shared {
             None
         }
     }
+
+    /// A slot for a page of `role`'s link, if its link has one free; if not, how many pages it
+    /// may connect.
+    pub(super) fn slot(&self, role: Role) -> Result<Slot, usize> {
+        let most = match role {
+            Role::Viewer => self.max_viewers,
+            Role::Umpire => UMPIRE_PAGES,
+        };
+        let taken = self.viewers.of(role).fetch_add(1, Ordering::Relaxed);
+        // Made before the check: a refused page gives its count back as it is dropped.
+        let slot = Slot {
+            viewers: self.viewers.clone(),
+            role,
+        };
+        if taken >= most {
+            return Err(most);
+        }
+        Ok(slot)
+    }
 }
 
 pub(super) const NOT_A_LINK: &str =
@@ -92,11 +128,14 @@ pub(super) fn refuse_token(shared: &Shared, peer: SocketAddr) -> Response {
     text(StatusCode::NOT_FOUND, NOT_A_LINK)
 }
 
-/// A page's slot among the connected ones, given back when its socket closes.
-pub struct Slot(pub(super) Arc<Viewers>);
+/// A page's slot among its link's connected ones, given back when its socket closes.
+pub struct Slot {
+    viewers: Arc<Viewers>,
+    role: Role,
+}
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.0.fetch_sub(1, Ordering::Relaxed);
+        self.viewers.of(self.role).fetch_sub(1, Ordering::Relaxed);
     }
 }

@@ -1,12 +1,14 @@
 //! The web plumbing the table's server and the hall's hub share: a runtime and listener of
-//! their own, the pages and their assets compiled into the binary, the machine's address for
-//! links, QR codes, plain-text answers and the refusals' log, and what the app needs to show a
-//! table it shares (its links, its viewers) without knowing the server behind it.
+//! their own, the connections taken in (timed out and capped), the pages and their assets
+//! compiled into the binary, the machine's address for links, QR codes, plain-text answers and
+//! the refusals' log, and what the app needs to show a table it shares (its links, its viewers)
+//! without knowing the server behind it.
 //!
 //! Decision: this is the layer below the faces that serve pages. `serve` (one table) and `hub`
 //! (a hall of tables) both sit on it and never on each other; the app reaches a server only
 //! through [`share::Starter`], which the command line hands it.
 
+mod accept;
 pub mod address;
 pub mod page;
 pub mod qr;
@@ -15,6 +17,7 @@ pub mod share;
 
 use std::net::SocketAddr;
 
+pub use accept::{HEADER_TIMEOUT, MOST_CONNECTIONS, MOST_FROM_ONE_ADDRESS};
 pub use respond::{Refusals, asset, text};
 pub use share::Links;
 
@@ -56,13 +59,10 @@ pub fn listen(
     Ok((runtime, listener, local))
 }
 
-/// Serve `app` on `listener` until the runtime stops, telling handlers each peer's address.
+/// Serve `app` on `listener` until the runtime stops, telling handlers each peer's address: a
+/// connection must send each request's head within [`HEADER_TIMEOUT`], and one address may hold
+/// [`MOST_FROM_ONE_ADDRESS`] connections, all together [`MOST_CONNECTIONS`]; over a cap a
+/// connection is closed at once, and what is refused is logged at most once a second.
 pub async fn serve_http(listener: tokio::net::TcpListener, app: axum::Router, what: &'static str) {
-    let served = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    );
-    if let Err(e) = served.await {
-        tracing::error!("{what} stopped: {e}");
-    }
+    accept::serve(listener, app, what).await;
 }

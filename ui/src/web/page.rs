@@ -7,7 +7,7 @@ pub const TABLE_HTML: &str = include_str!("page/table.html");
 pub const HUB_HTML: &str = include_str!("page/hub.html");
 
 /// The scripts and styles under `/assets/`, by name, with their content type.
-const ASSETS: [(&str, &str, &str); 7] = [
+const ASSETS: [(&str, &str, &str); 8] = [
     (
         "common.js",
         "text/javascript; charset=utf-8",
@@ -22,6 +22,11 @@ const ASSETS: [(&str, &str, &str); 7] = [
         "mqtt.js",
         "text/javascript; charset=utf-8",
         include_str!("page/mqtt.js"),
+    ),
+    (
+        "seal.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/seal.js"),
     ),
     (
         "remote.js",
@@ -55,12 +60,12 @@ pub fn asset(name: &str) -> Option<(&'static str, &'static str)> {
 }
 
 /// The remote player's page: the table's page, reaching its table through an MQTT broker
-/// (`remote.js`, over `mqtt.js`) instead of the server that serves it, with its assets beside
+/// (`remote.js`, over `mqtt.js`, sealing what it sends with `seal.js`) instead of the server that serves it, with its assets beside
 /// it — so that any web server can host it (mosquitto's own, a club's site).
 pub fn remote_html() -> String {
     TABLE_HTML.replace("/assets/", "").replace(
         r#"<script src="desk.js"></script>"#,
-        "<script src=\"mqtt.js\"></script>\n<script src=\"remote.js\"></script>\n<script src=\"desk.js\"></script>",
+        "<script src=\"mqtt.js\"></script>\n<script src=\"seal.js\"></script>\n<script src=\"remote.js\"></script>\n<script src=\"desk.js\"></script>",
     )
 }
 
@@ -69,6 +74,7 @@ pub fn remote_files() -> Vec<(&'static str, String)> {
     let assets = [
         "common.js",
         "mqtt.js",
+        "seal.js",
         "remote.js",
         "desk.js",
         "table.js",

@@ -19,6 +19,12 @@ pub struct Refusals {
 impl Refusals {
     /// Log a refusal (`what`, from `peer`), unless one was logged less than a second ago.
     pub fn log(&self, peer: impl std::fmt::Display, what: &str) {
+        self.note(&format!("refused {what} from {peer}"));
+    }
+
+    /// Log `line` (a failure the server lives through), unless a line was logged less than a
+    /// second ago.
+    pub fn note(&self, line: &str) {
         let now = std::time::Instant::now();
         let Ok(mut last) = self.last.lock() else {
             return;
@@ -30,9 +36,9 @@ impl Refusals {
         *last = Some(now);
         let quiet = self.quiet.swap(0, Ordering::Relaxed);
         if quiet > 0 {
-            tracing::warn!("refused {what} from {peer} ({quiet} more refusals not logged)");
+            tracing::warn!("{line} ({quiet} more not logged)");
         } else {
-            tracing::warn!("refused {what} from {peer}");
+            tracing::warn!("{line}");
         }
     }
 }

@@ -14,7 +14,8 @@
 //! - Every input is bounded: names and counts are cut, coordinates must be on the table, each
 //!   player is held to a rate ([`allowance`]); a refusal says why in words for the page.
 
-mod allowance;
+pub mod allowance;
+pub mod seal;
 pub mod seats;
 
 use std::collections::{HashMap, VecDeque};
@@ -90,9 +91,6 @@ pub struct StandingOrder {
 /// Why the desk refuses what a page sent: said to that page in these words.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum Refusal {
-    /// The token gives no seat.
-    #[error("this link gives no seat at the table: ask the host for your side's link")]
-    NoSeat,
     /// A side's player ordered another side's unit.
     #[error("{unit} is not one of your units (it fights for {side}): order your own")]
     NotYours {
@@ -129,7 +127,7 @@ struct Book {
     orders: Vec<StandingOrder>,
     pointers: VecDeque<Pointer>,
     next_id: u64,
-    allowances: HashMap<(String, &'static str), Allowance>,
+    allowances: HashMap<(Seat, &'static str), Allowance>,
     /// The moves already compared with the orders (the last state's list).
     compared: Vec<Arc<MoveRecord>>,
     /// Bumped at every change, so the faces know when to draw again.
@@ -170,7 +168,7 @@ impl Desk {
         }
         let now = Instant::now();
         let mut book = self.book();
-        book.allow(by, "pointers", 4.0, 8.0, now)?;
+        book.allow(seat, "pointers", 4.0, 8.0, now)?;
         book.next_id += 1;
         let id = book.next_id;
         book.pointers.push_back(Pointer {
@@ -206,7 +204,7 @@ impl Desk {
             });
         }
         let now = Instant::now();
-        self.book().allow(by, "orders", 2.0, 4.0, now)?;
+        self.book().allow(seat, "orders", 2.0, 4.0, now)?;
         let check = check_order(scene, &order, &scene.profile())?;
         let ghost = rules::order::moved_to(unit, order.leader, order.facing);
         let checks: Vec<(Verdict, String)> = (check.rulings.iter())
@@ -297,19 +295,18 @@ impl Desk {
 }
 
 impl Book {
+    /// Take one of `seat`'s goes at `what`: each seat is held to its own rate, whatever name
+    /// its pages give (a name is free text; a seat is proven).
     fn allow(
         &mut self,
-        by: &str,
+        seat: &Seat,
         what: &'static str,
         per_second: f64,
         burst: f64,
         now: Instant,
     ) -> Result<(), Refusal> {
-        if self.allowances.len() > 1000 {
-            self.allowances.clear();
-        }
         let allowance = (self.allowances)
-            .entry((name(by), what))
+            .entry((seat.clone(), what))
             .or_insert_with(|| Allowance::new(per_second, burst));
         if allowance.take(now) {
             Ok(())
@@ -378,7 +375,8 @@ fn corners(unit: &Unit) -> Vec<[TablePoint; 4]> {
         .collect()
 }
 
-/// "Order from Anne: 45th Foot to (20.0, 16.0) facing 90° — within its allowance".
+/// "Order from Anne (the british seat): 45th Foot to (20.0, 16.0) facing 90° — within its
+/// allowance". The name is what the page says; the seat is what its link proves.
 fn ordered_words(standing: &StandingOrder) -> String {
     let worst = (standing.checks.iter())
         .max_by_key(|(v, _)| *v)
@@ -388,8 +386,12 @@ fn ordered_words(standing: &StandingOrder) -> String {
     let at = standing.order.leader;
     let Degrees(facing) = standing.order.facing.normalized();
     format!(
-        "Order from {}: {} to ({:.1}, {:.1}) facing {facing:.0}° — {worst}",
-        standing.by, standing.name, at.x, at.y
+        "Order from {} ({}): {} to ({:.1}, {:.1}) facing {facing:.0}° — {worst}",
+        standing.by,
+        standing.seat.words(),
+        standing.name,
+        at.x,
+        at.y
     )
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::Token;
 
 /// A seat at the table, as a token gives it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Seat {
     /// A side's player: orders its units only.
     Side(String),
@@ -20,6 +20,14 @@ impl Seat {
         match self {
             Seat::Side(own) => own == side,
             Seat::Umpire => true,
+        }
+    }
+
+    /// As the record and the desk name it: "the british seat", "the umpire's seat".
+    pub fn words(&self) -> String {
+        match self {
+            Seat::Side(side) => format!("the {side} seat"),
+            Seat::Umpire => "the umpire's seat".into(),
         }
     }
 
@@ -56,20 +64,6 @@ impl Seats {
         }
     }
 
-    /// The seat `token` gives, if any (compared in constant time, every token tried).
-    pub fn seat(&self, token: &str) -> Option<Seat> {
-        let mut found = None;
-        for (side, own) in &self.sides {
-            if own.matches(token) {
-                found = Some(Seat::Side(side.clone()));
-            }
-        }
-        if self.umpire.matches(token) {
-            found = Some(Seat::Umpire);
-        }
-        found
-    }
-
     /// Each side and its token, in the sides' order.
     pub fn sides(&self) -> impl Iterator<Item = (&str, &Token)> {
         self.sides
@@ -88,18 +82,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_token_gives_its_own_seat_and_no_other() {
+    fn each_seat_has_its_own_token_the_given_one_or_a_new_one() {
         let given = BTreeMap::from([("red".to_owned(), Token::parse("red-secret-1").expect("ok"))]);
         let seats = Seats::new(&["red".into(), "blue".into()], &given, None);
-        assert_eq!(seats.seat("red-secret-1"), Some(Seat::Side("red".into())));
-        let (_, blue) = seats.sides().find(|(s, _)| *s == "blue").expect("blue");
-        assert_eq!(
-            seats.seat(&blue.to_string()),
-            Some(Seat::Side("blue".into()))
-        );
-        assert_eq!(seats.seat(&seats.umpire().to_string()), Some(Seat::Umpire));
-        assert_eq!(seats.seat("red-secret-2"), None);
-        assert_eq!(seats.seat(""), None);
+        let tokens: BTreeMap<&str, String> =
+            seats.sides().map(|(s, t)| (s, t.to_string())).collect();
+        assert_eq!(tokens["red"], "red-secret-1");
+        assert_ne!(tokens["blue"], tokens["red"]);
+        assert_ne!(seats.umpire().to_string(), tokens["blue"]);
         assert!(Seat::Side("red".into()).may_order("red"));
         assert!(!Seat::Side("red".into()).may_order("blue"));
         assert!(Seat::Umpire.may_order("blue"));

@@ -145,12 +145,44 @@ fn pointers_are_held_to_a_rate_and_the_table() {
         desk.point(&red, "Anne", TablePoint::new(30.0, 20.0), &state),
         Err(Refusal::TooFast("pointers"))
     );
-    // Another player is not held by Anne's taps.
+    // Another name on the same seat is the same seat: held too.
+    assert_eq!(
+        desk.point(&red, "Bob", TablePoint::new(30.0, 20.0), &state),
+        Err(Refusal::TooFast("pointers"))
+    );
+    // Another seat is not held by red's taps, whatever name it gives.
+    let blue = Seat::Side("blue".into());
     assert!(
-        desk.point(&red, "Bob", TablePoint::new(30.0, 20.0), &state)
+        desk.point(&blue, "Anne", TablePoint::new(30.0, 20.0), &state)
             .is_ok()
     );
     assert_eq!(desk.board().pointers.len(), taken + 1);
+}
+
+#[test]
+fn orders_under_rotating_names_are_held_to_the_seat_and_recorded_with_it() {
+    let desk = Desk::default();
+    let state = state();
+    let red = Seat::Side("red".into());
+    let taken = (0..50)
+        .filter(|n| {
+            let name = format!("player {n}");
+            desk.order(&red, &name, order("1st", 20.0, 16.0), &state)
+                .is_ok()
+        })
+        .count();
+    assert!((4..=5).contains(&taken), "{taken} of 50 taken");
+    let standing = desk.board().orders.pop().expect("an order");
+    assert!(
+        ordered_words(&standing).starts_with("Order from player "),
+        "{}",
+        ordered_words(&standing)
+    );
+    assert!(
+        ordered_words(&standing).contains("(the red seat)"),
+        "{}",
+        ordered_words(&standing)
+    );
 }
 
 #[test]

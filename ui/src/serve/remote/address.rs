@@ -26,14 +26,14 @@ pub struct Remote {
 
 impl Remote {
     /// The remote table the command line asks for, with a seat for each of `sides` and the
-    /// umpire (`umpire`'s token, or a new one); `None` without `--remote`.
-    pub fn from_args(args: &RemoteArgs, sides: &[String], umpire: Option<Token>) -> Option<Remote> {
+    /// umpire (each with the token given, or a new one); `None` without `--remote`.
+    pub fn from_args(args: &RemoteArgs, sides: &[String]) -> Option<Remote> {
         let given = args.side_token.iter().cloned().collect();
         Some(Remote {
             broker: args.remote.clone()?,
             pages_broker: args.pages_broker()?,
             page: args.page()?,
-            seats: Seats::new(sides, &given, umpire),
+            seats: Seats::new(sides, &given, args.remote_umpire_token.clone()),
             player_login: args.player_login.clone(),
         })
     }
@@ -107,11 +107,13 @@ mod tests {
         let args = RemoteArgs {
             remote: Some("mqtt://club.example/Table 7".parse().expect("a broker")),
             player_login: Some(("players".into(), "a&b".into())),
-            side_token: vec![("red".into(), Token::parse("red-secret").expect("a token"))],
+            side_token: vec![(
+                "red".into(),
+                Token::parse("red-secret-0123456789").expect("a token"),
+            )],
             ..RemoteArgs::default()
         };
-        let remote =
-            Remote::from_args(&args, &["red".into(), "blue".into()], None).expect("remote");
+        let remote = Remote::from_args(&args, &["red".into(), "blue".into()]).expect("remote");
         let links = remote.links("ignored");
         assert_eq!(links.len(), 3);
         let (seat, red) = &links
@@ -122,7 +124,7 @@ mod tests {
         assert_eq!(
             red,
             "http://club.example:9001/vedette/remote.html#broker=ws%3A%2F%2Fclub.example%3A9001\
-             &table=Table-7&token=red-secret&user=players&password=a%26b"
+             &table=Table-7&token=red-secret-0123456789&user=players&password=a%26b"
         );
         assert!(links.iter().any(|(s, _)| *s == Seat::Umpire));
     }

@@ -1,6 +1,7 @@
 //! What a remote player's page may send the table, read strictly: a message is a small JSON
-//! object naming the page, its link's token and one thing asked; anything else is refused with
-//! a reason, never acted on half-read.
+//! object naming the page, the host's epoch and the page's sequence number (the gate's business,
+//! [`super::gate`]) and one thing asked; anything else is refused with a reason, never acted on
+//! half-read. It holds no token: the seal around it ([`live::orders::seal`]) proves the seat.
 
 use rules::geometry::TablePoint;
 use rules::order::Order;
@@ -16,8 +17,12 @@ pub const LARGEST: usize = 4096;
 pub struct Inbound {
     /// The page's own address: its replies go to `…/to/<page>`.
     pub page: String,
-    /// Its link's token.
-    pub token: String,
+    /// The host's epoch the page was told (`…/host`): a message sealed for an earlier run of
+    /// the host is not taken by this one.
+    pub epoch: String,
+    /// The page's number for this message, higher than its last: a message read off the
+    /// broker and sent again is not taken twice.
+    pub seq: u64,
     /// The player's name, as the page asked it.
     #[serde(default)]
     pub name: Option<String>,
@@ -132,17 +137,17 @@ mod tests {
 
     #[test]
     fn a_page_message_is_read_and_junk_is_refused_with_a_reason() {
-        let order = br#"{"page":"p-12345678","token":"t","name":"Anne",
+        let order = br#"{"page":"p-12345678","epoch":"e","seq":1,"name":"Anne",
             "ask":{"do":"order","unit":"1st","leader":[20,16],"facing":90}}"#;
         let read_order = read(order).expect("read");
         assert_eq!(read_order.name.as_deref(), Some("Anne"));
         assert!(matches!(read_order.ask, Ask::Order { ref unit, .. } if unit == "1st"));
         let junk: [&[u8]; 5] = [
             b"not json",
-            br#"{"page":"p-12345678","token":"t","ask":{"do":"launch"}}"#,
-            br#"{"page":"p-12345678","token":"t","ask":{"do":"point","at":[1]}}"#,
-            br#"{"page":"p-12345678","token":"t","ask":{"do":"hello"},"extra":1}"#,
-            br#"{"page":"p-1234567/#","token":"t","ask":{"do":"hello"}}"#,
+            br#"{"page":"p-12345678","epoch":"e","seq":1,"ask":{"do":"launch"}}"#,
+            br#"{"page":"p-12345678","epoch":"e","seq":1,"ask":{"do":"point","at":[1]}}"#,
+            br#"{"page":"p-12345678","epoch":"e","seq":1,"ask":{"do":"hello"},"extra":1}"#,
+            br#"{"page":"p-1234567/#","epoch":"e","seq":1,"ask":{"do":"hello"}}"#,
         ];
         for payload in junk {
             assert!(

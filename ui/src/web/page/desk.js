@@ -75,7 +75,7 @@ function drawOrder(g, order, map, stroke, font) {
   if (!at) return;
   // Placed clear of the other labels with the rulings' figures (table.js's placeLabels).
   const label = el("text", { x: at[0], y: at[1] - font * 0.8, "font-size": font, class: "measure order-label" }, o);
-  label.textContent = placed ? `${order.name}: ${order.placed}` : `${MARK[order.verdict]} ${order.name} — ordered by ${order.by}`;
+  label.textContent = placed ? `${order.name}: ${order.placed}` : `${MARK[order.verdict]} ${order.name} — ordered by ${order.by} (${order.seat})`;
 }
 
 function drawDraft(g, map, stroke, font) {
@@ -118,8 +118,8 @@ function drawOrders() {
     const words = document.createElement("span");
     words.className = "explanation";
     words.textContent = order.placed === null
-      ? `${order.name}, ordered by ${order.by}: ${order.checks.map(([, w]) => w).join(" ")}`
-      : `${order.name}, ordered by ${order.by}: ${order.placed}.`;
+      ? `${order.name}, ordered by ${order.by} (${order.seat}): ${order.checks.map(([, w]) => w).join(" ")}`
+      : `${order.name}, ordered by ${order.by} (${order.seat}): ${order.placed}.`;
     li.append(words);
     const mine = link.remote && link.seat && (link.seat.role === "umpire" || link.seat.side === order.side);
     if (order.placed === null && mine) {

@@ -1,7 +1,10 @@
 // The remote player's link to the table: through the MQTT broker the host publishes the table
 // to (see ui/src/serve/remote/mod.rs for the topics). The page's address carries, after `#`,
 // the broker's WebSockets address, the table's name and the player's token; a fragment never
-// reaches the server that hosts this page.
+// reaches the server that hosts this page. The token never leaves the page either: what the
+// page sends is sealed with a key made from it (seal.js), numbered, and bound to this run of
+// the host (its epoch), so another player reading the broker can neither speak for this seat
+// nor send one of its messages again.
 "use strict";
 
 window.VEDETTE_LINK = (() => {
@@ -10,16 +13,28 @@ window.VEDETTE_LINK = (() => {
   const table = given.get("table") || "";
   const token = given.get("token") || "";
   const root = `vedette/${table}`;
+  const random = (n) => Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => b.toString(16).padStart(2, "0")).join("");
   // This page's own address for answers: random, letters and digits.
-  const me = `p-${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
-  const link = { remote: true, me, seat: null, asked: new Map(), hostOnline: null };
+  const me = `p-${random(8)}`;
+  const key = Seal.key(token, table);
+  const link = { remote: true, me, seat: null, asked: new Map(), hostOnline: null, epoch: null };
+  // The broker's name for this page's connection: random too, and never sent to anyone (a
+  // client that took it would knock this page off the broker).
   const client = new Mqtt(broker, {
-    clientId: `vedette-page-${me}`,
+    clientId: `vedette-${random(12)}`,
     username: given.get("user") || "",
     password: given.get("password") || "",
   });
 
-  const ask = (what, id) => client.publish(`${root}/in`, JSON.stringify({ page: me, token, name: playerName(), ask: what, id }));
+  // Every message numbered above the last, for this run of the host, sealed. Nothing goes
+  // before the host's epoch is known (what the player did waits in `pending`).
+  let seq = 0;
+  const ask = (what, id) => {
+    if (!link.epoch) return false;
+    seq += 1;
+    const body = JSON.stringify({ page: me, epoch: link.epoch, seq, name: playerName(), ask: what, id });
+    return client.publish(`${root}/in`, Seal.seal(key, body));
+  };
   // What the player does (a pointer, an order, a withdrawal) is numbered and sent again until
   // the host says it took it: a broker that blinks loses none of it. A pointer too late to
   // show is let go.
@@ -63,8 +78,10 @@ window.VEDETTE_LINK = (() => {
   // taken once all its parts are in; one left incomplete by a newer one is dropped.
   const assembling = new Map();
   client.onMessage = (topic, part) => {
-    // The host's presence is the broker's own word (its last will): one small message.
-    if (topic === `${root}/online`) { deliver(topic, part); return; }
+    // The host's presence is the broker's own word (its last will), its epoch its own: one
+    // small message each.
+    if (topic === `${root}/online` || topic === `${root}/host`) { deliver(topic, part); return; }
+    if (topic === `${root}/live` && text(part) === probe) { writable(); return; }
     if (part.length < 8) return;
     const head = new DataView(part.buffer, part.byteOffset, 8);
     const [id, index, count] = [head.getUint32(0), head.getUint16(4), head.getUint16(6)];
@@ -121,6 +138,13 @@ window.VEDETTE_LINK = (() => {
       link.pictureBytes = bytes.length;
       showPicture(url);
       if (before) setTimeout(() => URL.revokeObjectURL(before), 1000);
+    } else if (topic === `${root}/host`) {
+      let host;
+      try { host = JSON.parse(text(bytes)); } catch (e) { return; }
+      if (typeof host.epoch !== "string" || host.epoch === link.epoch) return;
+      // The host (re)started: say hello to this run of it, and ask for its table.
+      link.epoch = host.epoch;
+      if (client.connected) greet();
     } else if (topic === `${root}/online`) {
       link.hostOnline = text(bytes) === "true";
       if (!link.hostOnline) showBanner("The table's host is not connected — waiting for it…");
@@ -140,6 +164,7 @@ window.VEDETTE_LINK = (() => {
     switch (reply.type) {
       case "hello":
         link.seat = reply;
+        clearTimeout(link.unanswered);
         receive({ type: "hello", role: reply.role });
         seated(reply);
         break;
@@ -157,12 +182,32 @@ window.VEDETTE_LINK = (() => {
     }
   };
 
-  client.onConnect = () => {
-    setStatus("live", "live");
-    if (link.hostOnline !== false) hideBanner();
+  // Hello and the whole table; if no hello comes back the link is not this table's seat.
+  const greet = () => {
     ask({ do: "hello" });
     viewAsked = 0;
     askView();
+    clearTimeout(link.unanswered);
+    link.unanswered = setTimeout(() => {
+      if (!link.seat && client.connected && link.hostOnline !== false) {
+        showBanner("The table does not answer this link: ask its host for your side's link (it may have changed).");
+      }
+    }, 8000);
+  };
+
+  // A broker that lets players write the table's own topics lets any of them show every page
+  // a false table: the page tries once, with a message no page takes, and says so if it could.
+  const probe = `w-${random(2)}`;
+  const writable = () => {
+    link.warning = "Warning: this broker lets any player write the table's topics, so what this page shows could be forged. Ask the host to set the broker up with `vedette remote-broker`.";
+    showBanner(link.warning);
+  };
+
+  client.onConnect = () => {
+    setStatus("live", "live");
+    if (link.hostOnline !== false) hideBanner();
+    if (link.epoch) greet();
+    client.publish(`${root}/live`, probe);
   };
   client.onClose = () => {
     showBanner("The broker cannot be reached — reconnecting…");
@@ -175,7 +220,7 @@ window.VEDETTE_LINK = (() => {
       return;
     }
     setStatus("connecting…", "connecting");
-    for (const leaf of ["live", "picture", "online", `to/${me}`, `to/${me}/kept`]) client.subscribe(`${root}/${leaf}`);
+    for (const leaf of ["host", "live", "picture", "online", `to/${me}`, `to/${me}/kept`]) client.subscribe(`${root}/${leaf}`);
     client.connect();
     // "Still here": the host sends pictures while remote pages are there.
     setInterval(() => { if (client.connected) ask({ do: "hello" }); }, 10000);
@@ -190,6 +235,7 @@ window.VEDETTE_LINK = (() => {
   link.order = (unit, leader, facing) => act({ do: "order", unit, leader, facing });
   link.withdraw = (id) => act({ do: "withdraw", id });
   link.pending = pending;
+  link.ask = ask;
   link.client = client;
   link.root = root;
   return link;

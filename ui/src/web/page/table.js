@@ -971,7 +971,12 @@ function showBanner(text) {
   banner.hidden = false;
 }
 
-function hideBanner() { $("banner").hidden = true; }
+// A standing warning (a remote page on a broker any player may write) stays when the rest
+// of the banner goes.
+function hideBanner() {
+  if (link.warning) showBanner(link.warning);
+  else $("banner").hidden = true;
+}
 
 function toast(text, bad) {
   const t = $("toast");
