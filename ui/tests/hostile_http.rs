@@ -9,7 +9,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use common::browser::{Browser, Setup};
-use common::served::Served;
+use common::served::{serve, ws_url};
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -30,25 +30,6 @@ const FLOOD: usize = 1_100;
 /// Pages the umpire's link may connect whatever the viewers' link has (`UMPIRE_PAGES` in
 /// `ui/src/serve/shared.rs`).
 const UMPIRE_PAGES: usize = 8;
-
-fn serve(extra: &[&str]) -> Served {
-    let mut args = vec![
-        "serve",
-        "--demo",
-        "--listen",
-        "127.0.0.1:0",
-        "--token",
-        "players-link",
-        "--umpire-token",
-        "umpires-link",
-    ];
-    args.extend_from_slice(extra);
-    Served::start(&args, &["table", "umpire"])
-}
-
-fn ws_url(link: &str) -> String {
-    format!("{}ws", link.replacen("http://", "ws://", 1))
-}
 
 /// The next JSON message of `kind`, skipping pings and other kinds.
 async fn next_of(socket: &mut Socket, kind: &str) -> Value {

@@ -14,12 +14,10 @@ use common::browser::{Browser, Setup};
 use common::served::Served;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 
+/// A remote player's laptop; its screenshots are not the guide's.
 const LAPTOP: Setup = Setup {
-    width: 1366,
-    height: 900,
-    emulated: true,
-    patience: Duration::from_secs(90),
     docs: false,
+    ..common::browser::LAPTOP
 };
 
 /// The seats' tokens, fixed here so that a test can look for them on the broker.

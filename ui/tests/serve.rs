@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::served::Served;
+use common::served::{serve, ws_url};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -16,25 +16,6 @@ type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Long enough for a debug build on a busy two-core machine to render and rule a frame.
 const PATIENCE: Duration = Duration::from_secs(90);
-
-fn serve(extra: &[&str]) -> Served {
-    let mut args = vec![
-        "serve",
-        "--demo",
-        "--listen",
-        "127.0.0.1:0",
-        "--token",
-        "players-link",
-        "--umpire-token",
-        "umpires-link",
-    ];
-    args.extend_from_slice(extra);
-    Served::start(&args, &["table", "umpire"])
-}
-
-fn ws_url(link: &str) -> String {
-    format!("{}ws", link.replacen("http://", "ws://", 1))
-}
 
 async fn open(link: &str) -> Socket {
     let (socket, _) = connect_async(ws_url(link))

@@ -8,20 +8,12 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::broker::Club;
-use common::browser::{Browser, Setup};
+use common::browser::{Browser, LAPTOP};
 use common::served::Served;
 use futures_util::StreamExt;
 use serde_json::Value;
 use tokio_tungstenite::connect_async;
 use tokio_tungstenite::tungstenite::Message;
-
-const LAPTOP: Setup = Setup {
-    width: 1366,
-    height: 900,
-    emulated: true,
-    patience: Duration::from_secs(90),
-    docs: true,
-};
 
 const UNITS_DRAWN: &str = "return document.querySelectorAll('#plan g.unit').length >= 10";
 

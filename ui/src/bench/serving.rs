@@ -184,7 +184,6 @@ fn watch_pages(link: &str, count: usize, pages: Arc<Mutex<Pages>>, stop: Instant
     });
 }
 
-/// Run `work` on a thread and a runtime of its own.
 /// Page `page`'s socket to `url`, over the loopback from an address it shares with a few others
 /// only: the server lets one address hold few connections (`web::MOST_FROM_ONE_ADDRESS`), as a
 /// phone is one address. Where the loopback has one address only, from the loopback's own.
@@ -202,6 +201,7 @@ async fn open_page(url: &str, page: usize) -> Option<WebSocketStream<tokio::net:
     Some(socket)
 }
 
+/// Run `work` on a thread and a runtime of its own.
 fn on_own_thread(work: impl std::future::Future<Output = ()> + Send + 'static) {
     std::thread::spawn(move || {
         match tokio::runtime::Builder::new_current_thread()

@@ -35,6 +35,16 @@ pub struct Setup {
     pub docs: bool,
 }
 
+/// A laptop's window, as a remote player's: patient with a broker's first messages, its
+/// screenshots the guide's.
+pub const LAPTOP: Setup = Setup {
+    width: 1366,
+    height: 900,
+    emulated: true,
+    patience: Duration::from_secs(90),
+    docs: true,
+};
+
 /// Chromium under chromedriver, closed when dropped.
 pub struct Browser {
     driver: Child,

@@ -6,6 +6,28 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// `vedette serve --demo` on a port of its own, the viewers' link's token `players-link` and
+/// the umpire's `umpires-link`, with `extra` arguments.
+pub fn serve(extra: &[&str]) -> Served {
+    let mut args = vec![
+        "serve",
+        "--demo",
+        "--listen",
+        "127.0.0.1:0",
+        "--token",
+        "players-link",
+        "--umpire-token",
+        "umpires-link",
+    ];
+    args.extend_from_slice(extra);
+    Served::start(&args, &["table", "umpire"])
+}
+
+/// The WebSocket address of a page's `link`.
+pub fn ws_url(link: &str) -> String {
+    format!("{}ws", link.replacen("http://", "ws://", 1))
+}
+
 /// A running `vedette` server.
 pub struct Served {
     child: Child,

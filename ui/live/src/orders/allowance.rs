@@ -1,6 +1,8 @@
 //! How often one player may point or order: a bucket that refills at a steady rate, so a
 //! burst of taps goes through and a page that floods is held to the rate.
 
+use std::collections::HashMap;
+use std::hash::Hash;
 use std::time::Instant;
 
 /// A bucket of `burst` goes, refilled at `per_second`.
@@ -34,6 +36,25 @@ impl Allowance {
         } else {
             false
         }
+    }
+}
+
+/// Allowances kept by key (a seat, or a seat and what it asks), each full when first used.
+#[derive(Debug)]
+pub struct Allowances<K>(HashMap<K, Allowance>);
+
+impl<K> Default for Allowances<K> {
+    fn default() -> Allowances<K> {
+        Allowances(HashMap::new())
+    }
+}
+
+impl<K: Hash + Eq> Allowances<K> {
+    /// Take one of `key`'s goes at `now`, from a bucket of `burst` refilled at `per_second`.
+    pub fn take(&mut self, key: K, per_second: f64, burst: f64, now: Instant) -> bool {
+        (self.0.entry(key))
+            .or_insert_with(|| Allowance::new(per_second, burst))
+            .take(now)
     }
 }
 

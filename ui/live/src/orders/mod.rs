@@ -18,7 +18,7 @@ pub mod allowance;
 pub mod seal;
 pub mod seats;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,7 @@ use rules::scene::Unit;
 use rules::units::Degrees;
 
 use crate::pipeline::{MoveRecord, TableState};
-use allowance::Allowance;
+use allowance::Allowances;
 pub use seats::{Seat, Seats};
 
 /// How long a pointer stays on the table.
@@ -127,7 +127,7 @@ struct Book {
     orders: Vec<StandingOrder>,
     pointers: VecDeque<Pointer>,
     next_id: u64,
-    allowances: HashMap<(Seat, &'static str), Allowance>,
+    allowances: Allowances<(Seat, &'static str)>,
     /// The moves already compared with the orders (the last state's list).
     compared: Vec<Arc<MoveRecord>>,
     /// Bumped at every change, so the faces know when to draw again.
@@ -305,10 +305,7 @@ impl Book {
         burst: f64,
         now: Instant,
     ) -> Result<(), Refusal> {
-        let allowance = (self.allowances)
-            .entry((seat.clone(), what))
-            .or_insert_with(|| Allowance::new(per_second, burst));
-        if allowance.take(now) {
+        if (self.allowances).take((seat.clone(), what), per_second, burst, now) {
             Ok(())
         } else {
             Err(Refusal::TooFast(what))

@@ -12,12 +12,11 @@
 //!   last heard back, so a subscription the broker lost is noticed and asked again
 //!   ([`Hearing`]) instead of leaving the table deaf while it looks live.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use live::orders::allowance::Allowance;
+use live::orders::allowance::Allowances;
 use live::orders::seal::{SeatKeys, Unsealed};
 use live::orders::{Seat, Seats};
 
@@ -73,7 +72,7 @@ impl Hearing {
 /// The gate.
 pub(super) struct Gate {
     keys: SeatKeys,
-    allowances: BTreeMap<Seat, Allowance>,
+    allowances: Allowances<Seat>,
     probe: Vec<u8>,
     hearing: Arc<Hearing>,
     /// The gate's refusals, logged at most once a second.
@@ -85,7 +84,7 @@ impl Gate {
     pub(super) fn new(seats: &Seats, table: &str, probe: Vec<u8>, hearing: Arc<Hearing>) -> Gate {
         Gate {
             keys: SeatKeys::new(seats, table),
-            allowances: BTreeMap::new(),
+            allowances: Allowances::default(),
             probe,
             hearing,
             refusals: Refusals::default(),
@@ -116,9 +115,7 @@ impl Gate {
                 return None;
             }
         };
-        let allowance = (self.allowances.entry(seat.clone()))
-            .or_insert_with(|| Allowance::new(PER_SECOND, BURST));
-        if !allowance.take(Instant::now()) {
+        if !(self.allowances).take(seat.clone(), PER_SECOND, BURST, Instant::now()) {
             self.refuse(&format!(
                 "{}: more than {PER_SECOND} messages a second",
                 seat.words()

@@ -50,7 +50,7 @@ use std::time::{Duration, Instant};
 
 use live::Token;
 use live::mqtt::{drive_telling, options, say_again, topic};
-use live::orders::allowance::Allowance;
+use live::orders::allowance::Allowances;
 use live::orders::{Refusal, Seat};
 use record::GameTime;
 use rumqttc::{AsyncClient, Event, Packet, QoS};
@@ -172,7 +172,7 @@ pub async fn run(remote: Remote, name: String, shared: Arc<Shared>, status: Arc<
         shared,
         status,
         pages: HashMap::new(),
-        asks: HashMap::new(),
+        asks: Allowances::default(),
     };
     // Pictures on a task of their own: encoding one never holds up the table's updates or a
     // player's order.
@@ -233,7 +233,7 @@ struct Link {
     /// Pages heard from, by seat: when last, their latest number, the acts taken.
     pages: HashMap<(Seat, String), Seen>,
     /// Each seat's allowance of each kind of ask.
-    asks: HashMap<(Seat, &'static str), Allowance>,
+    asks: Allowances<(Seat, &'static str)>,
 }
 
 impl Link {
@@ -379,9 +379,7 @@ impl Link {
             Ask::Kept { .. } => ("kept pictures", 2.0, 4.0),
             Ask::Point { .. } | Ask::Order { .. } | Ask::Withdraw { .. } => return Ok(()),
         };
-        let allowance = (self.asks.entry((seat.clone(), what)))
-            .or_insert_with(|| Allowance::new(per_second, burst));
-        if allowance.take(Instant::now()) {
+        if (self.asks).take((seat.clone(), what), per_second, burst, Instant::now()) {
             Ok(())
         } else {
             Err(Refusal::TooFast(what))
