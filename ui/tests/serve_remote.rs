@@ -320,6 +320,16 @@ async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed
         .js("return link.timeline(null).then(r => r.json ? r.json.moves.length : r.text)")
         .await;
     assert!(timeline.as_u64().is_some_and(|n| n > 0), "{timeline}");
+    // Two timeline questions at once (the page's own refresh and a player's): each gets its own
+    // answer, never the other's.
+    let both = browser
+        .js(
+            "return Promise.all([link.timeline(1e13), link.timeline(null)])\
+             .then(rs => rs.map(r => r.json ? r.json.moves.length : r.text))",
+        )
+        .await;
+    assert_eq!(both[0], Value::from(0), "{both}");
+    assert!(both[1].as_u64().is_some_and(|n| n > 0), "{both}");
     assert!(
         !served.log().contains("panicked"),
         "the host panicked:\n{}",

@@ -30,6 +30,10 @@ pub struct Inbound {
     /// done (a pointer, an order, a withdrawal): what was done already is not done twice.
     #[serde(default)]
     pub id: Option<u64>,
+    /// The page's number for a question (the timeline, a moment, a kept picture): its answer
+    /// carries it back, so that two questions of one kind are never answered crosswise.
+    #[serde(default)]
+    pub q: Option<u64>,
     /// What it asks.
     pub ask: Ask,
 }

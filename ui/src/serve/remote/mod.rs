@@ -100,16 +100,26 @@ enum Reply {
     },
     /// Done, in words.
     Said { text: String },
-    /// Refused, in words.
-    Refused { text: String },
+    /// Refused, in words; `q`: the question refused, if it was one.
+    Refused {
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        q: Option<u64>,
+    },
     /// What the page numbered `id` was taken (done or refused): not to be sent again.
     Done { id: u64 },
-    /// The timeline, as pages on the room's network get it.
-    Timeline { reading: Box<RawValue> },
-    /// A moment of the game, as pages on the room's network get it.
-    Moment { answer: Box<RawValue> },
+    /// The timeline, as pages on the room's network get it, for question `q`.
+    Timeline {
+        reading: Box<RawValue>,
+        q: Option<u64>,
+    },
+    /// A moment of the game, as pages on the room's network get it, for question `q`.
+    Moment {
+        answer: Box<RawValue>,
+        q: Option<u64>,
+    },
     /// No timeline: the game is not recorded, or its record cannot be read.
-    NoTimeline { text: String },
+    NoTimeline { text: String, q: Option<u64> },
 }
 
 /// The link between the table and its remote players: until the server stops.
@@ -274,6 +284,11 @@ impl Link {
     }
 
     fn refuse(&self, page: Option<&str>, why: &str) {
+        self.refuse_asked(page, why, None);
+    }
+
+    /// Refuse, answering question `q` if the page asked one.
+    fn refuse_asked(&self, page: Option<&str>, why: &str, q: Option<u64>) {
         self.shared.refusals.log(
             page.unwrap_or("a remote page"),
             &format!("a remote page's message: {why}"),
@@ -283,6 +298,7 @@ impl Link {
                 page,
                 &Reply::Refused {
                     text: why.to_owned(),
+                    q,
                 },
             );
         }
@@ -307,7 +323,7 @@ impl Link {
         let taken = self.heard(&seat, &inbound.page, inbound.id);
         if !taken {
             if let Err(why) = self.allow(&seat, &inbound.ask) {
-                self.refuse(Some(&inbound.page), &why.to_string());
+                self.refuse_asked(Some(&inbound.page), &why.to_string(), inbound.q);
             } else if let Some(reply) = self.act(&seat, &inbound).await {
                 self.reply(&inbound.page, &reply);
             }
@@ -438,14 +454,26 @@ impl Link {
             Ask::Timeline { since } => {
                 let since = since.map(moment);
                 return Some(match timeline_json(&self.shared, since).await {
-                    Ok(json) => Reply::Timeline { reading: raw(json) },
-                    Err(refused) => Reply::NoTimeline { text: refused.1 },
+                    Ok(json) => Reply::Timeline {
+                        reading: raw(json),
+                        q: inbound.q,
+                    },
+                    Err(refused) => Reply::NoTimeline {
+                        text: refused.1,
+                        q: inbound.q,
+                    },
                 });
             }
             Ask::Moment { t } => {
                 return Some(match moment_json(&self.shared, moment(*t)).await {
-                    Ok(json) => Reply::Moment { answer: raw(json) },
-                    Err(refused) => Reply::Refused { text: refused.1 },
+                    Ok(json) => Reply::Moment {
+                        answer: raw(json),
+                        q: inbound.q,
+                    },
+                    Err(refused) => Reply::Refused {
+                        text: refused.1,
+                        q: inbound.q,
+                    },
                 });
             }
             Ask::Kept { t } => {
@@ -456,7 +484,10 @@ impl Link {
                         self.publish(&kept, jpeg);
                         None
                     }
-                    Err(refused) => Some(Reply::Refused { text: refused.1 }),
+                    Err(refused) => Some(Reply::Refused {
+                        text: refused.1,
+                        q: inbound.q,
+                    }),
                 };
             }
         };

@@ -29,10 +29,10 @@ window.VEDETTE_LINK = (() => {
   // Every message numbered above the last, for this run of the host, sealed. Nothing goes
   // before the host's epoch is known (what the player did waits in `pending`).
   let seq = 0;
-  const ask = (what, id) => {
+  const ask = (what, id, q) => {
     if (!link.epoch) return false;
     seq += 1;
-    const body = JSON.stringify({ page: me, epoch: link.epoch, seq, name: playerName(), ask: what, id });
+    const body = JSON.stringify({ page: me, epoch: link.epoch, seq, name: playerName(), ask: what, id, q });
     return client.publish(`${root}/in`, Seal.seal(key, body));
   };
   // What the player does (a pointer, an order, a withdrawal) is numbered and sent again until
@@ -52,22 +52,32 @@ window.VEDETTE_LINK = (() => {
       else ask(what, id);
     }
   }, 2000);
-  // A question whose answer comes back on this page's own topic, one of each kind at a time.
+  // A question whose answer comes back on this page's own topic, numbered: the answer carries
+  // its number back, so a refresh the page asked and one a player asked never cross.
+  let questions = 0;
   const question = (kind, what) => new Promise((resolve) => {
-    const before = link.asked.get(kind);
-    if (before) before({ status: 503, text: "asked again" });
-    link.asked.set(kind, resolve);
-    if (!ask(what)) resolve({ status: 503, text: "The broker cannot be reached just now." });
+    questions += 1;
+    const q = questions;
+    link.asked.set(q, { kind, resolve });
+    if (!ask(what, undefined, q)) {
+      link.asked.delete(q);
+      resolve({ status: 503, text: "The broker cannot be reached just now." });
+    }
     setTimeout(() => {
-      if (link.asked.get(kind) !== resolve) return;
-      link.asked.delete(kind);
-      resolve({ status: 504, text: "The table did not answer: is its host still there?" });
+      if (link.asked.delete(q)) resolve({ status: 504, text: "The table did not answer: is its host still there?" });
     }, 10000);
   });
-  const answer = (kind, response) => {
-    const resolve = link.asked.get(kind);
-    link.asked.delete(kind);
-    if (resolve) resolve(response);
+  // An answer to question `q`; without a number (a kept picture comes bare), to the oldest
+  // question of its kind.
+  const answer = (kind, response, q) => {
+    let key = q;
+    if (key === undefined || key === null) {
+      key = [...link.asked].find(([, asked]) => asked.kind === kind)?.[0];
+    }
+    const asked = link.asked.get(key);
+    if (!asked || asked.kind !== kind) return;
+    link.asked.delete(key);
+    asked.resolve(response);
   };
 
   const text = (bytes) => new TextDecoder().decode(bytes);
@@ -168,14 +178,16 @@ window.VEDETTE_LINK = (() => {
         receive({ type: "hello", role: reply.role });
         seated(reply);
         break;
-      case "timeline": answer("timeline", { status: 200, json: reply.reading }); break;
-      case "no-timeline": answer("timeline", { status: 404, text: reply.text }); break;
-      case "moment": answer("moment", { status: 200, json: reply.answer }); break;
-      case "refused":
-        // A refused question (a moment, a kept picture) is answered with its reason.
-        for (const kind of ["moment", "kept"]) answer(kind, kind === "kept" ? null : { status: 400, text: reply.text });
+      case "timeline": answer("timeline", { status: 200, json: reply.reading }, reply.q); break;
+      case "no-timeline": answer("timeline", { status: 404, text: reply.text }, reply.q); break;
+      case "moment": answer("moment", { status: 200, json: reply.answer }, reply.q); break;
+      case "refused": {
+        // A refused question is answered with its reason (a kept picture with none).
+        const asked = reply.q == null ? null : link.asked.get(reply.q);
+        if (asked) answer(asked.kind, asked.kind === "kept" ? null : { status: 400, text: reply.text }, reply.q);
         receive({ type: "refused", text: reply.text });
         break;
+      }
       case "said": receive(reply); break;
       case "full": receive(reply); break;
       case "done": pending.delete(reply.id); break;
