@@ -231,3 +231,62 @@ fn around(unit: &rules::scene::Unit, margin: f64) -> Vec<TablePoint> {
         TablePoint::new(x0, y1),
     ]
 }
+
+/// `render` draws a hill's rise (issue 63): a scene whose hill is given its rise is staged with
+/// the ground climbing to the crest and the stands on it standing that high, so the picture
+/// differs from the flat one and the camera places those stands where they stand once the
+/// hill is given.
+#[test]
+fn a_staged_hill_rises_and_its_stands_stand_on_it() {
+    use rules::scene::{Rise, Terrain, TerrainKind, TerrainShape};
+    use vision::synthetic::{Effects, Renderer, SyntheticTable};
+    const RISE: f64 = 2.0;
+    let (mut scene, roster, anchors, flat) = common::two_lines_staged(TAG_HEIGHT);
+    scene.terrain.push(Terrain {
+        id: "ridge".into(),
+        kind: TerrainKind::Hill,
+        shape: TerrainShape::Area(around(&scene.units[0], 8.0)),
+        height: Some(1),
+        rise: Some(Rise {
+            top: Inches(RISE),
+            crest: Some(around(&scene.units[0], 1.0)),
+        }),
+    });
+    let world = SyntheticTable::stage(&scene, &roster, &anchors);
+    let camera = framing_camera(TABLE, HD, Degrees(45.0), Degrees(70.0));
+    let mut renderer = Renderer::new();
+    let raised = renderer
+        .render(&world, &camera, &Effects::IDEAL)
+        .expect("renders");
+    let level = renderer
+        .render(&flat, &camera, &Effects::IDEAL)
+        .expect("renders");
+    use opencv::prelude::*;
+    let mut differ = opencv::core::Mat::default();
+    opencv::core::absdiff(&raised, &level, &mut differ).expect("compares");
+    let changed = differ
+        .data_bytes()
+        .expect("bytes")
+        .chunks(3)
+        .filter(|p| p.iter().any(|v| *v > 8))
+        .count();
+    assert!(changed > 10_000, "{changed} pixels differ");
+    // The first unit's tags stand on the crest, 2" up.
+    let mut detector = vision::TagDetector::new(Default::default()).expect("a detector");
+    let sightings = detector.detect(&raised).expect("detects").sightings();
+    let calibration =
+        calibration::calibrate(&anchors, &sightings, HD, &Settings::default()).expect("calibrates");
+    let ground = Ground::of(&scene.terrain);
+    let placed = locate_tags_on(&calibration, Some(&roster), &sightings, TAG_HEIGHT, &ground);
+    for stand in &roster.units[0].stands {
+        let truth = world.tags().find(|t| t.id == stand.tag).expect("staged");
+        assert!((truth.placement.height.0 - TAG_HEIGHT.0 - RISE).abs() < 1e-6);
+        let pose = placed
+            .tags
+            .iter()
+            .find(|t| t.pose.id == stand.tag)
+            .unwrap_or_else(|| panic!("tag {} not found", stand.tag));
+        let off = (pose.pose.center - truth.placement.center).norm();
+        assert!(off < 0.05, "tag {} on the hill: {off:.3}\" off", stand.tag);
+    }
+}

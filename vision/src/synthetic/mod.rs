@@ -10,11 +10,13 @@
 //! casting with supersampling (box-filter antialiasing, so edges carry no bias), then the
 //! camera's faults: blur, uneven light, sensor noise and JPEG.
 
+mod battlefield;
 mod colour;
 mod coverage;
 mod evening;
 mod framing;
 mod game;
+mod landscape;
 mod lenses;
 mod miniatures;
 mod noise;
@@ -26,6 +28,7 @@ mod staging;
 mod world;
 
 pub use crate::pattern::TagTexture;
+pub use battlefield::{Battlefield, band};
 pub use colour::Rgb;
 pub use coverage::{CHI2_95_2D, Coverage, FARTHEST, Figures, TrueStand, Verdicts};
 pub use evening::{Evening, EveningSettings, FrameTruth, Pose, TrueMove, UnitTruth, held_in_hand};
@@ -33,6 +36,7 @@ pub use framing::{
     framing_camera, framing_camera_for, framing_camera_from, framing_camera_over, rig_cameras,
 };
 pub use game::{GameSettings, MovingGame};
+pub use landscape::{Ball, Landscape, Prism, Relief};
 pub use lenses::LensClass;
 pub use miniatures::MiniatureSettings;
 pub use print::{Sheet, TEXT_SIZES};

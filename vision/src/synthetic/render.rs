@@ -82,6 +82,7 @@ struct GroundKey {
     cloth: Rgb,
     scenery: super::scenery::Scenery,
     patches: Vec<super::world::Patch>,
+    landscape: super::landscape::Landscape,
     sheets: Vec<super::print::Sheet>,
 }
 
@@ -94,6 +95,7 @@ impl GroundKey {
             cloth: world.cloth,
             scenery: world.scenery,
             patches: world.patches.clone(),
+            landscape: world.landscape.clone(),
             sheets: world.sheets.clone(),
         }
     }
@@ -150,7 +152,8 @@ impl Renderer {
         let size = camera.intrinsics.image_size;
         let (width, height) = (size.width as usize, size.height as usize);
         let supersample = effects.supersample.max(1) as usize;
-        self.prepare_ground(world, camera, supersample);
+        let landscape = landscape_index(world, camera, width, height);
+        self.prepare_ground(world, camera, supersample, &landscape);
         let solids = self.solids(world, supersample * supersample);
         let tiles = tile_index(&solids, camera, width, height);
         let rays = self
@@ -163,6 +166,7 @@ impl Renderer {
             camera,
             solids: &solids,
             tiles: &tiles,
+            landscape: &landscape,
             rays,
             ground: self.ground.as_ref().map(|g| g.pixels.as_slice()),
             width,
@@ -175,7 +179,13 @@ impl Renderer {
     }
 
     /// Render the bare table once for this camera and ground.
-    fn prepare_ground(&mut self, world: &SyntheticTable, camera: &Camera, supersample: usize) {
+    fn prepare_ground(
+        &mut self,
+        world: &SyntheticTable,
+        camera: &Camera,
+        supersample: usize,
+        landscape: &[Vec<u32>],
+    ) {
         let key = GroundKey::of(world, camera, supersample);
         if self.ground.as_ref().is_some_and(|g| g.key == key) {
             return;
@@ -188,6 +198,7 @@ impl Renderer {
             camera,
             solids: &[],
             tiles: &tiles,
+            landscape,
             rays: self
                 .rays
                 .as_ref()
@@ -280,6 +291,8 @@ struct Scene<'a> {
     camera: &'a Camera,
     solids: &'a [Solid<'a>],
     tiles: &'a [Vec<u32>],
+    /// Which of the landscape's solids may be seen in each tile.
+    landscape: &'a [Vec<u32>],
     rays: &'a [(f64, f64)],
     /// The bare table's picture, for pixels no block can reach.
     ground: Option<&'a [f32]>,
@@ -290,8 +303,7 @@ struct Scene<'a> {
 
 /// Which blocks may be seen in each 16×16 tile.
 fn tile_index(solids: &[Solid], camera: &Camera, width: usize, height: usize) -> Vec<Vec<u32>> {
-    let (tw, th) = (width.div_ceil(TILE), height.div_ceil(TILE));
-    let mut tiles = vec![Vec::new(); tw * th];
+    let mut tiles = vec![Vec::new(); width.div_ceil(TILE) * height.div_ceil(TILE)];
     for (index, solid) in solids.iter().enumerate() {
         let corners = solid.block.footprint.corners();
         let heights = [0.0, solid.block.height.0];
@@ -308,33 +320,61 @@ fn tile_index(solids: &[Solid], camera: &Camera, width: usize, height: usize) ->
             .iter()
             .flat_map(|pose| resting.iter().map(move |p| camera.project(&(pose * p))))
             .collect();
-        let (x0, y0, x1, y1) = if projected.iter().all(Option::is_some) {
-            projected.iter().flatten().fold(
-                (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
-                |(a, b, c, d), p| (a.min(p.x), b.min(p.y), c.max(p.x), d.max(p.y)),
-            )
-        } else {
-            (0.0, 0.0, width as f64, height as f64)
-        };
-        let clamp = |v: f64, n: usize| (v.max(0.0) as usize).min(n - 1);
-        let (tx0, tx1) = (
-            clamp((x0 - 2.0) / TILE as f64, tw),
-            clamp((x1 + 2.0) / TILE as f64, tw),
-        );
-        let (ty0, ty1) = (
-            clamp((y0 - 2.0) / TILE as f64, th),
-            clamp((y1 + 2.0) / TILE as f64, th),
-        );
-        if x1 < -2.0 || y1 < -2.0 || x0 > width as f64 + 2.0 || y0 > height as f64 + 2.0 {
-            continue;
-        }
-        for ty in ty0..=ty1 {
-            for tx in tx0..=tx1 {
-                tiles[ty * tw + tx].push(index as u32);
-            }
-        }
+        cover(&mut tiles, index, &projected, width, height);
     }
     tiles
+}
+
+/// Which of the landscape's solids may be seen in each 16×16 tile.
+fn landscape_index(
+    world: &SyntheticTable,
+    camera: &Camera,
+    width: usize,
+    height: usize,
+) -> Vec<Vec<u32>> {
+    let mut tiles = vec![Vec::new(); width.div_ceil(TILE) * height.div_ceil(TILE)];
+    for (index, corners) in world.landscape.bounds().enumerate() {
+        let projected: Vec<_> = corners.iter().map(|c| camera.project(c)).collect();
+        cover(&mut tiles, index, &projected, width, height);
+    }
+    tiles
+}
+
+/// Enter solid `index` in every tile the box round its projected corners touches (every tile
+/// when a corner is behind the camera).
+fn cover(
+    tiles: &mut [Vec<u32>],
+    index: usize,
+    projected: &[Option<calibration::PixelPoint>],
+    width: usize,
+    height: usize,
+) {
+    let (tw, th) = (width.div_ceil(TILE), height.div_ceil(TILE));
+    let (x0, y0, x1, y1) = if projected.iter().all(Option::is_some) {
+        projected.iter().flatten().fold(
+            (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
+            |(a, b, c, d), p| (a.min(p.x), b.min(p.y), c.max(p.x), d.max(p.y)),
+        )
+    } else {
+        (0.0, 0.0, width as f64, height as f64)
+    };
+    if x1 < -2.0 || y1 < -2.0 || x0 > width as f64 + 2.0 || y0 > height as f64 + 2.0 {
+        return;
+    }
+    let clamp = |v: f64, n: usize| (v.max(0.0) as usize).min(n - 1);
+    let (tx0, tx1) = (
+        clamp((x0 - 2.0) / TILE as f64, tw),
+        clamp((x1 + 2.0) / TILE as f64, tw),
+    );
+    let (ty0, ty1) = (
+        clamp((y0 - 2.0) / TILE as f64, th),
+        clamp((y1 + 2.0) / TILE as f64, th),
+    );
+    for ty in ty0..=ty1 {
+        for tx in tx0..=tx1 {
+            tiles[ty * tw + tx].push(index as u32);
+        }
+    }
 }
 
 /// Render every row, split across the machine's cores.
@@ -380,7 +420,8 @@ fn render_row(scene: &Scene, y: usize, out: &mut [f32]) {
                 let nx = lerp(p00.0, p10.0, p01.0, p11.0);
                 let ny = lerp(p00.1, p10.1, p01.1, p11.1);
                 let direction = inverse * Vector3::new(nx, ny, 1.0);
-                let colour = trace(scene, &eye, &direction, candidates, sj * n + si);
+                let tile = (y / TILE) * tw + x / TILE;
+                let colour = trace(scene, &eye, &direction, candidates, tile, sj * n + si);
                 sum[0] += colour[0] * weight;
                 sum[1] += colour[1] * weight;
                 sum[2] += colour[2] * weight;
@@ -412,20 +453,31 @@ fn moment(k: usize, count: usize) -> f64 {
     (k as f64 + 0.5) / count.max(1) as f64
 }
 
-/// The colour ray `moment` of a pixel sees, RGB.
+/// The colour ray `moment` of a pixel in `tile` sees, RGB.
 fn trace(
     scene: &Scene,
     eye: &TablePoint3,
     d: &Vector3<f64>,
     candidates: &[u32],
+    tile: usize,
     moment: usize,
 ) -> [f32; 3] {
-    let mut nearest = if d.z < 0.0 {
-        -eye.z / d.z
-    } else {
-        f64::INFINITY
+    let landscape = &scene.world.landscape;
+    let relief = landscape.relief.as_ref().and_then(|r| r.meet(eye, d));
+    let mut nearest = match relief {
+        Some(t) => t,
+        None if d.z < 0.0 => -eye.z / d.z,
+        None => f64::INFINITY,
     };
     let mut colour = None;
+    for &index in &scene.landscape[tile] {
+        if let Some((t, c, normal)) = landscape.hit(index as usize, eye, d)
+            && t < nearest
+        {
+            nearest = t;
+            colour = Some(rgb(c, super::landscape::shade(&normal)));
+        }
+    }
     for &index in candidates {
         let solid = &scene.solids[index as usize];
         // A block wins a tie with the cloth: a card of zero thickness lies on it.
@@ -443,7 +495,11 @@ fn trace(
         return rgb(Rgb::FLOOR, 0.6);
     }
     let p = TablePoint::new(eye.x + d.x * nearest, eye.y + d.y * nearest);
-    rgb(ground_colour(scene.world, &p), 1.0)
+    let light = match (&landscape.relief, relief) {
+        (Some(ground), Some(_)) => super::landscape::shade(&ground.normal(p.x, p.y)),
+        _ => 1.0,
+    };
+    rgb(ground_colour(scene.world, &p), light)
 }
 
 fn ground_colour(world: &SyntheticTable, p: &TablePoint) -> Rgb {

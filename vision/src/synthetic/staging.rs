@@ -26,6 +26,8 @@ impl SyntheticTable {
         let mut world = SyntheticTable::new(anchors.table);
         world.family = anchors.family.clone();
         world.patches = scene.terrain.iter().filter_map(patch).collect();
+        let ground = rules::ground::Ground::of(&scene.terrain);
+        world.landscape.relief = super::landscape::Relief::of(&ground, anchors.table);
         let colour_of = |side: &str| SIDE_COLOURS[scene.side_number(side) % SIDE_COLOURS.len()];
         let defaults = roster.tags;
         for unit in &scene.units {
@@ -33,7 +35,9 @@ impl SyntheticTable {
             let listed = roster.units.iter().find(|u| u.id == unit.id);
             for (index, stand) in unit.footprint.stands().iter().enumerate() {
                 let tagged = listed.and_then(|u| u.stands.get(index));
-                let height = Inches(tagged.and_then(|t| t.tag_height).unwrap_or(defaults.height));
+                // A stand on a hill stands on a plinth as high as the ground under its centre.
+                let height = Inches(tagged.and_then(|t| t.tag_height).unwrap_or(defaults.height))
+                    + ground.height_at(&stand.center());
                 let tags = tagged.map(|t| {
                     let placement = TagPlacement {
                         center: stand.center() + t.tag_offset.on_table(stand.facing()),
@@ -61,7 +65,8 @@ impl SyntheticTable {
                 continue;
             };
             let size = Inches(listed.tag_size.unwrap_or(defaults.size));
-            let height = Inches(listed.tag_height.unwrap_or(defaults.height));
+            let height = Inches(listed.tag_height.unwrap_or(defaults.height))
+                + ground.height_at(&commander.position);
             let placement = TagPlacement {
                 center: commander.position,
                 facing: Degrees(90.0),

@@ -6,6 +6,7 @@ use rules::geometry::{OrientedRect, TablePoint};
 use rules::units::{Degrees, Inches};
 
 use super::colour::Rgb;
+use super::landscape::Landscape;
 use super::print::Sheet;
 use super::scenery::Scenery;
 
@@ -301,6 +302,8 @@ pub struct SyntheticTable {
     pub cloth: Rgb,
     /// Terrain drawn flat.
     pub patches: Vec<Patch>,
+    /// What stands up from the cloth: hills' ground, trees, rocks, buildings, walls.
+    pub landscape: Landscape,
     /// How busy the cloth and the stands' tops look.
     pub scenery: Scenery,
     /// Stands, trays and cards.
@@ -321,6 +324,7 @@ impl SyntheticTable {
             table,
             cloth: Rgb::CLOTH,
             patches: Vec::new(),
+            landscape: Landscape::default(),
             scenery: Scenery::Plain,
             blocks: Vec::new(),
             sheets: Vec::new(),
