@@ -112,6 +112,10 @@ pub enum Command {
     Locate(commands::locate::LocateCommand),
     /// The whole pipeline: picture → tags → scene → every ruling, with an annotated picture.
     Analyze(commands::locate::AnalyzeCommand),
+    /// Find the terrain on the table in one calibrated picture (woods, rough ground, hills,
+    /// rivers, roads, buildings, walls and hedges), each with how sure it is, and write it as a
+    /// scene file that `rulings`, `locate --terrain` and the app read.
+    Terrain(commands::terrain::TerrainCommand),
     /// Render a synthetic camera picture of a scene with a tag on every stand and the anchors
     /// in the corners: try the camera commands without a camera, or see how big your tags
     /// will look.
@@ -155,6 +159,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(Command::Calibrate(command)) => command.run(out),
         Some(Command::Camera(command)) => command.run(out),
         Some(Command::Locate(command)) => command.run(out),
+        Some(Command::Terrain(command)) => command.run(out),
         Some(Command::Analyze(command)) => command.run(out),
         Some(Command::Render(command)) => command.run(out),
         Some(Command::Screenshot {

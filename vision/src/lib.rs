@@ -38,6 +38,7 @@ pub mod scatter;
 pub mod sight;
 pub mod source;
 pub mod synthetic;
+pub mod terrain;
 pub mod track;
 pub mod uncertainty;
 

@@ -40,6 +40,28 @@ pub struct Located {
     scene: Option<(Scene, vision::locate::Sighted)>,
 }
 
+impl Located {
+    /// The picture.
+    pub fn image(&self) -> &Mat {
+        &self.image
+    }
+
+    /// The calibration it was placed through.
+    pub fn calibration(&self) -> &TableCalibration {
+        &self.calibration
+    }
+
+    /// Its tags, placed.
+    pub fn tags(&self) -> &FrameTags {
+        &self.tags
+    }
+
+    /// The scene, when a roster was given.
+    pub fn scene(&self) -> Option<&Scene> {
+        self.scene.as_ref().map(|(scene, _)| scene)
+    }
+}
+
 impl LocateInputs {
     /// The inputs as `locate` and `analyze` take them.
     pub fn args(&self) -> LocateArgs<'_> {

@@ -12,6 +12,7 @@ pub mod roster;
 pub mod rulings;
 pub mod table;
 pub mod tag_advice;
+pub mod terrain;
 
 use std::io::Write;
 use std::path::Path;
