@@ -321,15 +321,19 @@ async fn a_remote_player_sees_points_orders_and_is_told_how_his_order_was_placed
         .await;
     assert!(timeline.as_u64().is_some_and(|n| n > 0), "{timeline}");
     // Two timeline questions at once (the page's own refresh and a player's): each gets its own
-    // answer, never the other's.
+    // answer, or its own refusal when the seat asked too often, never the other's.
     let both = browser
         .js(
             "return Promise.all([link.timeline(1e13), link.timeline(null)])\
              .then(rs => rs.map(r => r.json ? r.json.moves.length : r.text))",
         )
         .await;
-    assert_eq!(both[0], Value::from(0), "{both}");
-    assert!(both[1].as_u64().is_some_and(|n| n > 0), "{both}");
+    let refused = |v: &Value| v.as_str().is_some_and(|t| t.contains("too many"));
+    assert!(both[0] == 0 || refused(&both[0]), "{both}");
+    assert!(
+        both[1].as_u64().is_some_and(|n| n > 0) || refused(&both[1]),
+        "{both}"
+    );
     assert!(
         !served.log().contains("panicked"),
         "the host panicked:\n{}",

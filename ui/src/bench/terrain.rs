@@ -8,16 +8,18 @@
 //! the roster's search finds where the camera would see them.
 //!
 //! Figures, per camera: pieces found (IoU ≥ 0.3 with the true footprint), the median IoU, the
-//! kinds right, the boundary's p95 distance, false pieces a table, proposed pieces, and
-//! seconds a picture (rectifying and finding; the detector's own time is `bench vision`'s).
+//! kinds right, the boundary's p95 distance, false pieces a table, proposed pieces, found hills'
+//! rise from the stands resting on them (gauged from their tags' patterns) against the truth,
+//! and seconds a picture (rectifying and finding; the detector's own time is `bench vision`'s).
 
 use std::io::Write;
 use std::time::Instant;
 
+use rules::scene::{TerrainDoc, TerrainKind};
 use rules::units::Degrees;
 use vision::synthetic::{Battlefield, Effects, LensClass, Renderer, framing_camera_from};
 use vision::terrain::score::{TableScore, same_kind, score};
-use vision::terrain::{FoundPiece, find_terrain, stands_kept_clear};
+use vision::terrain::{FoundPiece, find_terrain, rise, stands_kept_clear};
 use vision::{DetectorSettings, TagDetector};
 
 use super::figures::{at, median, sorted};
@@ -37,6 +39,9 @@ struct Tally {
     seconds: Vec<f64>,
     missed: Vec<String>,
     wrong: Vec<String>,
+    /// Found hills' rise against the truth, inches; hills found without one.
+    rise_errors: Vec<f64>,
+    hills_without_rise: usize,
 }
 
 impl Tally {
@@ -64,6 +69,31 @@ impl Tally {
         self.proposed += found.iter().filter(|p| p.proposed()).count();
         self.pieces += found.len();
         self.seconds.push(seconds);
+    }
+
+    /// Each found hill's rise against its true hill's.
+    fn add_rises(&mut self, score: &TableScore, truth: &[TerrainDoc], found: &[FoundPiece]) {
+        for piece in score
+            .pieces
+            .iter()
+            .filter(|p| p.truth.1 == TerrainKind::Hill)
+        {
+            let Some((id, TerrainKind::Hill, _)) = &piece.found else {
+                continue;
+            };
+            let true_rise = truth
+                .iter()
+                .find(|t| t.id == piece.truth.0)
+                .and_then(|t| t.rise);
+            let found_rise = found
+                .iter()
+                .find(|f| &f.doc.id == id)
+                .and_then(|f| f.doc.rise);
+            match (true_rise, found_rise) {
+                (Some(t), Some(f)) => self.rise_errors.push((t - f).abs()),
+                _ => self.hills_without_rise += 1,
+            }
+        }
     }
 
     fn print(&self, name: &str, out: &mut dyn Write) -> std::io::Result<()> {
@@ -95,6 +125,14 @@ impl Tally {
             self.false_pieces.len(),
             self.proposed,
             self.pieces,
+        )?;
+        let rises = sorted(&self.rise_errors);
+        writeln!(
+            out,
+            "    hills' rise from the stands resting on them: {} of {} hills found given one, off by p95 {:.2}\" (goal: ≤ 0.25\")",
+            self.rise_errors.len(),
+            self.rise_errors.len() + self.hills_without_rise,
+            at(&rises, 0.95),
         )?;
         writeln!(
             out,
@@ -149,8 +187,16 @@ pub fn terrain(
                 calibrate_from_picture(&picture, &seen, &field.anchors, &Default::default(), HD)?;
             let keepout = stands_kept_clear(&picture, &calibrated, &seen, &field.stand_tags)?;
             let found_at = Instant::now();
-            let survey = find_terrain(&picture, &calibrated.camera, TABLE, &keepout)?;
+            let mut survey = find_terrain(&picture, &calibrated.camera, TABLE, &keepout)?;
             let seconds = found_at.elapsed().as_secs_f64();
+            let rests = rise::resting_stands(
+                &picture,
+                &calibrated.camera,
+                &calibrated.family,
+                &seen,
+                &field.stand_tags,
+            )?;
+            rise::give_rise(&mut survey.pieces, &rests);
             let docs: Vec<_> = survey.pieces.iter().map(|p| p.doc.clone()).collect();
             if let Some(dir) = pictures {
                 let truth = vision::terrain::draw::truth(&picture, &camera, &field.terrain)?;
@@ -159,12 +205,9 @@ pub fn terrain(
                 let name = format!("battlefield-{table_seed}-{tilt:.0}.png");
                 vision::write_image(&dir.join(name), &drawn)?;
             }
-            tally.add(
-                table_seed,
-                &score(&field.terrain, &docs),
-                &survey.pieces,
-                seconds,
-            );
+            let scored = score(&field.terrain, &docs);
+            tally.add(table_seed, &scored, &survey.pieces, seconds);
+            tally.add_rises(&scored, &field.terrain, &survey.pieces);
             bar.inc(1);
         }
     }

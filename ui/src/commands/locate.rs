@@ -34,6 +34,7 @@ pub struct LocateArgs<'a> {
 pub struct Located {
     image: Mat,
     calibration: TableCalibration,
+    sightings: Vec<calibration::TagSighting>,
     tags: FrameTags,
     check: AnchorCheck,
     roster: Option<Roster>,
@@ -54,6 +55,16 @@ impl Located {
     /// Its tags, placed.
     pub fn tags(&self) -> &FrameTags {
         &self.tags
+    }
+
+    /// Its tags as seen, their corners refined for placing.
+    pub fn sightings(&self) -> &[calibration::TagSighting] {
+        &self.sightings
+    }
+
+    /// The roster, when one was given.
+    pub fn roster(&self) -> Option<&Roster> {
+        self.roster.as_ref()
     }
 
     /// The scene, when a roster was given.
@@ -136,6 +147,7 @@ pub fn locate(args: &LocateArgs, detector: DetectorSettings) -> anyhow::Result<L
     Ok(Located {
         image,
         calibration,
+        sightings,
         tags,
         check,
         roster,

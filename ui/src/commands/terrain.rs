@@ -21,6 +21,7 @@ use vision::DetectorSettings;
 use vision::terrain::{FoundPiece, Keepout, TAG_KEEPOUT, TerrainSurvey, find_terrain};
 
 use super::locate::LocateArgs;
+use vision::terrain::rise;
 
 /// How much wider than a roster's stand base nothing is terrain: its figures, and the camera's
 /// doubt of where it is.
@@ -149,13 +150,24 @@ impl TerrainCommand {
             keepout.extend(bases.map(|base| Keepout::base(base, BASE_MARGIN)));
         }
         let started = std::time::Instant::now();
-        let survey = find_terrain(
+        let mut survey = find_terrain(
             located.image(),
             &calibration.camera,
             calibration.table,
             &keepout,
         )?;
-        Ok((survey, started.elapsed().as_secs_f64(), located))
+        let seconds = started.elapsed().as_secs_f64();
+        if let Some(roster) = located.roster() {
+            let rests = rise::resting_stands(
+                located.image(),
+                &calibration.camera,
+                &calibration.family,
+                located.sightings(),
+                &roster.stand_tags(),
+            )?;
+            rise::give_rise(&mut survey.pieces, &rests);
+        }
+        Ok((survey, seconds, located))
     }
 }
 
@@ -212,14 +224,15 @@ fn report(survey: &TerrainSurvey, seconds: f64, out: &mut dyn Write) -> std::io:
             "? proposed: not sure enough to be ruled on until a player confirms it (--all writes it too)"
         )?;
     }
-    if survey
+    let flat_hills = survey
         .pieces
         .iter()
-        .any(|p| p.doc.kind == rules::scene::TerrainKind::Hill)
-    {
+        .filter(|p| p.doc.kind == rules::scene::TerrainKind::Hill && p.doc.rise.is_none())
+        .count();
+    if flat_hills > 0 {
         writeln!(
             out,
-            "hills are found without their height: give each its \"rise\" (inches) for stands on it to be placed on it"
+            "{flat_hills} hill(s) without their height (no stand rests on them surely raised): give each its \"rise\" (inches) for stands on it to be placed on it"
         )?;
     }
     Ok(())

@@ -23,6 +23,7 @@ pub mod lean;
 pub mod plan;
 pub mod regions;
 pub mod relief;
+pub mod rise;
 pub mod score;
 
 use calibration::{Camera, TableSize, TagSighting};
