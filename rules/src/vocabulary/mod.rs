@@ -157,6 +157,23 @@ pub enum TerrainKind {
 }
 
 impl TerrainKind {
+    /// The name as written in scene files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TerrainKind::Wood => "wood",
+            TerrainKind::Rough => "rough",
+            TerrainKind::VeryRough => "very-rough",
+            TerrainKind::ExtremelyRough => "extremely-rough",
+            TerrainKind::Obstacle => "obstacle",
+            TerrainKind::Building => "building",
+            TerrainKind::Hill => "hill",
+            TerrainKind::Impassable => "impassable",
+            TerrainKind::River => "river",
+            TerrainKind::Road => "road",
+            TerrainKind::Decorative => "decorative",
+        }
+    }
+
     /// Linear features may be given as a line rather than an area.
     pub fn may_be_linear(self) -> bool {
         matches!(

@@ -482,13 +482,29 @@ impl Dressing {
     /// Stands with figures on open ground and on the hills, each with its tag.
     fn stand_stands(&mut self) {
         let ground = Ground::of_docs(&self.terrain);
+        let crests: Vec<Vec<TablePoint>> = self
+            .terrain
+            .iter()
+            .filter_map(|t| t.crest.clone())
+            .collect();
         let count = self.draw.count(8, 16);
         let mut placed = 0;
         for _ in 0..count * 20 {
             if placed == count {
                 break;
             }
-            let at = self.somewhere(3.0);
+            // A third of them on a hill's top, where a unit holding it stands.
+            let at = match self.draw.chance(0.35) && !crests.is_empty() {
+                true => {
+                    let crest = &crests[self.draw.count(0, crests.len() - 1)];
+                    let middle = crest.iter().fold(TablePoint::origin(), |s, p| {
+                        s + p.coords / crest.len() as f64
+                    });
+                    let corner = crest[self.draw.count(0, crest.len() - 1)];
+                    middle + (corner - middle) * self.draw.range(0.0, 0.6)
+                }
+                false => self.somewhere(3.0),
+            };
             let facing = Degrees(self.draw.range(0.0, 360.0));
             let (w, d) = if self.draw.chance(0.5) {
                 (2.0, 1.0)

@@ -58,8 +58,6 @@ impl FoundPiece {
 pub struct TerrainSurvey {
     /// The pieces, surest first.
     pub pieces: Vec<FoundPiece>,
-    /// The cloth's colour as learnt (Lab L, a, b, OpenCV's 8-bit scale).
-    pub cloth: [f32; 3],
     /// The share of the table the camera saw.
     pub seen: f64,
 }
@@ -169,12 +167,7 @@ pub fn find_terrain(
     }
     pieces.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
     name_pieces(&mut pieces);
-    let light = cloth.local.iter().sum::<f32>() / cloth.local.len().max(1) as f32;
-    Ok(TerrainSurvey {
-        pieces,
-        cloth: [light, cloth.chroma[0], cloth.chroma[1]],
-        seen,
-    })
+    Ok(TerrainSurvey { pieces, seen })
 }
 
 /// A camera whose lean at a piece is this many plan pixels an inch of height sees its walls
@@ -361,26 +354,9 @@ fn wall_line(region: &regions::Region, lean: (f64, f64)) -> Vec<TablePoint> {
 fn name_pieces(pieces: &mut [FoundPiece]) {
     let mut counts = std::collections::BTreeMap::new();
     for piece in pieces {
-        let kind = kind_word(piece.doc.kind);
+        let kind = piece.doc.kind.as_str();
         let n = counts.entry(kind).or_insert(0);
         *n += 1;
         piece.doc.id = format!("{kind}-{n}");
-    }
-}
-
-/// The scene format's word for a kind.
-pub fn kind_word(kind: TerrainKind) -> &'static str {
-    match kind {
-        TerrainKind::Wood => "wood",
-        TerrainKind::Rough => "rough",
-        TerrainKind::VeryRough => "very-rough",
-        TerrainKind::ExtremelyRough => "extremely-rough",
-        TerrainKind::Obstacle => "obstacle",
-        TerrainKind::Building => "building",
-        TerrainKind::Hill => "hill",
-        TerrainKind::Impassable => "impassable",
-        TerrainKind::River => "river",
-        TerrainKind::Road => "road",
-        TerrainKind::Decorative => "decorative",
     }
 }

@@ -25,7 +25,7 @@ pub const MATCHED: f64 = 0.3;
 pub struct PieceScore {
     /// The true piece's id and kind.
     pub truth: (String, TerrainKind),
-    /// The found piece matched to it: its id, kind, IoU, and whether it was only proposed.
+    /// The found piece matched to it: its id, kind and IoU.
     pub found: Option<(String, TerrainKind, f64)>,
     /// Distances from the true boundary to the found one, inches.
     pub boundary: Vec<f64>,
