@@ -435,11 +435,15 @@ async fn orders_under_rotating_or_borrowed_names_are_held_to_the_seat() {
     assert_eq!(orders_taken(&served, &unit.0), 3, "{}", served.log());
 
     tokio::time::sleep(Duration::from_secs(3)).await;
+    // Fifty orders in a second under fifty names: the seat's allowance (a burst of 4, 2 a
+    // second) holds them, however long the page takes to send them on a busy machine.
+    let sending = Instant::now();
     british.order("'player ' + i", &unit, 50, 20).await;
+    let allowed = 4 + (2.0 * sending.elapsed().as_secs_f64()).ceil() as usize;
     let taken = orders_taken(&served, &unit.0) - 3;
     assert!(
-        (1..=8).contains(&taken),
-        "{taken} of 50 taken:\n{}",
+        taken >= 1 && taken <= allowed && taken < 25,
+        "{taken} of 50 taken (the seat's allowance {allowed}):\n{}",
         served.log()
     );
     let words = british
