@@ -143,7 +143,7 @@ impl TerrainCommand {
             .tags()
             .tags
             .iter()
-            .map(|t| Keepout::round(t.pose.center, TAG_KEEPOUT * t.pose.measured_size.0))
+            .map(|t| Keepout::round(t.pose.center, t.pose.measured_size * TAG_KEEPOUT))
             .collect();
         if let Some(scene) = located.scene() {
             let bases = scene.units.iter().flat_map(|u| u.footprint.stands());

@@ -3,9 +3,12 @@
 //!
 //! The flow: the picture is rectified onto the table ([`plan`]); the cloth's colour is learnt
 //! from the plan itself ([`cloth`]); what differs from the cloth near it is gathered into regions
-//! ([`regions`]), stands and anchors kept out; each region is judged a kind ([`kinds`]) and
-//! written as the scene format writes that kind: an area's outline, a wall's or hedge's centre
-//! line.
+//! ([`regions`]), stands and anchors kept out, and hills in the cloth's own colour are found by
+//! their flanks' light ([`relief`]); each region is judged a kind ([`kinds`]), what stands up is
+//! taken back to its footprint ([`lean`]), and each is written as the scene format writes its
+//! kind: an area's outline, a wall's or hedge's centre line. Found hills may take their rise
+//! from the stands resting on them ([`rise`]); [`draw`] shows what was found on the picture and
+//! [`score`] holds it against the truth.
 //!
 //! Decisions:
 //! - OpenCV's own tools (remap, Lab, median, morphology, connected components, contours,
@@ -72,7 +75,8 @@ pub struct Keepout(pub Vec<TablePoint>);
 
 impl Keepout {
     /// A disc of `radius` round `centre`.
-    pub fn round(centre: TablePoint, radius: f64) -> Keepout {
+    pub fn round(centre: TablePoint, radius: Inches) -> Keepout {
+        let radius = radius.0;
         Keepout(
             (0..16)
                 .map(|k| {
@@ -106,7 +110,7 @@ impl Keepout {
             .iter()
             .fold(TablePoint::origin(), |s, p| s + p.coords / 4.0);
         let side = (corners[0] - corners[2]).norm() / std::f64::consts::SQRT_2;
-        Some(Keepout::round(centre, reach * side))
+        Some(Keepout::round(centre, Inches(reach * side)))
     }
 }
 

@@ -3,8 +3,8 @@
 //! inside a hill's foot stands on its top.
 //!
 //! Decisions:
-//! - A stand counts when its gauge is surely above the cloth: over [`LEAST_RISE`] and
-//!   [`SURE`] spreads. One on a flank says less than the top, so the highest is taken, with its
+//! - A stand counts when its gauge is surely above the cloth: over 0.3" and two
+//!   spreads. One on a flank says less than the top, so the highest is taken, with its
 //!   own error bar.
 //! - The crest is not seen: it is taken as the foot drawn in by twice the rise all round (a
 //!   27° flank, a modelled hill's usual), never more than two fifths of the way to the foot's
