@@ -74,7 +74,7 @@ struct Ground {
 }
 
 /// What the bare table's picture depends on.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct GroundKey {
     camera: Camera,
     supersample: usize,
@@ -98,6 +98,19 @@ impl GroundKey {
             landscape: world.landscape.clone(),
             sheets: world.sheets.clone(),
         }
+    }
+
+    /// Whether this is the key of `world` through `camera`: compared in place, so that a
+    /// frame whose ground is unchanged copies nothing (a hill's relief alone is megabytes).
+    fn is_of(&self, world: &SyntheticTable, camera: &Camera, supersample: usize) -> bool {
+        self.camera == *camera
+            && self.supersample == supersample
+            && self.table == world.table
+            && self.cloth == world.cloth
+            && self.scenery == world.scenery
+            && self.patches == world.patches
+            && self.landscape == world.landscape
+            && self.sheets == world.sheets
     }
 }
 
@@ -186,10 +199,10 @@ impl Renderer {
         supersample: usize,
         landscape: &[Vec<u32>],
     ) {
-        let key = GroundKey::of(world, camera, supersample);
-        if self.ground.as_ref().is_some_and(|g| g.key == key) {
+        if (self.ground.as_ref()).is_some_and(|g| g.key.is_of(world, camera, supersample)) {
             return;
         }
+        let key = GroundKey::of(world, camera, supersample);
         let size = camera.intrinsics.image_size;
         let (width, height) = (size.width as usize, size.height as usize);
         let tiles = vec![Vec::new(); width.div_ceil(TILE) * height.div_ceil(TILE)];

@@ -38,20 +38,13 @@ impl Plan {
         let columns = (table.width * PER_INCH).round().max(1.0) as usize;
         let rows = (table.depth * PER_INCH).round().max(1.0) as usize;
         let size = picture.size()?;
-        let (mut map_x, mut map_y) = (
-            Mat::new_rows_cols_with_default(
-                rows as i32,
-                columns as i32,
-                CV_32FC1,
-                Scalar::all(-1.0),
-            )?,
-            Mat::new_rows_cols_with_default(
-                rows as i32,
-                columns as i32,
-                CV_32FC1,
-                Scalar::all(-1.0),
-            )?,
-        );
+        let mut map_x = Mat::new_rows_cols_with_default(
+            rows as i32,
+            columns as i32,
+            CV_32FC1,
+            Scalar::all(-1.0),
+        )?;
+        let mut map_y = map_x.clone();
         let mut seen = vec![false; columns * rows];
         for j in 0..rows {
             for i in 0..columns {
