@@ -27,38 +27,10 @@ const UMPIRE: &str = "umpire-hostile-0123456789";
 /// The room's umpire link's token: never the remote umpire's.
 const ROOM_UMPIRE: &str = "room-umpire-0123456789";
 
-/// `vedette serve --demo --remote …` on `club`'s broker as its host.
+/// `vedette serve --demo --remote …` on `club`'s broker as its host, the room's umpire link
+/// with a token of its own.
 fn serve(club: &Club) -> Served {
-    let remote = club.host_url("demo");
-    let ws = club.pages_broker();
-    let british = format!("british={BRITISH}");
-    let russian = format!("russian={RUSSIAN}");
-    let mut args = vec![
-        "serve",
-        "--demo",
-        "--listen",
-        "127.0.0.1:0",
-        "--umpire-token",
-        ROOM_UMPIRE,
-        "--remote",
-        &remote,
-        "--remote-ws",
-        &ws,
-        "--side-token",
-        &british,
-        "--side-token",
-        &russian,
-        "--remote-umpire-token",
-        UMPIRE,
-    ];
-    let login = club.logins.as_ref().map(|_| club.player_login());
-    if let Some(login) = &login {
-        args.extend(["--player-login", login]);
-    }
-    Served::start(
-        &args,
-        &["table", "remote british", "remote russian", "remote umpire"],
-    )
+    club.serve_demo([BRITISH, RUSSIAN, UMPIRE], &["--umpire-token", ROOM_UMPIRE])
 }
 
 /// Messages heard, each with its topic.

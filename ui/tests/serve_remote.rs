@@ -24,30 +24,7 @@ const UMPIRE: &str = "umpire-link-0123456789";
 
 /// `vedette serve --demo --remote …` on `club`'s broker, each seat's token fixed.
 fn serve(club: &Club) -> Served {
-    let remote = club.host_url("demo");
-    let ws = club.pages_broker();
-    let login = club.player_login();
-    Served::start(
-        &[
-            "serve",
-            "--demo",
-            "--listen",
-            "127.0.0.1:0",
-            "--remote",
-            &remote,
-            "--remote-ws",
-            &ws,
-            "--player-login",
-            &login,
-            "--side-token",
-            &format!("british={BRITISH}"),
-            "--side-token",
-            &format!("russian={RUSSIAN}"),
-            "--remote-umpire-token",
-            UMPIRE,
-        ],
-        &["table", "remote british", "remote russian", "remote umpire"],
-    )
+    club.serve_demo([BRITISH, RUSSIAN, UMPIRE], &[])
 }
 
 /// What these tests ask of a remote player's page.

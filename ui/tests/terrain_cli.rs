@@ -7,6 +7,7 @@ use std::process::Output;
 
 use common::vedette;
 use rules::scene::{Format, Scene, SceneDoc, TerrainKind};
+use rules::units::Inches;
 use vision::terrain::score::score;
 
 fn text(output: &Output) -> (String, String) {
@@ -19,35 +20,20 @@ fn text(output: &Output) -> (String, String) {
 /// The demo's scenario (the test runs in `ui/`, the binary at the workspace root).
 const DEMO: &str = "samples/scenarios/crimea-river.json";
 
-/// Four 2" anchors in the corners of the demo's 9' × 5' table, 1.5" in, as `render` lays them.
-const DEMO_ANCHORS: &str = r#"family = "tag36h11"
-[table]
-width = 108
-depth = 60
-[[anchors]]
-id = 0
-center = [1.5, 1.5]
-size = 2.0
-[[anchors]]
-id = 1
-center = [106.5, 1.5]
-size = 2.0
-[[anchors]]
-id = 2
-center = [106.5, 58.5]
-size = 2.0
-[[anchors]]
-id = 3
-center = [1.5, 58.5]
-size = 2.0
-"#;
-
 #[test]
 fn the_demo_tables_terrain_is_found_and_its_file_is_read_by_rulings_and_locate() {
     let dir = common::scratch("terrain-cli-demo");
     let path = |name: &str| dir.join(name).display().to_string();
+    // Four 2" anchors in the corners of the demo's 9' × 5' table, 1.5" in, as `render` lays
+    // them.
     let anchors = path("anchors.toml");
-    std::fs::write(&anchors, DEMO_ANCHORS).expect("anchors");
+    let table = calibration::TableSize {
+        width: 108.0,
+        depth: 60.0,
+    };
+    calibration::AnchorLayout::corners(table, Inches(2.0), Inches(1.5))
+        .save(std::path::Path::new(&anchors))
+        .expect("anchors");
     let run = |args: &[&str]| {
         let output = vedette(args);
         let (out, err) = text(&output);

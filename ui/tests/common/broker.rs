@@ -207,6 +207,40 @@ impl Club {
         format!("players:{}", logins.players)
     }
 
+    /// `vedette serve --demo --remote …` on this broker as the table's host, each remote
+    /// seat's token fixed (`british`, `russian`, `umpire`), with `more` arguments; the pages log
+    /// in as the players on a broker with accounts.
+    pub fn serve_demo(&self, seats: [&str; 3], more: &[&str]) -> super::served::Served {
+        let [british, russian, umpire] = seats;
+        let (remote, ws) = (self.host_url("demo"), self.pages_broker());
+        let (british, russian) = (format!("british={british}"), format!("russian={russian}"));
+        let mut args = vec![
+            "serve",
+            "--demo",
+            "--listen",
+            "127.0.0.1:0",
+            "--remote",
+            &remote,
+            "--remote-ws",
+            &ws,
+            "--side-token",
+            &british,
+            "--side-token",
+            &russian,
+            "--remote-umpire-token",
+            umpire,
+        ];
+        args.extend(more);
+        let login = self.logins.as_ref().map(|_| self.player_login());
+        if let Some(login) = &login {
+            args.extend(["--player-login", login]);
+        }
+        super::served::Served::start(
+            &args,
+            &["table", "remote british", "remote russian", "remote umpire"],
+        )
+    }
+
     /// The broker as pages reach it.
     pub fn pages_broker(&self) -> String {
         format!("ws://127.0.0.1:{}", self.websockets)
